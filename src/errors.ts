@@ -1,0 +1,49 @@
+/**
+ * Errors as data: one item per problem, in the shape of a FastAPI/pydantic v2
+ * 422 response.
+ * @module
+ */
+
+/** One validation problem: where (`loc`, starting with `"body"`), what rule (`type`), and a message. */
+export interface ErrorItem {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+/**
+ * Thrown by the core entry points on bad input; `.detail` is the 422 item list.
+ *
+ * @example
+ * ```ts
+ * const err = new ValidationError([{ type: "value_error", loc: ["body", "h"], msg: "Value error, h must be > 0" }]);
+ * err.detail.length; // => 1
+ * ```
+ */
+export class ValidationError extends Error {
+  /** The 422 items, all problems of the request at once. */
+  readonly detail: ErrorItem[];
+  constructor(detail: ErrorItem[]) {
+    super(detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ") || "validation error");
+    this.name = "ValidationError";
+    this.detail = detail;
+  }
+}
+
+/**
+ * A `value_error` item for a rule across fields, worded like pydantic's
+ * (`"Value error, <message>"`).
+ *
+ * @example
+ * ```ts
+ * valueError(["body", "series", "sizes"], "sizes must sum to len(y) = 10").msg;
+ * // => "Value error, sizes must sum to len(y) = 10"
+ * ```
+ */
+export function valueError(loc: (string | number)[], message: string, input?: unknown): ErrorItem {
+  const item: ErrorItem = { type: "value_error", loc, msg: `Value error, ${message}` };
+  if (input !== undefined) item.input = input;
+  return item;
+}
