@@ -1,1 +1,598 @@
-export {};
+/**
+ * SVG charts of a series, its forecast, the interval band and the flagged
+ * anomalies, as pure functions returning SVG text (no DOM, no I/O). The host
+ * decides where the text goes: a file, an HTTP response, an `<img>` data URL.
+ * @module
+ */
+
+/** The forecast part of a chart: values at x positions `start, start + 1, …`. */
+export interface AnomalyChartForecast {
+  /** x position (0-based index into the chart's `values`) of the first forecast value; may be past the end of `values`. */
+  readonly start: number;
+  /** Point forecasts. Non-finite values leave a gap. */
+  readonly mean: ArrayLike<number>;
+  /** Lower interval bound per forecast value (same length as `mean`), or absent for no band. */
+  readonly lo?: ArrayLike<number>;
+  /** Upper interval bound per forecast value (same length as `mean`), or absent for no band. */
+  readonly hi?: ArrayLike<number>;
+}
+
+/** What {@link renderAnomalyChart} draws. Only `title` and `values` are required. */
+export interface AnomalyChartInput {
+  /** Title above the plot (escaped; any text is safe). */
+  readonly title: string;
+  /** Observed values in time order; x position i is `values[i]`. Non-finite values leave a gap. */
+  readonly values: ArrayLike<number>;
+  /** Forecast (and interval band) over some x positions. */
+  readonly forecast?: AnomalyChartForecast;
+  /** x positions (indices into `values`) of the flagged points; drawn as red dots. */
+  readonly anomalies?: ArrayLike<number>;
+  /** Text of x position i (e.g. a date); positions without a label show the index. */
+  readonly labels?: readonly string[];
+  /** x positions that get a tick; default: about 8 evenly spaced "nice" positions. */
+  readonly xTicks?: readonly number[];
+  /** Shade the plot from this x position to the end (e.g. the detection window). */
+  readonly highlightStart?: number;
+  /** Legend text of the interval band; default `"interval"`. */
+  readonly intervalLabel?: string;
+  /** Legend text of the shaded region; default `"detection window"`. */
+  readonly highlightLabel?: string;
+  /** Title of the time axis (escaped). */
+  readonly xTitle?: string;
+  /** Title of the value axis (escaped). */
+  readonly yTitle?: string;
+  /** Width in px; default 960; finite, in [200, 100000]. */
+  readonly width?: number;
+  /** Height in px; default 420; finite, in [120, 100000]. */
+  readonly height?: number;
+}
+
+const COLORS = {
+  series: "#1f2937",
+  forecast: "#2563eb",
+  band: "#93c5fd",
+  anomaly: "#dc2626",
+  grid: "#e5e7eb",
+  axis: "#6b7280",
+  highlight: "#fef3c7",
+} as const;
+
+/**
+ * Escapes text for SVG/XML content and attribute values (`& < > " '`).
+ *
+ * @example
+ * ```ts
+ * escapeSvgText('a < b & "c"'); // => "a &lt; b &amp; &quot;c&quot;"
+ * ```
+ */
+export function escapeSvgText(text: string): string {
+  // Control characters other than tab/newline are not allowed in XML 1.0: drop them.
+  // eslint-disable-next-line no-control-regex
+  const clean = String(text).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, "");
+  return clean
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** A pixel coordinate with at most 2 decimals; never NaN, never "-0". */
+function px(v: number): string {
+  if (!Number.isFinite(v)) return "0";
+  const r = Math.round(v * 100) / 100;
+  return r === 0 ? "0" : String(r);
+}
+
+/** Linear map of a finite domain onto a pixel range without overflow (halves before subtracting). */
+interface Scale {
+  readonly lo: number;
+  readonly hi: number;
+  map(v: number): number;
+}
+
+function linearScale(lo: number, hi: number, p0: number, p1: number): Scale {
+  const halfSpan = hi / 2 - lo / 2;
+  return {
+    lo,
+    hi,
+    map(v: number): number {
+      const t = halfSpan > 0 ? (v / 2 - lo / 2) / halfSpan : 0.5;
+      return p0 + t * (p1 - p0);
+    },
+  };
+}
+
+/** Finite min/max over several arrays; null when none is finite. */
+function finiteExtent(arrays: readonly (ArrayLike<number> | undefined)[]): [number, number] | null {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const a of arrays) {
+    if (a === undefined) continue;
+    for (let i = 0; i < a.length; i++) {
+      const v = a[i] as number;
+      if (!Number.isFinite(v)) continue;
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  }
+  return min <= max ? [min, max] : null;
+}
+
+/** Padded value domain: 5% each side, or ±10% (±1 at zero) for a constant series; always finite. */
+function valueDomain(extent: [number, number] | null): [number, number] {
+  if (extent === null) return [-1, 1];
+  const [min, max] = extent;
+  const halfSpan = max / 2 - min / 2;
+  let lo: number;
+  let hi: number;
+  if (halfSpan > 0) {
+    const pad = halfSpan * 0.1; // = 5% of the full span
+    lo = min - pad;
+    hi = max + pad;
+  } else {
+    const pad = min === 0 ? 1 : Math.abs(min) * 0.1;
+    lo = min - pad;
+    hi = max + pad;
+  }
+  if (!Number.isFinite(lo)) lo = -Number.MAX_VALUE;
+  if (!Number.isFinite(hi)) hi = Number.MAX_VALUE;
+  if (!(hi / 2 - lo / 2 > 0)) {
+    // the padding vanished in rounding (denormals): widen by a fixed amount
+    lo = min - 1;
+    hi = max + 1;
+  }
+  return [lo, hi];
+}
+
+/** A step of 1, 2 or 5 × 10^e close to span / count; `exponent` is e. */
+function niceStep(span: number, count: number): { step: number; exponent: number } | null {
+  const raw = span / count;
+  if (!(raw > 0) || !Number.isFinite(raw)) return null;
+  const exponent = Math.floor(Math.log10(raw));
+  const base = Math.pow(10, exponent);
+  const f = raw / base;
+  const mult = f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10;
+  const step = mult * base;
+  if (!(step > 0) || !Number.isFinite(step)) return null;
+  return { step, exponent: mult === 10 ? exponent + 1 : exponent };
+}
+
+/** Tick values of a numeric axis and their labels, at most ~12 ticks. */
+function valueTicks(lo: number, hi: number): { value: number; label: string }[] {
+  const span = hi / 2 - lo / 2;
+  const nice = niceStep(span, 2.5); // span is half the range: 2.5 halves ≈ 5 ticks
+  if (nice === null) return [{ value: lo, label: formatTick(lo, 0) }, { value: hi, label: formatTick(hi, 0) }];
+  const { step, exponent } = nice;
+  const first = Math.ceil(lo / step);
+  const last = Math.floor(hi / step);
+  const out: { value: number; label: string }[] = [];
+  if (!Number.isFinite(first) || !Number.isFinite(last) || last - first > 20) {
+    return [{ value: lo, label: formatTick(lo, 0) }, { value: hi, label: formatTick(hi, 0) }];
+  }
+  const decimals = Math.max(0, -exponent);
+  for (let k = first; k <= last; k++) {
+    const value = k * step;
+    out.push({ value, label: formatTick(value, decimals) });
+  }
+  return out;
+}
+
+/** Short, deterministic tick label: fixed decimals for ordinary magnitudes, 3 significant digits otherwise. */
+function formatTick(v: number, decimals: number): string {
+  const a = Math.abs(v);
+  let s: string;
+  if (a !== 0 && (a >= 1e9 || a < 1e-4 || decimals > 6)) s = v.toExponential(2);
+  else s = v.toFixed(Math.min(decimals, 20));
+  if (/^-0(\.0*)?$/.test(s)) s = s.slice(1);
+  return s;
+}
+
+/** About 8 integer x positions in [0, last] at a nice step. */
+function defaultXTicks(last: number): number[] {
+  if (last <= 0) return [0];
+  const nice = niceStep(last, 8);
+  const step = nice === null ? 1 : Math.max(1, Math.round(nice.step));
+  const out: number[] = [];
+  for (let i = 0; i <= last; i += step) out.push(i);
+  return out;
+}
+
+/** "M x y L x y …" for runs of consecutive finite points; gaps break the line. */
+function linePath(
+  xs: ArrayLike<number>,
+  start: number,
+  xScale: Scale,
+  yScale: Scale,
+): string {
+  const parts: string[] = [];
+  let pen = false;
+  for (let i = 0; i < xs.length; i++) {
+    const v = xs[i] as number;
+    if (!Number.isFinite(v)) {
+      pen = false;
+      continue;
+    }
+    parts.push(`${pen ? "L" : "M"}${px(xScale.map(start + i))} ${px(yScale.map(v))}`);
+    pen = true;
+  }
+  return parts.join(" ");
+}
+
+/** Closed polygons (upper bound forward, lower bound back) for runs where both bounds are finite. */
+function bandPath(
+  lo: ArrayLike<number>,
+  hi: ArrayLike<number>,
+  start: number,
+  xScale: Scale,
+  yScale: Scale,
+): string {
+  const parts: string[] = [];
+  const n = Math.min(lo.length, hi.length);
+  let i = 0;
+  while (i < n) {
+    while (i < n && !(Number.isFinite(lo[i] as number) && Number.isFinite(hi[i] as number))) i++;
+    const runStart = i;
+    while (i < n && Number.isFinite(lo[i] as number) && Number.isFinite(hi[i] as number)) i++;
+    if (i <= runStart) continue;
+    const pts: string[] = [];
+    // a run of one point gets a small width so it stays visible
+    const half = i - runStart === 1 ? 0.3 : 0;
+    for (let j = runStart; j < i; j++) {
+      const x = start + j;
+      if (half > 0) {
+        pts.push(`${px(xScale.map(x - half))} ${px(yScale.map(hi[j] as number))}`);
+        pts.push(`${px(xScale.map(x + half))} ${px(yScale.map(hi[j] as number))}`);
+      } else pts.push(`${px(xScale.map(x))} ${px(yScale.map(hi[j] as number))}`);
+    }
+    for (let j = i - 1; j >= runStart; j--) {
+      const x = start + j;
+      if (half > 0) {
+        pts.push(`${px(xScale.map(x + half))} ${px(yScale.map(lo[j] as number))}`);
+        pts.push(`${px(xScale.map(x - half))} ${px(yScale.map(lo[j] as number))}`);
+      } else pts.push(`${px(xScale.map(x))} ${px(yScale.map(lo[j] as number))}`);
+    }
+    parts.push(`M${pts.join(" L")} Z`);
+  }
+  return parts.join(" ");
+}
+
+function checkInput(input: AnomalyChartInput): void {
+  if (input === null || typeof input !== "object") throw new RangeError("renderAnomalyChart: input must be an object");
+  if (typeof input.title !== "string") throw new RangeError("renderAnomalyChart: title must be a string");
+  if (input.values === null || typeof input.values !== "object" || typeof input.values.length !== "number") {
+    throw new RangeError("renderAnomalyChart: values must be an array of numbers");
+  }
+  for (const [name, v, min] of [
+    ["width", input.width, 200],
+    ["height", input.height, 120],
+  ] as const) {
+    if (v !== undefined && !(Number.isFinite(v) && v >= min && v <= 100_000)) {
+      throw new RangeError(`renderAnomalyChart: ${name} must be a finite number in [${min}, 100000]`);
+    }
+  }
+  const f = input.forecast;
+  if (f !== undefined) {
+    if (!Number.isInteger(f.start) || f.start < 0) {
+      throw new RangeError("renderAnomalyChart: forecast.start must be an integer >= 0");
+    }
+    if ((f.lo === undefined) !== (f.hi === undefined)) {
+      throw new RangeError("renderAnomalyChart: forecast.lo and forecast.hi must be given together");
+    }
+    if (f.lo !== undefined && f.hi !== undefined && (f.lo.length !== f.mean.length || f.hi.length !== f.mean.length)) {
+      throw new RangeError("renderAnomalyChart: forecast.lo and forecast.hi must have the length of forecast.mean");
+    }
+  }
+  if (input.highlightStart !== undefined && !(Number.isInteger(input.highlightStart) && input.highlightStart >= 0)) {
+    throw new RangeError("renderAnomalyChart: highlightStart must be an integer >= 0");
+  }
+}
+
+/**
+ * Renders a line chart of a series with its forecast, interval band and
+ * flagged anomalies as a standalone SVG document (text).
+ *
+ * Layout: title on top, legend below it, value axis on the left with "nice"
+ * ticks (steps of 1, 2 or 5 × 10^k over the finite values padded by 5%), time
+ * axis at the bottom (ticks at `xTicks` or about 8 nice integer positions,
+ * labelled with `labels[i]` when given). Non-finite values leave gaps;
+ * coordinates are rounded to 0.01 px and are always finite, so the text is
+ * deterministic: the same input gives the same bytes. A constant series gets
+ * a ±10% value range (±1 around 0); a single point is centred. All text is
+ * XML-escaped. Cost: O(n) in the number of points.
+ *
+ * @param input - what to draw (see {@link AnomalyChartInput}).
+ * @returns SVG 1.1 text starting with `<svg` and ending with `</svg>\n`.
+ * @throws RangeError when the input's shape is invalid (e.g. `lo`/`hi` lengths differ from `mean`).
+ *
+ * @example
+ * ```ts
+ * const svg = renderAnomalyChart({
+ *   title: "Sales & returns",
+ *   values: [10, 12, 11, 30, 12],
+ *   forecast: { start: 3, mean: [11.5, 12], lo: [9, 9.5], hi: [14, 14.5] },
+ *   anomalies: [3],
+ * });
+ * svg.startsWith("<svg"); // => true
+ * svg.includes("Sales &amp; returns"); // => true
+ * ```
+ */
+export function renderAnomalyChart(input: AnomalyChartInput): string {
+  checkInput(input);
+  const width = input.width ?? 960;
+  const height = input.height ?? 420;
+  const values = input.values;
+  const f = input.forecast;
+  const n = values.length;
+  const fEnd = f === undefined ? 0 : f.start + f.mean.length;
+  const nX = Math.max(n, fEnd);
+
+  const margin = { left: 72, right: 20, top: 64, bottom: input.xTitle === undefined ? 40 : 58 };
+  const plotLeft = margin.left;
+  const plotRight = width - margin.right;
+  const plotTop = margin.top;
+  const plotBottom = height - margin.bottom;
+
+  const [x0, x1] = nX <= 1 ? [-1, 1] : [-0.5, nX - 0.5];
+  const xScale = linearScale(x0, x1, plotLeft, plotRight);
+  const [v0, v1] = valueDomain(finiteExtent([values, f?.mean, f?.lo, f?.hi]));
+  const yScale = linearScale(v0, v1, plotBottom, plotTop);
+
+  const out: string[] = [];
+  const fontAttrs = `font-family="Helvetica, Arial, sans-serif"`;
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${px(width)}" height="${px(height)}" viewBox="0 0 ${px(width)} ${px(height)}" role="img" ${fontAttrs} font-size="12">`,
+  );
+  out.push(`<title>${escapeSvgText(input.title)}</title>`);
+  out.push(`<rect x="0" y="0" width="${px(width)}" height="${px(height)}" fill="#ffffff"/>`);
+
+  // detection window shading
+  const hs = input.highlightStart;
+  const showHighlight = hs !== undefined && hs < nX;
+  if (showHighlight) {
+    const xa = Math.max(plotLeft, xScale.map(hs - 0.5));
+    out.push(
+      `<rect class="highlight" x="${px(xa)}" y="${px(plotTop)}" width="${px(Math.max(0, plotRight - xa))}" height="${px(plotBottom - plotTop)}" fill="${COLORS.highlight}"/>`,
+    );
+  }
+
+  // value axis: grid lines and labels
+  out.push(`<g class="y-axis" fill="${COLORS.axis}" text-anchor="end">`);
+  for (const t of valueTicks(v0, v1)) {
+    const y = px(yScale.map(t.value));
+    out.push(`<line x1="${px(plotLeft)}" y1="${y}" x2="${px(plotRight)}" y2="${y}" stroke="${COLORS.grid}"/>`);
+    out.push(`<text x="${px(plotLeft - 8)}" y="${y}" dy="0.32em">${escapeSvgText(t.label)}</text>`);
+  }
+  out.push(`</g>`);
+
+  // time axis
+  out.push(`<g class="x-axis" fill="${COLORS.axis}" text-anchor="middle">`);
+  out.push(
+    `<line x1="${px(plotLeft)}" y1="${px(plotBottom)}" x2="${px(plotRight)}" y2="${px(plotBottom)}" stroke="${COLORS.axis}"/>`,
+  );
+  if (nX > 0) {
+    const ticks = input.xTicks ?? defaultXTicks(nX - 1);
+    for (const t of ticks) {
+      if (!Number.isFinite(t) || t < 0 || t > nX - 1) continue;
+      const x = px(xScale.map(t));
+      const label = input.labels?.[t] ?? String(t);
+      out.push(`<line x1="${x}" y1="${px(plotBottom)}" x2="${x}" y2="${px(plotBottom + 5)}" stroke="${COLORS.axis}"/>`);
+      out.push(`<text x="${x}" y="${px(plotBottom + 18)}">${escapeSvgText(label)}</text>`);
+    }
+  } else {
+    out.push(
+      `<text x="${px((plotLeft + plotRight) / 2)}" y="${px((plotTop + plotBottom) / 2)}">no data</text>`,
+    );
+  }
+  out.push(`</g>`);
+  if (input.xTitle !== undefined) {
+    out.push(
+      `<text class="x-title" x="${px((plotLeft + plotRight) / 2)}" y="${px(height - 10)}" text-anchor="middle" fill="${COLORS.axis}">${escapeSvgText(input.xTitle)}</text>`,
+    );
+  }
+  if (input.yTitle !== undefined) {
+    const cy = px((plotTop + plotBottom) / 2);
+    out.push(
+      `<text class="y-title" x="16" y="${cy}" transform="rotate(-90 16 ${cy})" text-anchor="middle" fill="${COLORS.axis}">${escapeSvgText(input.yTitle)}</text>`,
+    );
+  }
+
+  // interval band, series, forecast, anomalies
+  const hasBand = f !== undefined && f.lo !== undefined && f.hi !== undefined;
+  if (hasBand && f.lo !== undefined && f.hi !== undefined) {
+    const d = bandPath(f.lo, f.hi, f.start, xScale, yScale);
+    if (d !== "") out.push(`<path class="band" d="${d}" fill="${COLORS.band}" fill-opacity="0.55" stroke="none"/>`);
+  }
+  const seriesD = linePath(values, 0, xScale, yScale);
+  if (seriesD !== "") {
+    out.push(`<path class="series" d="${seriesD}" fill="none" stroke="${COLORS.series}" stroke-width="1.5" stroke-linejoin="round"/>`);
+  }
+  if (n === 1 && Number.isFinite(values[0] as number)) {
+    out.push(
+      `<circle class="point" cx="${px(xScale.map(0))}" cy="${px(yScale.map(values[0] as number))}" r="2.5" fill="${COLORS.series}"/>`,
+    );
+  }
+  if (f !== undefined) {
+    const d = linePath(f.mean, f.start, xScale, yScale);
+    if (d !== "") {
+      out.push(
+        `<path class="forecast" d="${d}" fill="none" stroke="${COLORS.forecast}" stroke-width="1.5" stroke-dasharray="5 3" stroke-linejoin="round"/>`,
+      );
+    }
+    if (f.mean.length === 1 && Number.isFinite(f.mean[0] as number)) {
+      out.push(
+        `<circle class="forecast-point" cx="${px(xScale.map(f.start))}" cy="${px(yScale.map(f.mean[0] as number))}" r="2.5" fill="${COLORS.forecast}"/>`,
+      );
+    }
+  }
+  const anomalies = input.anomalies;
+  let anomalyCount = 0;
+  if (anomalies !== undefined && anomalies.length > 0) {
+    const dots: string[] = [];
+    for (let k = 0; k < anomalies.length; k++) {
+      const i = anomalies[k] as number;
+      if (!Number.isInteger(i) || i < 0 || i >= n) continue;
+      const v = values[i] as number;
+      if (!Number.isFinite(v)) continue;
+      dots.push(`<circle cx="${px(xScale.map(i))}" cy="${px(yScale.map(v))}" r="4.5"/>`);
+      anomalyCount++;
+    }
+    if (dots.length > 0) {
+      out.push(`<g class="anomalies" fill="${COLORS.anomaly}" stroke="#ffffff" stroke-width="1">`);
+      out.push(...dots);
+      out.push(`</g>`);
+    }
+  }
+
+  // plot frame
+  out.push(
+    `<rect x="${px(plotLeft)}" y="${px(plotTop)}" width="${px(plotRight - plotLeft)}" height="${px(plotBottom - plotTop)}" fill="none" stroke="${COLORS.axis}" stroke-width="0.5"/>`,
+  );
+
+  // title and legend
+  out.push(
+    `<text class="title" x="${px(plotLeft)}" y="24" font-size="16" font-weight="bold" fill="#111827">${escapeSvgText(input.title)}</text>`,
+  );
+  const legend: string[] = [];
+  let lx = plotLeft;
+  const ly = 46;
+  const addEntry = (swatch: string, label: string): void => {
+    legend.push(swatch.replace(/X0/g, px(lx)).replace(/X1/g, px(lx + 22)).replace(/XC/g, px(lx + 11)));
+    legend.push(`<text x="${px(lx + 28)}" y="${px(ly)}" dy="0.32em">${escapeSvgText(label)}</text>`);
+    // approximate text width: 6.5 px per character at 12 px
+    lx += 28 + Math.ceil(label.length * 6.5) + 18;
+  };
+  addEntry(`<line x1="X0" y1="${ly}" x2="X1" y2="${ly}" stroke="${COLORS.series}" stroke-width="2"/>`, "observed");
+  if (f !== undefined) {
+    addEntry(
+      `<line x1="X0" y1="${ly}" x2="X1" y2="${ly}" stroke="${COLORS.forecast}" stroke-width="2" stroke-dasharray="5 3"/>`,
+      "forecast",
+    );
+  }
+  if (hasBand) {
+    addEntry(
+      `<rect x="X0" y="${ly - 6}" width="22" height="12" fill="${COLORS.band}" fill-opacity="0.55"/>`,
+      input.intervalLabel ?? "interval",
+    );
+  }
+  if (showHighlight) {
+    addEntry(
+      `<rect x="X0" y="${ly - 6}" width="22" height="12" fill="${COLORS.highlight}" stroke="${COLORS.grid}"/>`,
+      input.highlightLabel ?? "detection window",
+    );
+  }
+  if (anomalies !== undefined) {
+    addEntry(
+      `<circle cx="XC" cy="${ly}" r="4.5" fill="${COLORS.anomaly}"/>`,
+      `anomaly (${anomalyCount})`,
+    );
+  }
+  out.push(`<g class="legend" fill="#374151">`, ...legend, `</g>`);
+  out.push(`</svg>`);
+  return out.join("\n") + "\n";
+}
+
+/** The series part of an anomaly-detection request body that {@link anomalyChartInput} reads. */
+export interface AnomalyChartRequest {
+  readonly series: { readonly y: ArrayLike<number>; readonly sizes: ArrayLike<number> };
+}
+
+/** The parts of an anomaly-detection result that {@link anomalyChartInput} reads. */
+export interface AnomalyChartResult {
+  readonly mean: ArrayLike<number>;
+  readonly sizes: ArrayLike<number>;
+  readonly idxs: ArrayLike<number>;
+  readonly anomaly: ArrayLike<boolean>;
+  readonly intervals: Readonly<Record<string, ArrayLike<number>>> | null;
+}
+
+/**
+ * Builds the {@link AnomalyChartInput} of series `seriesIndex` from an
+ * online-anomaly-detection request body and its result: the series' values,
+ * the forecasts of its detection rows (placed at `idxs` minus the series'
+ * start in `y`), the band of the first `lo-<L>`/`hi-<L>` pair (labelled
+ * "L% interval"), the flagged rows, and the detection window shaded.
+ *
+ * @param request - the request body (only `series.y` and `series.sizes` are read).
+ * @param result - the result of that request.
+ * @param seriesIndex - which series, 0-based.
+ * @param extra - fields to set or override (title, labels, size…).
+ * @throws RangeError when `seriesIndex` is out of range or the result does not match the request.
+ *
+ * @example
+ * ```ts
+ * const request = { series: { y: [1, 2, 3, 9, 5, 6], sizes: [3, 3] } };
+ * const result = {
+ *   mean: [2.9, 5.1], sizes: [1, 1], idxs: [2, 5], anomaly: [false, false],
+ *   intervals: { "lo-99": [2, 4], "hi-99": [4, 6] },
+ * };
+ * const input = anomalyChartInput(request, result, 1, { title: "second" });
+ * [input.values, input.forecast?.start, input.intervalLabel];
+ * // => [[9, 5, 6], 2, "99% interval"]
+ * ```
+ */
+export function anomalyChartInput(
+  request: AnomalyChartRequest,
+  result: AnomalyChartResult,
+  seriesIndex: number,
+  extra: Partial<AnomalyChartInput> = {},
+): AnomalyChartInput {
+  const sizes = request.series.sizes;
+  if (!Number.isInteger(seriesIndex) || seriesIndex < 0 || seriesIndex >= sizes.length) {
+    throw new RangeError(`anomalyChartInput: seriesIndex must be an integer in [0, ${sizes.length - 1}]`);
+  }
+  if (result.sizes.length !== sizes.length) {
+    throw new RangeError("anomalyChartInput: result.sizes must have one entry per series of the request");
+  }
+  let start = 0;
+  let row = 0;
+  for (let i = 0; i < seriesIndex; i++) {
+    start += sizes[i] as number;
+    row += result.sizes[i] as number;
+  }
+  const length = sizes[seriesIndex] as number;
+  const rows = result.sizes[seriesIndex] as number;
+  const values = Array.from({ length }, (_, i) => request.series.y[start + i] as number);
+  let first = Infinity;
+  let last = -Infinity;
+  for (let r = row; r < row + rows; r++) {
+    const p = (result.idxs[r] as number) - start;
+    if (!Number.isInteger(p) || p < 0 || p >= length) {
+      throw new RangeError(`anomalyChartInput: result.idxs[${r}] is not a position of series ${seriesIndex}`);
+    }
+    first = Math.min(first, p);
+    last = Math.max(last, p);
+  }
+  const span = rows > 0 ? last - first + 1 : 0;
+  const mean = new Array<number>(span).fill(NaN);
+  const loKey = result.intervals === null ? undefined : Object.keys(result.intervals).find((k) => k.startsWith("lo-"));
+  const hiKey = loKey === undefined ? undefined : "hi-" + loKey.slice(3);
+  const loSrc = loKey === undefined ? undefined : result.intervals?.[loKey];
+  const hiSrc = hiKey === undefined ? undefined : result.intervals?.[hiKey];
+  const withBand = loSrc !== undefined && hiSrc !== undefined;
+  const lo = withBand ? new Array<number>(span).fill(NaN) : undefined;
+  const hi = withBand ? new Array<number>(span).fill(NaN) : undefined;
+  const anomalies: number[] = [];
+  for (let r = row; r < row + rows; r++) {
+    const p = (result.idxs[r] as number) - start;
+    mean[p - first] = result.mean[r] as number;
+    if (lo !== undefined && hi !== undefined && loSrc !== undefined && hiSrc !== undefined) {
+      lo[p - first] = loSrc[r] as number;
+      hi[p - first] = hiSrc[r] as number;
+    }
+    if (result.anomaly[r] === true) anomalies.push(p);
+  }
+  const base: AnomalyChartInput = {
+    title: `series ${seriesIndex}`,
+    values,
+    ...(rows > 0
+      ? {
+          forecast: lo !== undefined && hi !== undefined ? { start: first, mean, lo, hi } : { start: first, mean },
+          highlightStart: first,
+        }
+      : {}),
+    anomalies,
+    ...(loKey !== undefined ? { intervalLabel: `${loKey.slice(3)}% interval` } : {}),
+  };
+  return { ...base, ...extra };
+}
