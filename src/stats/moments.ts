@@ -1,0 +1,144 @@
+/**
+ * Mean, sample variance and sample standard deviation.
+ * @module
+ */
+import { checkRange } from "./range.js";
+import { compensatedSum } from "./sum.js";
+
+/**
+ * Arithmetic mean of `values[start .. end-1]`.
+ *
+ * Formula: the compensated (Neumaier) sum of the values divided by their count.
+ * If that sum overflows although every value is finite (e.g. many values near
+ * 1e308), the mean is computed as the compensated sum of `value / n` instead,
+ * so huge inputs still give a finite mean.
+ *
+ * Degenerate input: an empty range gives `NaN`; any `NaN` value gives `NaN`.
+ *
+ * Reference: the arithmetic mean; summation as in {@link compensatedSum}.
+ *
+ * Cost: O(n) time, O(1) extra memory.
+ *
+ * @param values - The numbers. Never mutated.
+ * @param start - First index included (default 0).
+ * @param end - One past the last index included (default `values.length`).
+ * @returns The mean, or `NaN` for an empty range.
+ * @throws RangeError when the range is invalid.
+ *
+ * @example
+ * ```ts
+ * meanOf([1, 2, 3, 4]);
+ * // => 2.5
+ * meanOf(new Float64Array([10, 20, 30, 40]), 1, 3);
+ * // => 25
+ * meanOf([]);
+ * // => NaN
+ * ```
+ */
+export function meanOf(values: ArrayLike<number>, start = 0, end: number = values.length): number {
+  checkRange(values.length, start, end, "meanOf");
+  const n = end - start;
+  if (n === 0) return NaN;
+  const sum = compensatedSum(values, start, end);
+  if (Number.isFinite(sum) || Number.isNaN(sum)) return sum / n;
+  // Either a true infinity in the data, or an overflow of finite values: sum value/n instead.
+  let sumScaled = 0;
+  let compensation = 0;
+  for (let i = start; i < end; i++) {
+    const x = (values[i] as number) / n;
+    const t = sumScaled + x;
+    if (Math.abs(sumScaled) >= Math.abs(x)) compensation += sumScaled - t + x;
+    else compensation += x - t + sumScaled;
+    sumScaled = t;
+  }
+  const total = sumScaled + compensation;
+  return Number.isFinite(total) ? total : sumScaled;
+}
+
+/**
+ * Sample variance (divisor n − 1) of `values[start .. end-1]`, by Welford's algorithm.
+ *
+ * Method: one pass keeping the running mean and the running sum of squared
+ * deviations M2 (`delta = x − mean; mean += delta / k; M2 += delta · (x − mean)`);
+ * the variance is M2 / (n − 1). Values whose magnitude is above 1e150 or whose
+ * largest magnitude is below 1e-150 are scaled by the largest magnitude first, so
+ * squares neither overflow nor underflow.
+ *
+ * Degenerate input: fewer than 2 values give `NaN` (the sample variance is
+ * undefined, as R's `var` gives `NA`); a constant range gives exactly 0; any
+ * non-finite value gives `NaN`.
+ *
+ * Reference: B. P. Welford (1962), "Note on a method for calculating corrected
+ * sums of squares and products", Technometrics 4(3), 419–420.
+ *
+ * Cost: O(n) time, O(1) extra memory.
+ *
+ * @param values - The numbers. Never mutated.
+ * @param start - First index included (default 0).
+ * @param end - One past the last index included (default `values.length`).
+ * @returns The sample variance, or `NaN` when n < 2.
+ * @throws RangeError when the range is invalid.
+ *
+ * @example
+ * ```ts
+ * sampleVariance([2, 4, 4, 4, 5, 5, 7, 9]);
+ * // => 4.571428571428571
+ * sampleVariance([3]);
+ * // => NaN
+ * ```
+ */
+export function sampleVariance(values: ArrayLike<number>, start = 0, end: number = values.length): number {
+  checkRange(values.length, start, end, "sampleVariance");
+  const n = end - start;
+  if (n < 2) return NaN;
+  let maxAbs = 0;
+  for (let i = start; i < end; i++) {
+    const a = Math.abs(values[i] as number);
+    if (!(a <= Number.MAX_VALUE)) return NaN; // NaN or ±Infinity
+    if (a > maxAbs) maxAbs = a;
+  }
+  if (maxAbs === 0) return 0;
+  const scale = maxAbs > 1e150 || maxAbs < 1e-150 ? maxAbs : 1;
+  let mean = 0;
+  let m2 = 0;
+  for (let i = start; i < end; i++) {
+    const x = (values[i] as number) / scale;
+    const k = i - start + 1;
+    const delta = x - mean;
+    mean += delta / k;
+    m2 += delta * (x - mean);
+  }
+  return (m2 / (n - 1)) * scale * scale;
+}
+
+/**
+ * Sample standard deviation (divisor n − 1) of `values[start .. end-1]`, as R's `sd`.
+ *
+ * Formula: the square root of {@link sampleVariance} (Welford's one-pass algorithm).
+ *
+ * Degenerate input: fewer than 2 values give `NaN` (R gives `NA`); a constant
+ * range gives exactly 0; any non-finite value gives `NaN`. Callers that need a
+ * value for n < 2 must decide it themselves.
+ *
+ * Reference: B. P. Welford (1962), Technometrics 4(3), 419–420.
+ *
+ * Cost: O(n) time, O(1) extra memory.
+ *
+ * @param values - The numbers. Never mutated.
+ * @param start - First index included (default 0).
+ * @param end - One past the last index included (default `values.length`).
+ * @returns The sample standard deviation, or `NaN` when n < 2.
+ * @throws RangeError when the range is invalid.
+ *
+ * @example
+ * ```ts
+ * sampleStd([2, 4, 4, 4, 5, 5, 7, 9]);
+ * // => 2.138089935299395
+ * sampleStd([5, 5, 5]);
+ * // => 0
+ * ```
+ */
+export function sampleStd(values: ArrayLike<number>, start = 0, end: number = values.length): number {
+  checkRange(values.length, start, end, "sampleStd");
+  return Math.sqrt(sampleVariance(values, start, end));
+}
