@@ -1,1 +1,444 @@
-export {};
+/**
+ * Scaling past one call: split a large request body by series into smaller
+ * request bodies ({@link partition}), compute them anywhere (worker threads,
+ * other machines, a job queue), and join their results ({@link merge}) into
+ * exactly the result of the single call.
+ *
+ * Exactness holds because, without fine-tuning and without multivariate
+ * thresholds or models, every number of a series' result depends only on that
+ * series (and its rows of `X`/`X_future`). Requests that couple the series are
+ * refused by {@link partition} with the reason ({@link partitionBlocker}).
+ * @module
+ */
+
+import { ValidationError, type ErrorItem } from "../errors.js";
+
+/** Which endpoint a request body is for. */
+export type PartitionKind = "forecast" | "anomaly" | "historic";
+
+/** Options of {@link partition}. */
+export interface PartitionOptions {
+  /**
+   * The endpoint of the body. Default: inferred — `"anomaly"` when the body has
+   * `detection_size`, else `"forecast"` when it has `h`, else `"historic"`.
+   */
+  readonly kind?: PartitionKind;
+}
+
+/** One part of a partitioned request: a request body of its own plus where its series sit in the original. */
+export interface RequestPart {
+  /** The endpoint of the original body (and of this part's body). */
+  readonly kind: PartitionKind;
+  /** 0-based number of this part. */
+  readonly index: number;
+  /** How many parts the request was split into. */
+  readonly count: number;
+  /** Index (in the original `sizes`) of this part's first series. */
+  readonly seriesStart: number;
+  /** Number of series in this part. */
+  readonly seriesCount: number;
+  /** Position (in the original `y`) of this part's first value; `idxs` of its result are shifted by it. */
+  readonly rowStart: number;
+  /** Number of `y` values in this part. */
+  readonly rowCount: number;
+  /** The request body to send: a copy of the original with `series` (and `X_future`) sliced. */
+  readonly body: Record<string, unknown>;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function inferKind(body: Json): PartitionKind {
+  if ("detection_size" in body) return "anomaly";
+  if ("h" in body) return "forecast";
+  return "historic";
+}
+
+/**
+ * Why a request body cannot be split by series, or `null` when it can.
+ *
+ * A request couples its series, so that one series' result depends on the
+ * others, when it fine-tunes (`finetune_steps` > 0: one set of tuned weights
+ * is learned from all series), uses the multivariate threshold
+ * (`threshold_method: "multivariate"`: the score sums z² across series), or a
+ * multivariate model (`multivariate: true`). Such a request must be sent whole;
+ * a `finetuned_model_id` is fine (the weights are fixed).
+ *
+ * @param body - a request body of the anomaly-detection, forecast or historic-forecast endpoint.
+ * @returns the reason as a sentence naming the field, or `null`.
+ *
+ * @example
+ * ```ts
+ * partitionBlocker({ series: { y: [1, 2], sizes: [1, 1] }, freq: "D", h: 1 }); // => null
+ * partitionBlocker({ series: { y: [1, 2], sizes: [1, 1] }, freq: "D", h: 1, finetune_steps: 5 });
+ * // => "finetune_steps = 5 fine-tunes one model on all series together, so each series' result depends on the others; send the request whole (or fine-tune once with /v2/finetune and partition requests that use finetuned_model_id)"
+ * ```
+ */
+export function partitionBlocker(body: unknown): string | null {
+  if (!isObject(body)) return null;
+  if (body.threshold_method === "multivariate") {
+    return 'threshold_method = "multivariate" sums z² across all series at each time step, so no series can be computed alone; send the request whole';
+  }
+  if (body.multivariate === true) {
+    return "multivariate = true makes the model read all series of the batch together; send the request whole";
+  }
+  const steps = body.finetune_steps;
+  if (typeof steps === "number" && steps > 0) {
+    return `finetune_steps = ${steps} fine-tunes one model on all series together, so each series' result depends on the others; send the request whole (or fine-tune once with /v2/finetune and partition requests that use finetuned_model_id)`;
+  }
+  return null;
+}
+
+/** Series boundaries b[0] = 0 < b[1] < … < b[parts] = n, balancing the number of values per part. */
+function cutPoints(sizes: readonly number[], parts: number): number[] {
+  const n = sizes.length;
+  const cum = new Array<number>(n + 1);
+  cum[0] = 0;
+  for (let i = 0; i < n; i++) cum[i + 1] = (cum[i] as number) + (sizes[i] as number);
+  const total = cum[n] as number;
+  const bounds = [0];
+  for (let j = 1; j < parts; j++) {
+    const target = (total * j) / parts;
+    const minEnd = (bounds[j - 1] as number) + 1;
+    const maxEnd = n - (parts - j);
+    let end = minEnd;
+    while (end < maxEnd && (cum[end] as number) < target) end++;
+    // step back when the previous boundary is closer to the target
+    if (end > minEnd && target - (cum[end - 1] as number) < (cum[end] as number) - target) end--;
+    bounds.push(end);
+  }
+  bounds.push(n);
+  return bounds;
+}
+
+/** Structural checks needed to slice the body; the items point at the original positions. */
+function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
+  const issues: ErrorItem[] = [];
+  if (!isObject(body)) {
+    return [{ type: "dict_type", loc: ["body"], msg: "Input should be a valid dictionary", input: body }];
+  }
+  const series = body.series;
+  if (!isObject(series)) {
+    return [
+      series === undefined
+        ? { type: "missing", loc: ["body", "series"], msg: "Field required" }
+        : { type: "dict_type", loc: ["body", "series"], msg: "Input should be a valid dictionary", input: series },
+    ];
+  }
+  const { y, sizes, X } = series;
+  if (!Array.isArray(y)) {
+    issues.push(
+      y === undefined
+        ? { type: "missing", loc: ["body", "series", "y"], msg: "Field required" }
+        : { type: "list_type", loc: ["body", "series", "y"], msg: "Input should be a valid list", input: y },
+    );
+  } else {
+    for (let i = 0; i < y.length; i++) {
+      const v: unknown = y[i];
+      if (typeof v !== "number") {
+        issues.push({ type: "float_type", loc: ["body", "series", "y", i], msg: "Input should be a valid number", input: v });
+      } else if (!Number.isFinite(v)) {
+        issues.push({ type: "finite_number", loc: ["body", "series", "y", i], msg: "Input should be a finite number", input: v });
+      }
+    }
+  }
+  if (!Array.isArray(sizes)) {
+    issues.push(
+      sizes === undefined
+        ? { type: "missing", loc: ["body", "series", "sizes"], msg: "Field required" }
+        : { type: "list_type", loc: ["body", "series", "sizes"], msg: "Input should be a valid list", input: sizes },
+    );
+  } else {
+    let sum = 0;
+    let ok = true;
+    for (let i = 0; i < sizes.length; i++) {
+      const v: unknown = sizes[i];
+      if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
+        ok = false;
+        issues.push({
+          type: "int_type",
+          loc: ["body", "series", "sizes", i],
+          msg: "Input should be a valid integer >= 0",
+          input: v,
+        });
+      } else sum += v;
+    }
+    if (ok && Array.isArray(y) && sum !== y.length) {
+      issues.push({
+        type: "value_error",
+        loc: ["body", "series", "sizes"],
+        msg: `Value error, sizes must sum to len(y) = ${y.length}, got ${sum}`,
+      });
+    }
+  }
+  const rows = Array.isArray(y) ? y.length : -1;
+  if (X !== undefined && X !== null) {
+    if (!Array.isArray(X)) {
+      issues.push({ type: "list_type", loc: ["body", "series", "X"], msg: "Input should be a valid list", input: X });
+    } else {
+      X.forEach((feature: unknown, k: number) => {
+        if (!Array.isArray(feature)) {
+          issues.push({ type: "list_type", loc: ["body", "series", "X", k], msg: "Input should be a valid list", input: feature });
+        } else if (rows >= 0 && feature.length !== rows) {
+          issues.push({
+            type: "value_error",
+            loc: ["body", "series", "X", k],
+            msg: `Value error, X[${k}] must have len(y) = ${rows} values, got ${feature.length}`,
+          });
+        }
+      });
+    }
+  }
+  const Xf = body.X_future;
+  if (kind === "forecast" && Xf !== undefined && Xf !== null) {
+    const h = body.h;
+    if (typeof h !== "number" || !Number.isInteger(h) || h <= 0) {
+      issues.push({ type: "int_type", loc: ["body", "h"], msg: "Input should be a valid integer > 0", input: h });
+    } else if (!Array.isArray(Xf)) {
+      issues.push({ type: "list_type", loc: ["body", "X_future"], msg: "Input should be a valid list", input: Xf });
+    } else if (Array.isArray(sizes)) {
+      const need = sizes.length * h;
+      Xf.forEach((feature: unknown, k: number) => {
+        if (!Array.isArray(feature) || feature.length !== need) {
+          issues.push({
+            type: "value_error",
+            loc: ["body", "X_future", k],
+            msg: `Value error, X_future[${k}] must have len(sizes) * h = ${need} values`,
+          });
+        }
+      });
+    }
+  }
+  return issues;
+}
+
+/**
+ * Splits a request body into at most `k` request bodies of contiguous groups
+ * of series, balanced by number of values.
+ *
+ * Series i..j-1 go to one part: its `series.y` is their values, `series.sizes`
+ * their sizes, every `series.X[f]` their rows and, for a forecast,
+ * every `X_future[f]` their `h` future rows; all other fields are copied as
+ * they are (key order kept, so the bodies serialise like the original). Cut
+ * points are chosen greedily so each part holds about total/k values; every
+ * part has at least one series, so there are min(k, number of series) parts
+ * (one part for a request without series). Computing every part and passing
+ * the results to {@link merge} gives exactly the single-call result.
+ *
+ * @param body - JSON body of POST /v2/online_anomaly_detection, /v2/forecast or /v2/historic_forecast.
+ * @param k - the wanted number of parts, an integer >= 1.
+ * @param options - see {@link PartitionOptions}.
+ * @returns the parts in series order.
+ * @throws RangeError when `k` is not an integer >= 1, or when the request couples its
+ *   series (the message is {@link partitionBlocker}'s reason).
+ * @throws ValidationError when the body cannot be sliced (series, y, sizes or X malformed),
+ *   with `loc` pointing into the original body.
+ *
+ * @example
+ * ```ts
+ * const parts = partition(
+ *   { series: { y: [1, 2, 3, 4, 5, 6], sizes: [2, 3, 1] }, freq: "D", h: 2 },
+ *   2,
+ * );
+ * parts.map((p) => [p.rowStart, p.body.series]);
+ * // => [[0, { y: [1, 2], sizes: [2] }], [2, { y: [3, 4, 5, 6], sizes: [3, 1] }]]
+ * ```
+ */
+export function partition(body: unknown, k: number, options: PartitionOptions = {}): RequestPart[] {
+  if (!Number.isInteger(k) || k < 1) throw new RangeError(`partition: k must be an integer >= 1, got ${String(k)}`);
+  const kind = options.kind ?? (isObject(body) ? inferKind(body) : "forecast");
+  const issues = checkBody(body, kind);
+  if (issues.length > 0) throw new ValidationError(issues);
+  const request = body as Json;
+  const blocker = partitionBlocker(request);
+  if (blocker !== null) throw new RangeError(`partition: ${blocker}`);
+
+  const series = request.series as Json;
+  const y = series.y as readonly number[];
+  const sizes = series.sizes as readonly number[];
+  const X = Array.isArray(series.X) ? (series.X as readonly (readonly number[])[]) : null;
+  const Xf = kind === "forecast" && Array.isArray(request.X_future) ? (request.X_future as readonly (readonly number[])[]) : null;
+  const h = typeof request.h === "number" ? request.h : 0;
+
+  const count = Math.max(1, Math.min(k, sizes.length));
+  const bounds = sizes.length === 0 ? [0, 0] : cutPoints(sizes, count);
+  const parts: RequestPart[] = [];
+  let rowStart = 0;
+  for (let p = 0; p < count; p++) {
+    const s0 = bounds[p] as number;
+    const s1 = bounds[p + 1] as number;
+    let rowCount = 0;
+    for (let i = s0; i < s1; i++) rowCount += sizes[i] as number;
+    const partSeries: Json = {};
+    for (const key of Object.keys(series)) {
+      if (key === "y") partSeries.y = y.slice(rowStart, rowStart + rowCount);
+      else if (key === "sizes") partSeries.sizes = sizes.slice(s0, s1);
+      else if (key === "X" && X !== null) partSeries.X = X.map((f) => f.slice(rowStart, rowStart + rowCount));
+      else partSeries[key] = series[key];
+    }
+    const partBody: Json = {};
+    for (const key of Object.keys(request)) {
+      if (key === "series") partBody.series = partSeries;
+      else if (key === "X_future" && Xf !== null) partBody.X_future = Xf.map((f) => f.slice(s0 * h, s1 * h));
+      else partBody[key] = request[key];
+    }
+    parts.push({ kind, index: p, count, seriesStart: s0, seriesCount: s1 - s0, rowStart, rowCount, body: partBody });
+    rowStart += rowCount;
+  }
+  return parts;
+}
+
+const CONCAT_FIELDS = new Set(["mean", "sizes", "anomaly", "anomaly_score", "accumulated_anomaly_score"]);
+const SUM_FIELDS = new Set(["input_tokens", "output_tokens", "finetune_tokens"]);
+
+function asArray(v: unknown, field: string, part: number): unknown[] {
+  if (!Array.isArray(v)) throw new RangeError(`merge: results[${part}].${field} must be an array`);
+  return v;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Joins one field of all part results; `rowStarts[p]` shifts the `idxs` of part p. */
+function mergeField(field: string, values: readonly unknown[], rowStarts: readonly number[]): unknown {
+  if (SUM_FIELDS.has(field)) {
+    let sum = 0;
+    values.forEach((v, p) => {
+      if (typeof v !== "number" || !Number.isInteger(v)) throw new RangeError(`merge: results[${p}].${field} must be an integer`);
+      sum += v;
+    });
+    return sum;
+  }
+  if (CONCAT_FIELDS.has(field)) {
+    if (values.every((v) => v === null)) return null;
+    return values.flatMap((v, p) => asArray(v, field, p));
+  }
+  if (field === "idxs") {
+    return values.flatMap((v, p) =>
+      asArray(v, field, p).map((i) => {
+        if (typeof i !== "number") throw new RangeError(`merge: results[${p}].idxs must hold numbers`);
+        return i + (rowStarts[p] as number);
+      }),
+    );
+  }
+  if (field === "warnings") {
+    const seen = new Set<string>();
+    const out: unknown[] = [];
+    values.forEach((v, p) => {
+      for (const w of asArray(v, field, p)) {
+        const key = JSON.stringify(w);
+        if (!seen.has(key)) {
+          seen.add(key);
+          out.push(w);
+        }
+      }
+    });
+    return out;
+  }
+  if (field === "intervals") {
+    if (values.every((v) => v === null || v === undefined)) return values[0];
+    const first = values[0];
+    if (!isObject(first)) throw new RangeError("merge: results[0].intervals must be an object");
+    const keys = Object.keys(first);
+    const out: Json = {};
+    values.forEach((v, p) => {
+      if (!isObject(v) || !sameJson(Object.keys(v), keys)) {
+        throw new RangeError(`merge: results[${p}].intervals must have the keys ${keys.join(", ")}`);
+      }
+    });
+    for (const key of keys) out[key] = values.flatMap((v, p) => asArray((v as Json)[key], `intervals.${key}`, p));
+    return out;
+  }
+  if (field === "feature_contributions") {
+    if (values.every((v) => v === null || v === undefined)) return values[0];
+    const first = asArray(values[0], field, 0);
+    return first.map((_, c) =>
+      values.flatMap((v, p) => {
+        const arrays = asArray(v, field, p);
+        if (arrays.length !== first.length) {
+          throw new RangeError(`merge: results[${p}].feature_contributions must have ${first.length} arrays`);
+        }
+        return asArray(arrays[c], `feature_contributions[${c}]`, p);
+      }),
+    );
+  }
+  if (field === "weights_x") {
+    // one weight per feature per series (ridge per series), series after series
+    if (values.every((v) => v === null || v === undefined)) return values[0];
+    return values.flatMap((v, p) => asArray(v, field, p));
+  }
+  // anything else must be the same in every part
+  values.forEach((v, p) => {
+    if (!sameJson(v, values[0])) throw new RangeError(`merge: results[${p}].${field} differs from results[0].${field}`);
+  });
+  return values[0];
+}
+
+/**
+ * Joins the results of the parts made by {@link partition} into the result of
+ * the whole request.
+ *
+ * Per-row arrays (`mean`, `anomaly`, `anomaly_score`,
+ * `accumulated_anomaly_score`, each `intervals` array, each
+ * `feature_contributions` array) and `sizes` are concatenated in part order;
+ * `idxs` are shifted by each part's `rowStart` (their position in the
+ * original `y`); `input_tokens`, `output_tokens` and `finetune_tokens` are
+ * summed; `warnings` keep the first occurrence of each distinct text. The
+ * merged object has the key order of the first result, so `JSON.stringify` of
+ * the merge equals `JSON.stringify` of the single-call result. Cost: O(total
+ * output size).
+ *
+ * @param parts - the parts, as returned by {@link partition} (all of them, in order).
+ * @param results - `results[i]` is the result (JSON value) of `parts[i].body`.
+ * @returns the merged result.
+ * @throws RangeError when parts and results do not match (count, order, shape).
+ *
+ * @example
+ * ```ts
+ * const parts = partition({ series: { y: [1, 2, 3, 4], sizes: [2, 2] }, freq: "D", detection_size: 1, h: 1 }, 2);
+ * const results = [
+ *   { mean: [2.5], sizes: [1], idxs: [1], input_tokens: 2, output_tokens: 1, finetune_tokens: 0 },
+ *   { mean: [4.5], sizes: [1], idxs: [1], input_tokens: 2, output_tokens: 1, finetune_tokens: 0 },
+ * ];
+ * merge(parts, results);
+ * // => { mean: [2.5, 4.5], sizes: [1, 1], idxs: [1, 3], input_tokens: 4, output_tokens: 2, finetune_tokens: 0 }
+ * ```
+ */
+export function merge<R = Record<string, unknown>>(parts: readonly RequestPart[], results: readonly R[]): R {
+  if (parts.length === 0) throw new RangeError("merge: parts must not be empty");
+  if (results.length !== parts.length) {
+    throw new RangeError(`merge: got ${results.length} results for ${parts.length} parts`);
+  }
+  let row = 0;
+  let seriesIndex = 0;
+  parts.forEach((part, p) => {
+    if (part.index !== p || part.count !== parts.length || part.rowStart !== row || part.seriesStart !== seriesIndex) {
+      throw new RangeError(`merge: parts[${p}] is not part ${p} of ${parts.length} in order (pass every part of one partition)`);
+    }
+    if (part.kind !== (parts[0] as RequestPart).kind) throw new RangeError(`merge: parts[${p}] is of another request kind`);
+    row += part.rowCount;
+    seriesIndex += part.seriesCount;
+  });
+  const objects = results.map((r, p) => {
+    if (!isObject(r)) throw new RangeError(`merge: results[${p}] must be an object`);
+    return r;
+  });
+  const keys = Object.keys(objects[0] as Json);
+  objects.forEach((o, p) => {
+    if (!sameJson(Object.keys(o), keys)) throw new RangeError(`merge: results[${p}] has other fields than results[0]`);
+  });
+  const rowStarts = parts.map((part) => part.rowStart);
+  const merged: Json = {};
+  for (const key of keys) {
+    merged[key] = mergeField(
+      key,
+      objects.map((o) => o[key]),
+      rowStarts,
+    );
+  }
+  return merged as R;
+}

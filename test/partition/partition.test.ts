@@ -1,0 +1,253 @@
+import { describe, expect, it } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import { merge, partition, partitionBlocker, type RequestPart } from "../../src/partition/index.js";
+import { ValidationError } from "../../src/errors.js";
+
+/**
+ * Stand-in pipelines with the result shapes of the real endpoints, computing
+ * every series on its own with floating-point arithmetic (so concatenation
+ * order and index shifts matter). The same properties are checked against the
+ * real pipelines in partition-pipelines.test.ts.
+ */
+type Body = {
+  series: { y: number[]; sizes: number[]; X?: number[][] };
+  h?: number;
+  detection_size?: number;
+  X_future?: number[][];
+  level?: number | number[];
+};
+
+function seriesBounds(sizes: number[]): number[] {
+  const offsets = [0];
+  for (const s of sizes) offsets.push((offsets[offsets.length - 1] as number) + s);
+  return offsets;
+}
+
+function fakeAnomaly(body: Body) {
+  const { y, sizes } = body.series;
+  const d = body.detection_size ?? 1;
+  const offsets = seriesBounds(sizes);
+  const out = { input_tokens: y.length, output_tokens: 0, finetune_tokens: 0, mean: [] as number[], sizes: [] as number[], idxs: [] as number[], anomaly: [] as boolean[], anomaly_score: [] as number[], accumulated_anomaly_score: [] as number[], intervals: { "lo-99": [] as number[], "hi-99": [] as number[] }, warnings: [] as string[] };
+  sizes.forEach((n, i) => {
+    const start = offsets[i] as number;
+    const rows = Math.min(d, n);
+    out.sizes.push(rows);
+    for (let r = n - rows; r < n; r++) {
+      let acc = 0;
+      for (let j = 0; j < r; j++) acc += (y[start + j] as number) / 3;
+      const yhat = r === 0 ? 0 : acc / r;
+      const z = ((y[start + r] as number) - yhat) / 1.7;
+      out.mean.push(yhat);
+      out.idxs.push(start + r);
+      out.anomaly_score.push(z);
+      out.accumulated_anomaly_score.push(z * z);
+      out.anomaly.push(Math.abs(z) > 2);
+      out.intervals["lo-99"].push(yhat - 0.1 * Math.abs(yhat));
+      out.intervals["hi-99"].push(yhat + 0.1 * Math.abs(yhat));
+    }
+  });
+  if ((body.h ?? 0) > 14) out.warnings.push("The specified horizon h exceeds the model horizon");
+  out.output_tokens = out.mean.length * 6;
+  return out;
+}
+
+function fakeForecast(body: Body) {
+  const { y, sizes, X } = body.series;
+  const h = body.h ?? 1;
+  const offsets = seriesBounds(sizes);
+  const nX = X?.length ?? 0;
+  const out = { mean: [] as number[], sizes: [] as number[], intervals: null as null | Record<string, number[]>, weights_x: nX > 0 ? ([] as number[]) : null, feature_contributions: nX > 0 ? Array.from({ length: nX + 1 }, () => [] as number[]) : null, input_tokens: y.length * (1 + nX) + (body.X_future?.length ?? 0) * sizes.length * h, output_tokens: 0, finetune_tokens: 0, warnings: [] as string[] };
+  sizes.forEach((n, i) => {
+    const start = offsets[i] as number;
+    const last = n > 0 ? (y[start + n - 1] as number) : 0;
+    out.sizes.push(h);
+    for (let k = 0; k < h; k++) {
+      let xPart = 0;
+      for (let f = 0; f < nX; f++) {
+        const c = (body.X_future?.[f]?.[i * h + k] ?? 0) * (0.5 + f);
+        out.feature_contributions?.[f]?.push(c);
+        xPart += c;
+      }
+      out.feature_contributions?.[nX]?.push(last / 7);
+      out.mean.push(last / 7 + xPart);
+    }
+    for (let f = 0; f < nX; f++) out.weights_x?.push(0.5 + f + (X?.[f]?.[start] ?? 0) / 10);
+  });
+  out.output_tokens = out.mean.length;
+  return out;
+}
+
+const seriesArb = fc.array(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 12 }), {
+  minLength: 1,
+  maxLength: 9,
+});
+
+function anomalyBody(list: number[][], detectionSize: number): Body {
+  return { series: { y: list.flat(), sizes: list.map((s) => s.length) }, freq: "M", detection_size: detectionSize, h: 3, level: 99 } as Body;
+}
+
+function forecastBody(list: number[][], h: number, features: number): Body {
+  const y = list.flat();
+  const X = Array.from({ length: features }, (_, f) => y.map((v, r) => (r % 5) + f));
+  const X_future = Array.from({ length: features }, (_, f) => Array.from({ length: list.length * h }, (_, r) => (r % 3) - f));
+  return { series: { y, sizes: list.map((s) => s.length), ...(features > 0 ? { X } : {}) }, freq: "D", h, ...(features > 0 ? { X_future } : {}), level: [80, 95] } as Body;
+}
+
+function runParts<T>(parts: RequestPart[], run: (b: Body) => T): T[] {
+  // each part goes through JSON, as it would to a worker or another machine
+  return parts.map((p) => JSON.parse(JSON.stringify(run(JSON.parse(JSON.stringify(p.body)) as Body))) as T);
+}
+
+describe("partition", () => {
+  it("splits into contiguous groups of series balanced by number of values", () => {
+    const body = anomalyBody([[1, 2, 3, 4], [5], [6, 7], [8, 9, 10, 11], [12]], 1);
+    const parts = partition(body, 3);
+    expect(parts.map((p) => p.body.series)).toEqual([
+      { y: [1, 2, 3, 4], sizes: [4] },
+      { y: [5, 6, 7], sizes: [1, 2] },
+      { y: [8, 9, 10, 11, 12], sizes: [4, 1] },
+    ]);
+    expect(parts.map((p) => [p.index, p.count, p.seriesStart, p.seriesCount, p.rowStart, p.rowCount, p.kind])).toEqual([
+      [0, 3, 0, 1, 0, 4, "anomaly"],
+      [1, 3, 1, 2, 4, 3, "anomaly"],
+      [2, 3, 3, 2, 7, 5, "anomaly"],
+    ]);
+    // other fields copied, key order kept
+    expect(Object.keys(parts[1]?.body ?? {})).toEqual(Object.keys(body));
+    expect(parts[1]?.body.detection_size).toBe(1);
+  });
+
+  it("slices X by rows and X_future by h rows per series", () => {
+    const body = forecastBody([[1, 2], [3, 4, 5], [6]], 2, 2);
+    const parts = partition(body, 2);
+    expect(parts).toHaveLength(2);
+    expect(parts[0]?.body.series).toEqual({ y: [1, 2], sizes: [2], X: [[0, 1], [1, 2]] });
+    expect(parts[1]?.body.series).toEqual({ y: [3, 4, 5, 6], sizes: [3, 1], X: [[2, 3, 4, 0], [3, 4, 5, 1]] });
+    expect(parts[0]?.body.X_future).toEqual([[0, 1], [-1, 0]]);
+    expect(parts[1]?.body.X_future).toEqual([[2, 0, 1, 2], [1, -1, 0, 1]]);
+  });
+
+  it("gives min(k, series) parts; one part for a request without series", () => {
+    expect(partition(anomalyBody([[1], [2]], 1), 10)).toHaveLength(2);
+    const empty = partition({ series: { y: [], sizes: [] }, freq: "D" }, 4);
+    expect(empty).toHaveLength(1);
+    expect(empty[0]?.kind).toBe("historic");
+  });
+
+  it("infers the kind from the body, or takes it from options", () => {
+    expect(partition({ series: { y: [1], sizes: [1] }, h: 2 }, 1)[0]?.kind).toBe("forecast");
+    expect(partition({ series: { y: [1], sizes: [1] }, h: 2, detection_size: 1 }, 1)[0]?.kind).toBe("anomaly");
+    expect(partition({ series: { y: [1], sizes: [1] }, h: 2 }, 1, { kind: "anomaly" })[0]?.kind).toBe("anomaly");
+  });
+
+  it("refuses requests that couple their series, naming the field", () => {
+    const base = anomalyBody([[1, 2], [3, 4]], 1);
+    expect(() => partition({ ...base, threshold_method: "multivariate" }, 2)).toThrow(/threshold_method = "multivariate"/);
+    expect(() => partition({ ...base, multivariate: true }, 2)).toThrow(/multivariate = true/);
+    expect(() => partition({ ...base, finetune_steps: 3 }, 2)).toThrow(/finetune_steps = 3/);
+    expect(partitionBlocker({ ...base, finetune_steps: 0, threshold_method: "univariate", multivariate: false })).toBeNull();
+    expect(partitionBlocker({ ...base, finetuned_model_id: "m-1" })).toBeNull();
+  });
+
+  it("rejects a bad k with a RangeError", () => {
+    for (const k of [0, -1, 1.5, NaN]) expect(() => partition(anomalyBody([[1]], 1), k)).toThrow(RangeError);
+  });
+
+  it("reports malformed bodies as ValidationError items at the original positions", () => {
+    const bad = (body: unknown) => {
+      try {
+        partition(body, 2);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ValidationError);
+        return (e as ValidationError).detail.map((d) => [d.type, d.loc.join(".")]);
+      }
+      throw new Error("expected a ValidationError");
+    };
+    expect(bad(null)).toEqual([["dict_type", "body"]]);
+    expect(bad({ freq: "D" })).toEqual([["missing", "body.series"]]);
+    expect(bad({ series: { y: [1, "2", Infinity], sizes: [1, 1.5] } })).toEqual([
+      ["float_type", "body.series.y.1"],
+      ["finite_number", "body.series.y.2"],
+      ["int_type", "body.series.sizes.1"],
+    ]);
+    expect(bad({ series: { y: [1, 2, 3], sizes: [1, 1] } })).toEqual([["value_error", "body.series.sizes"]]);
+    expect(bad({ series: { y: [1, 2], sizes: [1, 1], X: [[1]] } })).toEqual([["value_error", "body.series.X.0"]]);
+    expect(bad({ series: { y: [1, 2], sizes: [1, 1] }, h: 2, X_future: [[1, 2, 3]] })).toEqual([["value_error", "body.X_future.0"]]);
+  });
+
+  it("never mutates the request", () => {
+    const body = forecastBody([[1, 2], [3, 4, 5]], 2, 1);
+    const copy = structuredClone(body);
+    const deepFreeze = (o: unknown): void => {
+      if (o !== null && typeof o === "object") {
+        Object.freeze(o);
+        Object.values(o).forEach(deepFreeze);
+      }
+    };
+    deepFreeze(body);
+    const parts = partition(body, 2);
+    merge(parts, runParts(parts, fakeForecast));
+    expect(body).toEqual(copy);
+  });
+
+  test.prop([seriesArb, fc.integer({ min: 1, max: 6 })], { numRuns: 80 })(
+    "parts are contiguous, non-empty and reassemble y and sizes exactly",
+    (list, k) => {
+      const body = anomalyBody(list, 1);
+      const parts = partition(body, k);
+      expect(parts).toHaveLength(Math.min(k, list.length));
+      expect(parts.flatMap((p) => (p.body.series as Body["series"]).y)).toEqual(body.series.y);
+      expect(parts.flatMap((p) => (p.body.series as Body["series"]).sizes)).toEqual(body.series.sizes);
+      for (const p of parts) expect(p.seriesCount).toBeGreaterThan(0);
+    },
+  );
+});
+
+describe("merge", () => {
+  test.prop([seriesArb, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5 })], { numRuns: 80 })(
+    "anomaly detection: merged parts are byte-identical to the single call",
+    (list, k, detectionSize) => {
+      const body = anomalyBody(list, detectionSize);
+      const parts = partition(body, k);
+      expect(JSON.stringify(merge(parts, runParts(parts, fakeAnomaly)))).toBe(JSON.stringify(fakeAnomaly(body)));
+    },
+  );
+
+  test.prop([seriesArb, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 2 })], {
+    numRuns: 80,
+  })("forecast with X and X_future: merged parts are byte-identical to the single call", (list, k, h, features) => {
+    const body = forecastBody(list, h, features);
+    const parts = partition(body, k);
+    expect(JSON.stringify(merge(parts, runParts(parts, fakeForecast)))).toBe(JSON.stringify(fakeForecast(body)));
+  });
+
+  it("shifts idxs by each part's position in y and sums tokens", () => {
+    const body = anomalyBody([[1, 2, 3], [4, 5], [6, 7, 8, 9]], 2);
+    const parts = partition(body, 3);
+    const merged = merge(parts, runParts(parts, fakeAnomaly));
+    expect(merged.idxs).toEqual([1, 2, 3, 4, 7, 8]);
+    expect(merged.input_tokens).toBe(9);
+    expect(merged.warnings).toEqual([]);
+  });
+
+  it("keeps one copy of a warning every part gives", () => {
+    const body = { ...anomalyBody([[1, 2], [3, 4]], 1), h: 20 };
+    const parts = partition(body, 2);
+    expect(merge(parts, runParts(parts, fakeAnomaly)).warnings).toEqual(["The specified horizon h exceeds the model horizon"]);
+  });
+
+  it("rejects results that do not belong to the parts", () => {
+    const parts = partition(anomalyBody([[1, 2], [3, 4], [5]], 1), 3);
+    const results = runParts(parts, fakeAnomaly);
+    expect(() => merge([], [])).toThrow(/empty/);
+    expect(() => merge(parts, results.slice(1))).toThrow(/2 results for 3 parts/);
+    expect(() => merge([parts[1], parts[0], parts[2]] as RequestPart[], results)).toThrow(/in order/);
+    expect(() => merge(parts.slice(0, 2), results.slice(0, 2))).toThrow(/in order/);
+    const { mean: _mean, ...withoutMean } = results[2] as ReturnType<typeof fakeAnomaly>;
+    expect(() => merge(parts, [results[0], results[1], withoutMean] as typeof results)).toThrow(/other fields/);
+    const otherIntervals = { ...(results[1] as ReturnType<typeof fakeAnomaly>), intervals: { "lo-90": [0], "hi-90": [1] } };
+    expect(() => merge(parts, [results[0], otherIntervals, results[2]] as typeof results)).toThrow(/intervals must have the keys/);
+    const otherModel = results.map((r, i) => ({ ...r, model: i === 2 ? "b" : "a" }));
+    expect(() => merge(parts, otherModel)).toThrow(/results\[2\]\.model differs/);
+  });
+});
