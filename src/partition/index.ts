@@ -304,7 +304,12 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** Joins one field of all part results; `rowStarts[p]` shifts the `idxs` of part p. */
-function mergeField(field: string, values: readonly unknown[], rowStarts: readonly number[]): unknown {
+function mergeField(
+  field: string,
+  values: readonly unknown[],
+  rowStarts: readonly number[],
+  seriesCounts: readonly number[],
+): unknown {
   if (SUM_FIELDS.has(field)) {
     let sum = 0;
     values.forEach((v, p) => {
@@ -367,9 +372,23 @@ function mergeField(field: string, values: readonly unknown[], rowStarts: readon
     );
   }
   if (field === "weights_x") {
-    // one weight per feature per series (ridge per series), series after series
+    // the single call reports, per feature, the mean coefficient over series: weight each part by its series
     if (values.every((v) => v === null || v === undefined)) return values[0];
-    return values.flatMap((v, p) => asArray(v, field, p));
+    if (values.length === 1) return values[0];
+    const first = asArray(values[0], field, 0);
+    const sums = new Array<number>(first.length).fill(0);
+    let total = 0;
+    values.forEach((v, p) => {
+      const w = asArray(v, field, p);
+      if (w.length !== first.length) throw new RangeError(`merge: results[${p}].weights_x must have ${first.length} values`);
+      const n = seriesCounts[p] as number;
+      total += n;
+      w.forEach((x, k) => {
+        if (typeof x !== "number") throw new RangeError(`merge: results[${p}].weights_x must hold numbers`);
+        sums[k] = (sums[k] as number) + n * x;
+      });
+    });
+    return sums.map((s) => (total > 0 ? s / total : 0));
   }
   // anything else must be the same in every part
   values.forEach((v, p) => {
@@ -391,6 +410,14 @@ function mergeField(field: string, values: readonly unknown[], rowStarts: readon
  * merged object has the key order of the first result, so `JSON.stringify` of
  * the merge equals `JSON.stringify` of the single-call result. Cost: O(total
  * output size).
+ *
+ * One exception: `weights_x` (exogenous features) is, in the single call, the
+ * mean coefficient of each feature over the series, and the merge can only
+ * form the mean of the parts' means weighted by their number of series. That
+ * equals the single call's value up to floating-point rounding (last bits)
+ * when every feature is identified in every series, and is only an
+ * approximation otherwise. Every per-row number (mean, intervals,
+ * contributions) is exact.
  *
  * @param parts - the parts, as returned by {@link partition} (all of them, in order).
  * @param results - `results[i]` is the result (JSON value) of `parts[i].body`.
@@ -432,12 +459,14 @@ export function merge<R = Record<string, unknown>>(parts: readonly RequestPart[]
     if (!sameJson(Object.keys(o), keys)) throw new RangeError(`merge: results[${p}] has other fields than results[0]`);
   });
   const rowStarts = parts.map((part) => part.rowStart);
+  const seriesCounts = parts.map((part) => part.seriesCount);
   const merged: Json = {};
   for (const key of keys) {
     merged[key] = mergeField(
       key,
       objects.map((o) => o[key]),
       rowStarts,
+      seriesCounts,
     );
   }
   return merged as R;

@@ -56,6 +56,7 @@ function fakeForecast(body: Body) {
   const h = body.h ?? 1;
   const offsets = seriesBounds(sizes);
   const nX = X?.length ?? 0;
+  const coefficients: number[] = [];
   const out = { mean: [] as number[], sizes: [] as number[], intervals: null as null | Record<string, number[]>, weights_x: nX > 0 ? ([] as number[]) : null, feature_contributions: nX > 0 ? Array.from({ length: nX + 1 }, () => [] as number[]) : null, input_tokens: y.length * (1 + nX) + (body.X_future?.length ?? 0) * sizes.length * h, output_tokens: 0, finetune_tokens: 0, warnings: [] as string[] };
   sizes.forEach((n, i) => {
     const start = offsets[i] as number;
@@ -71,8 +72,14 @@ function fakeForecast(body: Body) {
       out.feature_contributions?.[nX]?.push(last / 7);
       out.mean.push(last / 7 + xPart);
     }
-    for (let f = 0; f < nX; f++) out.weights_x?.push(0.5 + f + (X?.[f]?.[start] ?? 0) / 10);
+    for (let f = 0; f < nX; f++) coefficients.push(0.5 + f + (X?.[f]?.[start] ?? 0) / 10);
   });
+  // like the real pipelines: weights_x[f] = mean over series of the series' coefficient
+  for (let f = 0; f < nX; f++) {
+    let sum = 0;
+    for (let i = 0; i < sizes.length; i++) sum += coefficients[i * nX + f] as number;
+    out.weights_x?.push(sum / sizes.length);
+  }
   out.output_tokens = out.mean.length;
   return out;
 }
@@ -218,7 +225,12 @@ describe("merge", () => {
   })("forecast with X and X_future: merged parts are byte-identical to the single call", (list, k, h, features) => {
     const body = forecastBody(list, h, features);
     const parts = partition(body, k);
-    expect(JSON.stringify(merge(parts, runParts(parts, fakeForecast)))).toBe(JSON.stringify(fakeForecast(body)));
+    const merged = merge(parts, runParts(parts, fakeForecast));
+    const single = fakeForecast(body);
+    // weights_x is a mean over series: the merge re-weights the parts' means (exact up to rounding)
+    expect(JSON.stringify({ ...merged, weights_x: null })).toBe(JSON.stringify({ ...single, weights_x: null }));
+    if (single.weights_x === null) expect(merged.weights_x).toBeNull();
+    else single.weights_x.forEach((w, f) => expect(merged.weights_x?.[f]).toBeCloseTo(w, 10));
   });
 
   it("shifts idxs by each part's position in y and sums tokens", () => {
