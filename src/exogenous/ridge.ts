@@ -3,6 +3,7 @@
  * solved through the (p × p) normal equations of the centred problem.
  * @module
  */
+import { meanOf } from "../stats/index.js";
 
 /**
  * Default ridge penalty per row on the standardised scale.
@@ -23,6 +24,7 @@ export const EXOGENOUS_DEFAULT_PENALTY = 1e-4;
 
 /** A pivot of the Cholesky factor below this fraction of its diagonal marks the feature as aliased. */
 const ALIAS_TOLERANCE = 1e-10;
+
 
 /** Result of {@link fitRidgeRegression}: a linear model `y ≈ intercept + Σ coefficients[k] · X[k]`. */
 export interface RidgeRegressionFit {
@@ -84,22 +86,6 @@ export function createRidgeWorkspace(features: number, capacity: number): RidgeW
 }
 
 /**
- * Mean of `values[start .. start + n)` with Neumaier-compensated summation of
- * `value / n` (dividing first keeps sums of huge values finite).
- */
-function meanOf(values: Float64Array, start: number, n: number): number {
-  let sum = 0;
-  let compensation = 0;
-  for (let r = 0; r < n; r++) {
-    const v = (values[start + r] as number) / n;
-    const t = sum + v;
-    compensation += Math.abs(sum) >= Math.abs(v) ? sum - t + v : v - t + sum;
-    sum = t;
-  }
-  return sum + compensation;
-}
-
-/**
  * Centres `values[start .. start + n)` in place on `center` and returns the
  * population standard deviation of the result (computed on values divided by
  * their largest magnitude, so squares of huge values do not overflow).
@@ -157,7 +143,7 @@ export function ridgeFitInto(ws: RidgeWorkspace, n: number, penalty: number): vo
       if (v > hi) hi = v;
     }
     // A constant feature is indistinguishable from the intercept: its coefficient is 0.
-    const center = lo === hi ? lo : meanOf(design, start, n);
+    const center = lo === hi ? lo : meanOf(design, start, start + n);
     centers[k] = center;
     if (lo === hi) continue;
     const s = centreAndScale(design, start, n, center);

@@ -1,1 +1,184 @@
-export {};
+/**
+ * The historic (in-sample) forecast: the model's forecasts of the series' own
+ * past, from non-overlapping windows ending at the last point, with Gaussian
+ * intervals from the in-sample residuals and optional exogenous features.
+ * @module
+ */
+import type { Forecaster, HistoricRequest, HistoricResult, ModelSpec, SeriesData } from "../types.js";
+import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { modelParams, createNetworkForecaster, applyFinetuned } from "../model/index.js";
+import { sampleStd } from "../stats/index.js";
+import { gaussianIntervals } from "../intervals/index.js";
+import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
+
+/** Options of {@link runHistoricForecast}. */
+export interface HistoricForecastOptions {
+  /**
+   * Use this forecaster instead of the request's model (tests, comparisons).
+   * Window sizes still come from `modelParams(request.model, request.freq)`.
+   */
+  readonly forecaster?: Forecaster;
+}
+
+/**
+ * Number of historic windows of a series: ⌊(length − inputSize) / horizon⌋,
+ * and 0 when the series is shorter than inputSize + horizon.
+ *
+ * @throws RangeError when inputSize < 0, horizon < 1 or length < 0
+ *
+ * @example
+ * ```ts
+ * historicWindowCount(130, 96, 14); // => 2
+ * historicWindowCount(109, 96, 14); // => 0
+ * ```
+ */
+export function historicWindowCount(length: number, inputSize: number, horizon: number): number {
+  if (!(Number.isInteger(horizon) && horizon >= 1)) throw new RangeError(`horizon must be an integer >= 1, got ${horizon}`);
+  if (!(Number.isInteger(inputSize) && inputSize >= 0)) throw new RangeError(`inputSize must be an integer >= 0, got ${inputSize}`);
+  if (!(Number.isInteger(length) && length >= 0)) throw new RangeError(`length must be an integer >= 0, got ${length}`);
+  return length < inputSize + horizon ? 0 : Math.floor((length - inputSize) / horizon);
+}
+
+/** The model of a request, zero-shot or with its stored fine-tuned weights. */
+function requestForecaster(spec: ModelSpec, series: SeriesData): { forecaster: Forecaster; finetuneTokens: number } {
+  // TODO(finetune): switch to prepareForecaster(spec, series) from "../finetune/index.js" once it lands.
+  void series;
+  const params = spec.finetuned ? applyFinetuned(spec.model, spec.finetuned) : undefined;
+  const forecaster = createNetworkForecaster(spec.model, spec.freq, params ? { params, multivariate: spec.multivariate } : { multivariate: spec.multivariate });
+  return { forecaster, finetuneTokens: 0 };
+}
+
+/**
+ * The historic forecast of POST /v2/historic_forecast (deprecated route).
+ *
+ * For each series of length n, with inputSize and horizon from
+ * `modelParams(model, freq)`: W = ⌊(n − inputSize)/horizon⌋ non-overlapping
+ * windows of `horizon` points ending at the last point; each window is
+ * forecast from the `inputSize` points before it. `mean` holds these W·horizon
+ * fitted values per series (series after series, oldest first) and
+ * `sizes[i]` = W·horizon.
+ *
+ * Exogenous features (`series.X`) go through the two-phase regression of
+ * `exogenousBeforeModel` / `exogenousAfterModel`: with `cleanExFirst` the model
+ * forecasts y minus the X part and the X part is added back; otherwise X is
+ * fitted on the model's residuals at the fitted rows. `weights_x` has one
+ * coefficient per feature (null without X); with `featureContributions`,
+ * `feature_contributions` has (features + 1) arrays of the output length, the
+ * last the base value, summing to `mean` at every row (null when not asked).
+ *
+ * Intervals for every level L: mean ± q·σ with q = Φ⁻¹(0.5 + L/200) and σ the
+ * sample standard deviation (n − 1) of the series' in-sample residuals y − mean;
+ * null when `levels` is empty.
+ *
+ * Tokens: input = y values + X values; output = mean.length × (1 + number of
+ * interval arrays + number of contribution arrays); finetune = the model's.
+ *
+ * Cost: one forecast call over Σ W_i windows plus O(n·p²) for the regression.
+ *
+ * @throws ValidationError (value_error at `["body","series","sizes",i]`) for every
+ *   series shorter than inputSize + horizon, stating that minimum
+ *
+ * @example
+ * ```ts
+ * const y = Float64Array.from({ length: 124 }, (_, t) => 10 + (t % 7));
+ * const result = runHistoricForecast({
+ *   series: { y, sizes: Int32Array.of(124), offsets: Int32Array.of(0, 124), X: [] },
+ *   freq: "D", model: "forecastmodel-1", levels: [80], cleanExFirst: true, featureContributions: false,
+ *   finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null,
+ * });
+ * result.sizes; // => [28]
+ * Object.keys(result.intervals ?? {}); // => ["lo-80", "hi-80"]
+ * ```
+ */
+export function runHistoricForecast(request: HistoricRequest, options: HistoricForecastOptions = {}): HistoricResult {
+  const { series } = request;
+  const { inputSize, horizon } = modelParams(request.model, request.freq);
+  const seriesCount = series.sizes.length;
+  const windows = new Int32Array(seriesCount);
+  const errors: ErrorItem[] = [];
+  const minimum = inputSize + horizon;
+  let totalWindows = 0;
+  for (let i = 0; i < seriesCount; i++) {
+    const n = series.sizes[i] as number;
+    windows[i] = historicWindowCount(n, inputSize, horizon);
+    totalWindows += windows[i] as number;
+    if (windows[i] === 0) {
+      errors.push(
+        valueError(
+          ["body", "series", "sizes", i],
+          `series ${i} has ${n} observation(s); the historic forecast with ${request.model} at freq ${request.freq} needs at least inputSize + horizon = ${inputSize} + ${horizon} = ${minimum} per series`,
+          n,
+        ),
+      );
+    }
+  }
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const plan = exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst });
+  const modelSeries = plan.modelSeries;
+  const { forecaster, finetuneTokens } = options.forecaster
+    ? { forecaster: options.forecaster, finetuneTokens: 0 }
+    : requestForecaster(request, modelSeries);
+
+  const rowsTotal = totalWindows * horizon;
+  const rows = new Int32Array(rowsTotal);
+  const origins = new Int32Array(rowsTotal);
+  const contexts: Float64Array[] = new Array<Float64Array>(totalWindows);
+  let window = 0;
+  let row = 0;
+  for (let i = 0; i < seriesCount; i++) {
+    const start = series.offsets[i] as number;
+    const n = series.sizes[i] as number;
+    const count = windows[i] as number;
+    for (let w = count; w >= 1; w--) {
+      const from = start + n - w * horizon;
+      contexts[window++] = modelSeries.y.subarray(from - inputSize, from);
+      for (let k = 0; k < horizon; k++) {
+        rows[row] = from + k;
+        origins[row] = from - 1;
+        row++;
+      }
+    }
+  }
+  const model = forecaster.forecast(contexts, horizon);
+  if (model.length !== rowsTotal) throw new RangeError(`forecaster returned ${model.length} values, expected ${rowsTotal}`);
+
+  const outcome = exogenousAfterModel(plan, {
+    inSample: { rows, origins, model },
+    contributions: request.featureContributions,
+  });
+  const block = outcome.inSample as { mean: Float64Array; contributions: Float64Array[] | null };
+  const mean = block.mean;
+
+  let intervals: HistoricResult["intervals"] = null;
+  if (request.levels.length > 0) {
+    const residuals = new Float64Array(rowsTotal);
+    for (let r = 0; r < rowsTotal; r++) residuals[r] = (series.y[rows[r] as number] as number) - (mean[r] as number);
+    const sigma = new Float64Array(rowsTotal);
+    let from = 0;
+    for (let i = 0; i < seriesCount; i++) {
+      const to = from + (windows[i] as number) * horizon;
+      const s = sampleStd(residuals, from, to);
+      sigma.fill(Number.isFinite(s) ? s : 0, from, to);
+      from = to;
+    }
+    intervals = gaussianIntervals(mean, sigma, request.levels);
+  }
+
+  const sizes = Array.from(windows, (w) => w * horizon);
+  let inputTokens = series.y.length;
+  for (const feature of series.X) inputTokens += feature.length;
+  const intervalArrays = intervals ? Object.keys(intervals).length : 0;
+  const contributionArrays = block.contributions ? block.contributions.length : 0;
+  return {
+    input_tokens: inputTokens,
+    output_tokens: mean.length * (1 + intervalArrays + contributionArrays),
+    finetune_tokens: finetuneTokens,
+    mean: Array.from(mean),
+    sizes,
+    intervals,
+    weights_x: outcome.weightsX ? Array.from(outcome.weightsX) : null,
+    feature_contributions: block.contributions ? block.contributions.map((c) => Array.from(c)) : null,
+    warnings: outcome.warnings,
+  };
+}

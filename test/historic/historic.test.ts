@@ -1,0 +1,177 @@
+import { describe, expect, it } from "vitest";
+import { fc, test as fcTest } from "@fast-check/vitest";
+import { historicWindowCount, runHistoricForecast } from "../../src/historic/index.js";
+import { modelParams } from "../../src/model/index.js";
+import { normalQuantile, sampleStd } from "../../src/stats/index.js";
+import { ValidationError } from "../../src/errors.js";
+import type { Forecaster, Freq, HistoricRequest, ModelName, SeriesData } from "../../src/types.js";
+import { knownAnswerData, makeSeries, seasonalMean, seasonalNaive } from "../exogenous/helpers.js";
+
+function request(series: SeriesData, overrides: Partial<HistoricRequest> = {}): HistoricRequest {
+  return {
+    series,
+    freq: "D",
+    model: "forecastmodel-1",
+    levels: [],
+    cleanExFirst: true,
+    featureContributions: false,
+    finetune: { steps: 0, loss: "default", depth: 1 },
+    finetuned: null,
+    multivariate: false,
+    modelParameters: null,
+    ...overrides,
+  };
+}
+
+/** Forecasts every step as the context's last value (so each window's origin is visible in the output). */
+const lastValue: Forecaster = {
+  name: "last-value",
+  seasonLength: 1,
+  forecast(contexts, h) {
+    const out = new Float64Array(contexts.length * h);
+    contexts.forEach((c, i) => out.fill(c[c.length - 1] as number, i * h, (i + 1) * h));
+    return out;
+  },
+};
+
+const ramp = (n: number, offset = 0) => Array.from({ length: n }, (_, t) => offset + t + Math.sin(t));
+
+describe("historicWindowCount", () => {
+  it("is ⌊(n − inputSize)/horizon⌋, 0 below one window", () => {
+    expect(historicWindowCount(130, 96, 14)).toBe(2);
+    expect(historicWindowCount(110, 96, 14)).toBe(1);
+    expect(historicWindowCount(109, 96, 14)).toBe(0);
+    expect(historicWindowCount(0, 96, 14)).toBe(0);
+  });
+  it("rejects bad arguments (RangeError)", () => {
+    expect(() => historicWindowCount(10, 5, 0)).toThrow(RangeError);
+    expect(() => historicWindowCount(-1, 5, 2)).toThrow(RangeError);
+    expect(() => historicWindowCount(10, 1.5, 2)).toThrow(RangeError);
+  });
+});
+
+describe("runHistoricForecast layout", () => {
+  const cases: [ModelName, Freq][] = [
+    ["forecastmodel-1", "D"],
+    ["forecastmodel-1", "M"],
+    ["forecastmodel-1-long-horizon", "H"],
+  ];
+  fcTest.prop(
+    [fc.constantFrom(...cases), fc.array(fc.integer({ min: 1, max: 450 }), { minLength: 1, maxLength: 4 })],
+    { numRuns: 40 },
+  )("sizes follow ⌊(n − inputSize)/horizon⌋·horizon for any length, or every short series is a 422", ([model, freq], lengths) => {
+    const { inputSize, horizon } = modelParams(model, freq);
+    const series = makeSeries(lengths.map((n, i) => ramp(n, 100 * i)));
+    const short = lengths.flatMap((n, i) => (n < inputSize + horizon ? [i] : []));
+    if (short.length > 0) {
+      let error: unknown;
+      try {
+        runHistoricForecast(request(series, { model, freq }), { forecaster: lastValue });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ValidationError);
+      const detail = (error as ValidationError).detail;
+      expect(detail.map((d) => d.loc)).toEqual(short.map((i) => ["body", "series", "sizes", i]));
+      for (const d of detail) {
+        expect(d.type).toBe("value_error");
+        expect(d.msg).toContain(`at least inputSize + horizon = ${inputSize} + ${horizon} = ${inputSize + horizon}`);
+      }
+      return;
+    }
+    const result = runHistoricForecast(request(series, { model, freq }), { forecaster: lastValue });
+    expect(result.sizes).toEqual(lengths.map((n) => Math.floor((n - inputSize) / horizon) * horizon));
+    expect(result.mean.length).toBe(result.sizes.reduce((a, b) => a + b, 0));
+    // Windows end at the last point and each is forecast from the point just before it.
+    let row = 0;
+    lengths.forEach((n, i) => {
+      const start = (series.offsets[i] as number) + n - (result.sizes[i] as number);
+      for (let r = 0; r < (result.sizes[i] as number); r++) {
+        const origin = start + Math.floor(r / horizon) * horizon - 1;
+        expect(result.mean[row++]).toBe(series.y[origin]);
+      }
+    });
+  });
+
+  it("passes exactly inputSize points of context per window", () => {
+    const seen: number[] = [];
+    const spy: Forecaster = { ...lastValue, forecast: (contexts, h) => (contexts.forEach((c) => seen.push(c.length)), lastValue.forecast(contexts, h)) };
+    runHistoricForecast(request(makeSeries([ramp(200), ramp(130)])), { forecaster: spy });
+    expect(seen).toEqual(new Array<number>(7).fill(96).concat([96, 96]));
+  });
+});
+
+describe("runHistoricForecast intervals and tokens", () => {
+  const series = makeSeries([ramp(140), ramp(124, 7).map((v, t) => v * (1 + (t % 3)))]);
+
+  it("intervals are mean ± q·σ with σ the sample std of the series' in-sample residuals", () => {
+    const levels = [80, 97.5, 0];
+    const result = runHistoricForecast(request(series, { levels }), { forecaster: seasonalNaive(7) });
+    expect(Object.keys(result.intervals ?? {})).toEqual(["lo-80", "hi-80", "lo-97.5", "hi-97.5", "lo-0", "hi-0"]);
+    let from = 0;
+    result.sizes.forEach((size, i) => {
+      const n = series.sizes[i] as number;
+      const start = (series.offsets[i] as number) + n - size;
+      const residuals = Array.from({ length: size }, (_, r) => (series.y[start + r] as number) - (result.mean[from + r] as number));
+      const sigma = sampleStd(residuals);
+      expect(sigma).toBeGreaterThan(0);
+      for (const level of levels) {
+        const q = normalQuantile(0.5 + level / 200);
+        for (let r = 0; r < size; r++) {
+          const m = result.mean[from + r] as number;
+          expect(result.intervals?.[`lo-${level}`]?.[from + r]).toBeCloseTo(m - q * sigma, 9);
+          expect(result.intervals?.[`hi-${level}`]?.[from + r]).toBeCloseTo(m + q * sigma, 9);
+        }
+      }
+      from += size;
+    });
+  });
+
+  it("no levels → intervals null; tokens count y + X in and every per-row array out", () => {
+    const plain = runHistoricForecast(request(series), { forecaster: seasonalNaive(7) });
+    expect(plain.intervals).toBeNull();
+    expect(plain.weights_x).toBeNull();
+    expect(plain.feature_contributions).toBeNull();
+    expect(plain.input_tokens).toBe(264);
+    expect(plain.output_tokens).toBe(plain.mean.length);
+    expect(plain.finetune_tokens).toBe(0);
+
+    const x = [Array.from({ length: 264 }, (_, t) => Math.cos(t)), Array.from({ length: 264 }, (_, t) => (t * 7) % 5)];
+    const withX = { ...series, X: x.map((f) => Float64Array.from(f)) };
+    const full = runHistoricForecast(request(withX, { levels: [90, 50], featureContributions: true }), { forecaster: seasonalNaive(7) });
+    expect(full.input_tokens).toBe(264 * 3);
+    expect(full.output_tokens).toBe(full.mean.length * (1 + 4 + 3));
+    expect(full.weights_x?.length).toBe(2);
+    expect(full.feature_contributions?.length).toBe(3);
+  });
+
+  it("is deterministic and does not mutate the request", () => {
+    const y = Array.from(series.y);
+    const a = runHistoricForecast(request(series, { levels: [95] }), { forecaster: seasonalNaive(7) });
+    const b = runHistoricForecast(request(series, { levels: [95] }), { forecaster: seasonalNaive(7) });
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(Array.from(series.y)).toEqual(y);
+  });
+});
+
+describe("runHistoricForecast with exogenous features (known answer)", () => {
+  const { ys, X } = knownAnswerData(4, 500);
+  const series = makeSeries(ys, X);
+  for (const cleanExFirst of [true, false]) {
+    it(`clean_ex_first=${cleanExFirst}: weights_x ≈ [3, −2], contributions sum to mean, X lowers the in-sample error`, () => {
+      const withX = runHistoricForecast(request(series, { cleanExFirst, featureContributions: true }), { forecaster: seasonalMean(7) });
+      const w = withX.weights_x as number[];
+      expect(Math.abs((w[0] as number) - 3) / 3).toBeLessThan(0.05);
+      expect(Math.abs((w[1] as number) + 2) / 2).toBeLessThan(0.05);
+      const contributions = withX.feature_contributions as number[][];
+      withX.mean.forEach((m, r) => {
+        const sum = contributions.reduce((s, c) => s + (c[r] as number), 0);
+        expect(Math.abs(sum - m)).toBeLessThanOrEqual(1e-9 * Math.abs(m));
+      });
+      const withoutX = runHistoricForecast(request(makeSeries(ys), { cleanExFirst }), { forecaster: seasonalMean(7) });
+      const actual = ys.flatMap((v, i) => v.slice(v.length - (withX.sizes[i] as number)));
+      const mae = (m: number[]) => m.reduce((s, v, r) => s + Math.abs(v - (actual[r] as number)), 0) / m.length;
+      expect(mae(withX.mean)).toBeLessThan(0.5 * mae(withoutX.mean));
+    });
+  }
+});
