@@ -1,1 +1,14 @@
-export {};
+/**
+ * Rolling-origin cross-validation for any forecaster over packed series, and
+ * the seasonal naive forecaster used as a model-free baseline.
+ * @module
+ */
+export { seasonalNaiveForecaster } from "./seasonal-naive.js";
+export {
+  crossValidate,
+  latestWindowForecasts,
+  rollingWindowCount,
+  type CrossValidationForecasterFactory,
+  type CrossValidationOptions,
+  type CrossValidationResult,
+} from "./cross-validate.js";

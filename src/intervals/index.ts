@@ -1,1 +1,12 @@
-export {};
+/**
+ * Prediction intervals keyed `lo-<L>` / `hi-<L>`: Gaussian (ŷ ± q·σ) and
+ * conformal (quantiles of rolling-origin absolute errors per horizon step).
+ * @module
+ */
+export {
+  conformalHalfWidths,
+  conformalIntervals,
+  gaussianIntervals,
+  gaussianMultiplier,
+  intervalKey,
+} from "./intervals.js";

@@ -1,0 +1,397 @@
+/**
+ * The online anomaly detection pipeline (CONTRACT §4): rolling-origin
+ * forecasts of the past, a residual σ per series, z-scores of the last
+ * `detectionSize` points, univariate or multivariate thresholds.
+ * @module
+ */
+import { crossValidate, type CrossValidationForecasterFactory } from "../cv/index.js";
+import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
+import { gaussianIntervals } from "../intervals/index.js";
+import { applyFinetuned, createNetworkForecaster, horizonWarning } from "../model/index.js";
+import type { AnomalyRequest, AnomalyResult, Forecaster, SeriesData } from "../types.js";
+import {
+  multivariateAccumulatedScores,
+  multivariateThreshold,
+  seriesAnomalyScores,
+  univariateAnomalyFlags,
+} from "./scores.js";
+
+/** Fewest context points before a cross-validation window of online anomaly detection. */
+export const ANOMALY_MIN_CONTEXT = 1;
+
+/** Options of {@link detectAnomalies}. */
+export interface DetectAnomaliesOptions {
+  /**
+   * Use this forecaster instead of the request's model (a baseline, or a
+   * seasonal naive forecaster in tests). The request's fine-tune settings are
+   * then ignored and `finetune_tokens` is 0.
+   */
+  readonly forecaster?: Forecaster;
+}
+
+/**
+ * Number of cross-validation windows online anomaly detection asks for (each
+ * series gets at most as many as fit after {@link ANOMALY_MIN_CONTEXT} points).
+ *
+ * Rule: enough windows to give forecasts for the detection window plus
+ * 6 · `detectionSize` points before it, i.e. 7 · detectionSize forecast points.
+ * W windows of length h every `stepSize` forecast h + (W − 1) · min(stepSize, h)
+ * distinct points, so W = 1 + ⌈max(0, 7 · detectionSize − h) / min(stepSize, h)⌉.
+ * The windows need not tile the whole history: σ only needs those 6 · detectionSize
+ * points, and each window costs one forecast per series.
+ *
+ * Cost: O(1).
+ *
+ * @param detectionSize - Points at the end of each series to score (integer >= 1).
+ * @param h - Window length (integer >= 1).
+ * @param stepSize - Distance between windows (integer >= 1).
+ * @returns W >= 1.
+ * @throws RangeError when an argument is not an integer >= 1.
+ *
+ * @example
+ * ```ts
+ * anomalyWindowCount(48, 24, 24); // 7·48 = 336 points: 14 windows of 24
+ * // => 14
+ * anomalyWindowCount(5, 20, 20); // 35 points: 2 windows of 20
+ * // => 2
+ * ```
+ */
+export function anomalyWindowCount(detectionSize: number, h: number, stepSize: number): number {
+  checkPositiveInteger(detectionSize, "anomalyWindowCount: detectionSize");
+  checkPositiveInteger(h, "anomalyWindowCount: h");
+  checkPositiveInteger(stepSize, "anomalyWindowCount: stepSize");
+  return 1 + Math.ceil(Math.max(0, 7 * detectionSize - h) / Math.min(stepSize, h));
+}
+
+/**
+ * The shortest series online anomaly detection accepts.
+ *
+ * Rule: the detection window must be covered by forecasts and σ needs at least
+ * two forecast points. Windows start after {@link ANOMALY_MIN_CONTEXT} point(s)
+ * of context; with stepSize <= h, W windows cover h + (W − 1) · stepSize points,
+ * so the minimum is 1 + h + stepSize · max(⌈max(0, detectionSize − h) / stepSize⌉,
+ * [h = 1]) (the bracket is 1 when h = 1: a second window for a second point).
+ * With stepSize > h the windows leave gaps, so detectionSize must be <= h
+ * (otherwise `null` is returned).
+ *
+ * Cost: O(1).
+ *
+ * @param detectionSize - Points at the end of each series to score (integer >= 1).
+ * @param h - Window length (integer >= 1).
+ * @param stepSize - Distance between windows (integer >= 1).
+ * @returns The minimum number of points per series, or null when no length works.
+ * @throws RangeError when an argument is not an integer >= 1.
+ *
+ * @example
+ * ```ts
+ * anomalyMinimumLength(5, 20, 20);
+ * // => 21
+ * anomalyMinimumLength(48, 24, 24); // two windows of 24 after one context point
+ * // => 49
+ * anomalyMinimumLength(30, 20, 25); // gaps between windows
+ * // => null
+ * ```
+ */
+export function anomalyMinimumLength(detectionSize: number, h: number, stepSize: number): number | null {
+  checkPositiveInteger(detectionSize, "anomalyMinimumLength: detectionSize");
+  checkPositiveInteger(h, "anomalyMinimumLength: h");
+  checkPositiveInteger(stepSize, "anomalyMinimumLength: stepSize");
+  if (stepSize > h && detectionSize > h) return null;
+  const extraWindows = Math.max(Math.ceil(Math.max(0, detectionSize - h) / stepSize), h === 1 ? 1 : 0);
+  return ANOMALY_MIN_CONTEXT + h + stepSize * extraWindows;
+}
+
+/**
+ * Online anomaly detection over many series (CONTRACT §4).
+ *
+ * Steps:
+ * 1. Exogenous phase 1 (`clean_ex_first`: the model sees y minus the X part).
+ * 2. Rolling-origin forecasts: windows of length h every `stepSize`, tiling
+ *    back from each series' end, {@link anomalyWindowCount} of them at most,
+ *    each with at least {@link ANOMALY_MIN_CONTEXT} context point; one
+ *    forecaster call per window for all series. Where windows overlap, a point
+ *    takes the forecast of the latest cutoff. With fine-tuning, the model is
+ *    tuned on the points before each series' earliest cutoff (`refit` false)
+ *    or before each window's cutoffs (`refit` true, one tuning per window).
+ * 3. Exogenous phase 2 (X added back, or fitted on the residuals at the σ points).
+ * 4. Per series, σ = sample std (n − 1) of y − ŷ over the forecast points before
+ *    the detection window, or over all forecast points when fewer than
+ *    6 · detectionSize lie before it; z = (y − ŷ)/σ (`anomaly_score`);
+ *    σ = 0 gives z = 0 and no flag (see {@link seriesAnomalyScores}).
+ * 5. Univariate: interval ŷ ± q·σ, q = Φ⁻¹(0.5 + level/200), flagged iff |z| > q
+ *    (y outside the interval); `accumulated_anomaly_score` = z².
+ *    Multivariate: all series of one length; A_t = Σᵢ zᵢ,ₜ² on every series'
+ *    row; step t flagged in every series iff A_t > χ²-quantile(level/100, n series);
+ *    `intervals` null.
+ *
+ * Output rows are the last `detectionSize` points of each series, series after
+ * series; `idxs` are their positions in the request's `y`. Tokens: input = y
+ * plus every X value; output = rows × (mean, anomaly, anomaly_score,
+ * accumulated_anomaly_score, and 2 interval arrays in univariate mode);
+ * finetune = steps × series (once, also with `refit`).
+ *
+ * Cost: W forecaster calls of up to `sizes.length` contexts; O(y.length) memory.
+ *
+ * @param request - The validated request.
+ * @param options - An injected forecaster (tests, baselines).
+ * @returns The anomaly result.
+ * @throws ValidationError (`value_error`, loc starting with "body") for a series
+ *   too short (the message states the minimum), a detection_size the windows
+ *   cannot cover, or unequal lengths with the multivariate threshold.
+ *
+ * @example
+ * ```ts
+ * const t = Array.from({ length: 40 }, (_, i) => 10 + (i % 4));
+ * t[38] = 30;
+ * const y = Float64Array.from(t);
+ * const series = { y, sizes: Int32Array.of(40), offsets: Int32Array.of(0, 40), X: [] };
+ * const request = { series, freq: "D", h: 4, detectionSize: 4, level: 99, thresholdMethod: "univariate",
+ *   stepSize: 4, model: "forecastmodel-1", finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null,
+ *   multivariate: false, modelParameters: null, cleanExFirst: true, histExog: [], refit: false } as const;
+ * const result = detectAnomalies(request, { forecaster: seasonalNaiveForecaster(4) });
+ * result.idxs;
+ * // => [36, 37, 38, 39]
+ * result.anomaly;
+ * // => [false, false, true, false]
+ * ```
+ */
+export function detectAnomalies(request: AnomalyRequest, options: DetectAnomaliesOptions = {}): AnomalyResult {
+  const { series, h, detectionSize, stepSize, level } = request;
+  const multivariateThresholding = request.thresholdMethod === "multivariate";
+  checkRequest(request);
+  const { sizes, offsets } = series;
+  const seriesCount = sizes.length;
+
+  // 1. Exogenous phase 1.
+  const hasX = series.X.length > 0;
+  const plan = hasX ? exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst, histExog: request.histExog }) : null;
+  const modelSeries: SeriesData = plan === null ? series : plan.modelSeries;
+
+  // 2. Rolling-origin forecasts.
+  const windows = anomalyWindowCount(detectionSize, h, stepSize);
+  const earliestCutoffs = new Int32Array(seriesCount);
+  for (let i = 0; i < seriesCount; i++) {
+    const n = sizes[i] as number;
+    const fit = Math.min(windows, Math.floor((n - ANOMALY_MIN_CONTEXT - h) / stepSize) + 1);
+    earliestCutoffs[i] = n - h - (fit - 1) * stepSize;
+  }
+  let finetuneTokens = 0;
+  let forecaster: Forecaster | CrossValidationForecasterFactory;
+  if (options.forecaster !== undefined) {
+    forecaster = options.forecaster;
+  } else if (request.finetune.steps > 0 && request.refit) {
+    const trainLengths = new Int32Array(seriesCount);
+    forecaster = (_window: number, cutoffs: Int32Array): Forecaster => {
+      for (let i = 0; i < seriesCount; i++) {
+        const cutoff = cutoffs[i] as number;
+        trainLengths[i] = cutoff >= 0 ? cutoff : (earliestCutoffs[i] as number);
+      }
+      const prepared = prepareModel(request, modelSeries, trainLengths);
+      if (finetuneTokens === 0) finetuneTokens = prepared.finetuneTokens;
+      return prepared.forecaster;
+    };
+  } else {
+    const prepared = prepareModel(request, modelSeries, earliestCutoffs);
+    finetuneTokens = prepared.finetuneTokens;
+    forecaster = prepared.forecaster;
+  }
+  const cv = crossValidate(forecaster, modelSeries, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT });
+
+  // One forecast per point (latest cutoff wins) and its origin, for the exogenous phase.
+  const total = series.y.length;
+  const pointForecast = new Float64Array(total).fill(NaN);
+  const pointCutoff = new Int32Array(total).fill(-1);
+  for (let i = 0; i < seriesCount; i++) {
+    const start = offsets[i] as number;
+    for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
+      const cutoff = cv.cutoffs[row] as number;
+      pointForecast.set(cv.forecasts.subarray(row * h, row * h + h), start + cutoff);
+      pointCutoff.fill(cutoff, start + cutoff, start + cutoff + h);
+    }
+  }
+
+  // 3. Exogenous phase 2 at the forecast points.
+  const warnings: string[] = [];
+  const modelWarning = horizonWarning(request.model, request.freq, h);
+  if (modelWarning !== null) warnings.push(modelWarning);
+  if (plan !== null) {
+    let count = 0;
+    for (let r = 0; r < total; r++) if (pointCutoff[r] as number >= 0) count++;
+    const rows = new Int32Array(count);
+    const model = new Float64Array(count);
+    const origins = new Int32Array(count);
+    const fitMask = new Uint8Array(count);
+    let j = 0;
+    for (let i = 0; i < seriesCount; i++) {
+      const start = offsets[i] as number;
+      const n = sizes[i] as number;
+      const detectionStart = n - detectionSize;
+      let outside = 0;
+      for (let t = 0; t < detectionStart; t++) if ((pointCutoff[start + t] as number) >= 0) outside++;
+      const fitEnd = outside >= 6 * detectionSize ? detectionStart : n;
+      for (let t = 0; t < n; t++) {
+        const cutoff = pointCutoff[start + t] as number;
+        if (cutoff < 0) continue;
+        rows[j] = start + t;
+        model[j] = pointForecast[start + t] as number;
+        origins[j] = start + cutoff - 1;
+        fitMask[j] = t < fitEnd ? 1 : 0;
+        j++;
+      }
+    }
+    const outcome = exogenousAfterModel(plan, { inSample: { rows, model, origins, fitMask } });
+    const mean = outcome.inSample?.mean;
+    if (mean === undefined || mean.length !== count) throw new RangeError("detectAnomalies: the exogenous phase returned no in-sample values");
+    for (let k = 0; k < count; k++) {
+      const value = mean[k] as number;
+      if (!Number.isFinite(value)) throw new RangeError("detectAnomalies: the exogenous phase returned a non-finite value");
+      pointForecast[rows[k] as number] = value;
+    }
+    warnings.push(...outcome.warnings);
+  }
+
+  // 4. σ and z-scores per series.
+  const outputRows = seriesCount * detectionSize;
+  const zScores = new Float64Array(outputRows);
+  const rowSigma = new Float64Array(outputRows);
+  let longest = 0;
+  for (let i = 0; i < seriesCount; i++) longest = Math.max(longest, sizes[i] as number);
+  const scratch = new Float64Array(longest);
+  const mean = new Array<number>(outputRows);
+  const idxs = new Array<number>(outputRows);
+  for (let i = 0; i < seriesCount; i++) {
+    const start = offsets[i] as number;
+    const end = offsets[i + 1] as number;
+    const base = i * detectionSize;
+    const sigma = seriesAnomalyScores(
+      series.y.subarray(start, end),
+      pointForecast.subarray(start, end),
+      detectionSize,
+      zScores.subarray(base, base + detectionSize),
+      scratch,
+    );
+    rowSigma.fill(sigma, base, base + detectionSize);
+    for (let j = 0; j < detectionSize; j++) {
+      const row = end - detectionSize + j;
+      idxs[base + j] = row;
+      mean[base + j] = pointForecast[row] as number;
+    }
+  }
+
+  // 5. Thresholds.
+  const anomaly = new Array<boolean>(outputRows);
+  const anomalyScore = Array.from(zScores);
+  const accumulated = new Array<number>(outputRows);
+  let intervals: AnomalyResult["intervals"] = null;
+  if (multivariateThresholding) {
+    const scores = multivariateAccumulatedScores(zScores, seriesCount, detectionSize);
+    const threshold = multivariateThreshold(level, seriesCount);
+    for (let i = 0; i < seriesCount; i++) {
+      for (let t = 0; t < detectionSize; t++) {
+        const a = scores[t] as number;
+        accumulated[i * detectionSize + t] = a;
+        anomaly[i * detectionSize + t] = a > threshold;
+      }
+    }
+  } else {
+    const flags = univariateAnomalyFlags(zScores, level);
+    for (let r = 0; r < outputRows; r++) {
+      const z = zScores[r] as number;
+      accumulated[r] = z * z;
+      anomaly[r] = flags[r] === 1;
+    }
+    intervals = gaussianIntervals(mean, rowSigma, [level]);
+  }
+
+  let inputTokens = series.y.length;
+  for (const feature of series.X) inputTokens += feature.length;
+  const arrays = 4 + (intervals === null ? 0 : Object.keys(intervals).length);
+  return {
+    input_tokens: inputTokens,
+    output_tokens: outputRows * arrays,
+    finetune_tokens: options.forecaster === undefined ? finetuneTokens : 0,
+    mean,
+    sizes: Array.from({ length: seriesCount }, () => detectionSize),
+    idxs,
+    anomaly,
+    anomaly_score: anomalyScore,
+    accumulated_anomaly_score: accumulated,
+    intervals,
+    warnings,
+  };
+}
+
+/** The request's model, tuned when asked; `trainLengths` bound the data fine-tuning may see. */
+function prepareModel(
+  request: AnomalyRequest,
+  modelSeries: SeriesData,
+  trainLengths: Int32Array,
+): { forecaster: Forecaster; finetuneTokens: number } {
+  void modelSeries;
+  void trainLengths;
+  // TODO(finetune): switch to prepareForecaster(request, modelSeries, { trainLengths }) when it lands.
+  const params = request.finetuned === null ? undefined : applyFinetuned(request.model, request.finetuned);
+  const forecaster = createNetworkForecaster(request.model, request.freq, {
+    multivariate: request.multivariate,
+    ...(params === undefined ? {} : { params }),
+  });
+  return { forecaster, finetuneTokens: 0 };
+}
+
+/** Cross-field rules: lengths, detection window, equal lengths for the multivariate threshold. */
+function checkRequest(request: AnomalyRequest): void {
+  const { series, h, detectionSize, stepSize, level } = request;
+  const errors: ErrorItem[] = [];
+  const positive: [string, number][] = [["h", h], ["detection_size", detectionSize], ["step_size", stepSize]];
+  for (const [field, value] of positive) {
+    if (!Number.isInteger(value) || value < 1) errors.push(valueError(["body", field], `${field} must be an integer > 0`, value));
+  }
+  if (!(Number.isFinite(level) && level >= 0 && level < 100)) {
+    errors.push(valueError(["body", "level"], "level must be a number with 0 <= level < 100", level));
+  }
+  const { sizes } = series;
+  if (sizes.length === 0) errors.push(valueError(["body", "series", "sizes"], "at least one series is required"));
+  if (errors.length > 0) throw new ValidationError(errors);
+
+  const minimum = anomalyMinimumLength(detectionSize, h, stepSize);
+  if (minimum === null) {
+    throw new ValidationError([
+      valueError(
+        ["body", "detection_size"],
+        `detection_size (${detectionSize}) must be <= h (${h}) when step_size (${stepSize}) > h: the forecast windows then leave gaps, so at most ${h} final points have forecasts`,
+        detectionSize,
+      ),
+    ]);
+  }
+  const multivariateThresholding = request.thresholdMethod === "multivariate";
+  const firstLength = sizes[0] as number;
+  for (let i = 0; i < sizes.length; i++) {
+    const n = sizes[i] as number;
+    if (n < minimum) {
+      const needs = detectionSize > h ? ` so that forecast windows cover detection_size = ${detectionSize} points` : "";
+      errors.push(
+        valueError(
+          ["body", "series", "sizes", i],
+          `series ${i} has ${n} points; online anomaly detection with h = ${h}, step_size = ${stepSize} and detection_size = ${detectionSize} needs at least ${minimum} points per series (${ANOMALY_MIN_CONTEXT} context point before the first forecast window${needs})`,
+          n,
+        ),
+      );
+    }
+    if (multivariateThresholding && n !== firstLength && errors.length < 1000) {
+      errors.push(
+        valueError(
+          ["body", "series", "sizes", i],
+          `threshold_method "multivariate" needs all series of the same length: series ${i} has ${n} points, series 0 has ${firstLength}`,
+          n,
+        ),
+      );
+    }
+    if (errors.length >= 1000) break;
+  }
+  if (errors.length > 0) throw new ValidationError(errors);
+}
+
+function checkPositiveInteger(value: number, what: string): void {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${what} must be an integer >= 1, got ${String(value)}`);
+}
