@@ -1,0 +1,101 @@
+/**
+ * Fine-tune benchmark: 100 Adam steps at depth 1 and at depth 5 on 10 series
+ * × 500 points (forecastmodel-1, daily), reporting seconds and peak memory.
+ *
+ *   npm run build && node dist/bench/finetune-bench.js
+ *
+ * Each depth runs in its own child process, so its peak resident set size
+ * (`process.resourceUsage().maxRSS`) is its own. "baseline RSS" is the resident
+ * set after loading the pretrained weights and before fine-tuning; the
+ * difference is what fine-tuning itself adds (parameters, Adam moments,
+ * gradient, activations).
+ */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import seedrandom from "seedrandom";
+import { finetuneParameters } from "../src/finetune/index.js";
+import { pretrainedParameters } from "../src/model/index.js";
+import type { FinetuneDepth, ModelSpec, SeriesData } from "../src/types.js";
+
+const SERIES = 10;
+const LENGTH = 500;
+const STEPS = 100;
+
+/** 10 daily series: level + weekly season + trend + noise, seeded. */
+function benchSeries(): SeriesData {
+  const u = seedrandom("finetune-bench");
+  const y = new Float64Array(SERIES * LENGTH);
+  for (let s = 0; s < SERIES; s++) {
+    const level = 50 + 100 * u();
+    const amp = 5 + 20 * u();
+    const slope = (u() - 0.5) * 0.1;
+    for (let t = 0; t < LENGTH; t++) {
+      const noise = (u() + u() + u() - 1.5) * 4;
+      y[s * LENGTH + t] = level + slope * t + amp * Math.sin((2 * Math.PI * t) / 7) + noise;
+    }
+  }
+  const sizes = new Int32Array(SERIES).fill(LENGTH);
+  const offsets = new Int32Array(SERIES + 1);
+  for (let s = 0; s < SERIES; s++) offsets[s + 1] = (offsets[s] as number) + LENGTH;
+  return { y, sizes, offsets, X: [] };
+}
+
+interface RunResult {
+  depth: number;
+  seconds: number;
+  baselineRssMiB: number;
+  peakRssMiB: number;
+  firstLoss: number;
+  lastLoss: number;
+  changed: number;
+}
+
+function runOne(depth: FinetuneDepth): RunResult {
+  const series = benchSeries();
+  pretrainedParameters("forecastmodel-1");
+  const baselineRssMiB = process.memoryUsage().rss / 2 ** 20;
+  const spec: ModelSpec = {
+    model: "forecastmodel-1",
+    freq: "D",
+    finetune: { steps: STEPS, loss: "default", depth },
+    finetuned: null,
+    multivariate: false,
+    modelParameters: null,
+  };
+  const t0 = performance.now();
+  const run = finetuneParameters(spec, series);
+  const seconds = (performance.now() - t0) / 1000;
+  const base = pretrainedParameters("forecastmodel-1");
+  let changed = 0;
+  for (let i = 0; i < base.length; i++) if (run.params[i] !== base[i]) changed++;
+  return {
+    depth,
+    seconds,
+    baselineRssMiB,
+    peakRssMiB: process.resourceUsage().maxRSS / 1024,
+    firstLoss: run.stepLosses[0] as number,
+    lastLoss: run.stepLosses[STEPS - 1] as number,
+    changed,
+  };
+}
+
+const depthArg = process.argv.indexOf("--depth");
+if (depthArg >= 0) {
+  const depth = Number(process.argv[depthArg + 1]) as FinetuneDepth;
+  process.stdout.write(JSON.stringify(runOne(depth)) + "\n");
+} else {
+  const self = fileURLToPath(import.meta.url);
+  const rows: RunResult[] = [];
+  for (const depth of [1, 5]) {
+    const out = execFileSync(process.execPath, [self, "--depth", String(depth)], { encoding: "utf8" });
+    rows.push(JSON.parse(out.trim().split("\n").pop() as string) as RunResult);
+  }
+  console.log(`fine-tune benchmark: forecastmodel-1, freq D, ${SERIES} series x ${LENGTH} points, ${STEPS} steps, loss default (node ${process.version})`);
+  console.log("| depth | seconds | s/step | baseline RSS MiB | peak RSS MiB | params changed | loss step 1 | loss step 100 |");
+  console.log("|---|---|---|---|---|---|---|---|");
+  for (const r of rows) {
+    console.log(
+      `| ${r.depth} | ${r.seconds.toFixed(2)} | ${(r.seconds / STEPS).toFixed(3)} | ${r.baselineRssMiB.toFixed(0)} | ${r.peakRssMiB.toFixed(0)} | ${r.changed} | ${r.firstLoss.toFixed(4)} | ${r.lastLoss.toFixed(4)} |`,
+    );
+  }
+}

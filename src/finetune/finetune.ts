@@ -1,0 +1,380 @@
+/**
+ * Fine-tuning: Adam steps on windows drawn from the request's own series,
+ * updating only the suffix of the network's parameters that the fine-tune
+ * depth opens, and the one function every pipeline uses to get its model.
+ * @module
+ */
+import seedrandom from "seedrandom";
+import { ValidationError, type ErrorItem } from "../errors.js";
+import { finetuneLossNames, getLoss } from "../losses/index.js";
+import {
+  AdamOptimizer,
+  applyFinetuned,
+  createNetworkForecaster,
+  depthStart,
+  modelParams,
+  networkLossAndGradient,
+  pretrainedParameters,
+} from "../model/index.js";
+import type {
+  FinetuneDepth,
+  FinetuneRequest,
+  FinetuneResult,
+  FinetunedWeights,
+  Forecaster,
+  ModelSpec,
+  SeriesData,
+} from "../types.js";
+import { finetuneSeed } from "./seed.js";
+
+/**
+ * Peak Adam learning rate of fine-tuning. The rate follows a cosine from this
+ * value down to 10 % of it over the requested steps, so the last steps refine
+ * rather than jump. Chosen by measurement (see `test/finetune/`): high enough
+ * that 10–50 steps visibly adapt the output end to a pattern the pretrained
+ * network does not know, low enough that the pretrained knowledge survives.
+ */
+export const FINETUNE_LEARNING_RATE = 1e-3;
+
+/** Smallest number of windows per step (drawn round-robin over the series, repeating a series when there are fewer). */
+export const FINETUNE_MIN_BATCH = 32;
+
+/** Largest number of windows per step (with more series, consecutive steps take consecutive slices of a seeded series order). */
+export const FINETUNE_MAX_BATCH = 128;
+
+/**
+ * Depth that is used for `forecastmodel-2.1`: the API says fine-tune depth is
+ * effective only for `forecastmodel-1` and `forecastmodel-1-long-horizon`.
+ */
+export const FINETUNE_DEPTH_FIXED_MODEL_2_1: FinetuneDepth = 1;
+
+/** Options of {@link prepareForecaster} and {@link finetuneParameters}. */
+export interface PrepareForecasterOptions {
+  /**
+   * Fine-tune on the first `trainLengths[i]` points of series i only (e.g. the
+   * part before a cross-validation window); default: every point.
+   */
+  trainLengths?: Int32Array;
+}
+
+/** The model a pipeline forecasts with, and what fine-tuning it cost. */
+export interface PreparedForecaster {
+  /** The network forecaster with the (possibly fine-tuned) parameters. */
+  forecaster: Forecaster;
+  /** `finetune.steps × number of series` (0 without fine-tuning). */
+  finetuneTokens: number;
+  /**
+   * The stored form of the parameters used: the fine-tuned suffix, `spec.finetuned`
+   * when no steps were taken, or `null` for the plain pretrained model.
+   */
+  weights: FinetunedWeights | null;
+  /** Notes for the caller's `warnings` (e.g. nothing to fine-tune on). */
+  warnings: string[];
+}
+
+/** Full parameters after fine-tuning, with their stored form. */
+export interface FinetunedParameters {
+  /** The full flat parameter vector (a new array, safe to keep). */
+  params: Float64Array;
+  /** As in {@link PreparedForecaster.weights}. */
+  weights: FinetunedWeights | null;
+  /** `finetune.steps × number of series` (0 without fine-tuning). */
+  finetuneTokens: number;
+  /** Notes for the caller's `warnings`. */
+  warnings: string[];
+  /** Mean training loss of each step taken (in the data's units divided by a power of two; for diagnostics). */
+  stepLosses: Float64Array;
+}
+
+function checkSpec(spec: ModelSpec): void {
+  const items: ErrorItem[] = [];
+  const { steps, depth, loss } = spec.finetune;
+  if (!Number.isInteger(steps) || steps < 0) {
+    items.push({ type: "greater_than_equal", loc: ["body", "finetune_steps"], msg: "Input should be an integer greater than or equal to 0", input: steps });
+  }
+  if (!Number.isInteger(depth) || depth < 1 || depth > 5) {
+    items.push({ type: "literal_error", loc: ["body", "finetune_depth"], msg: "Input should be 1, 2, 3, 4 or 5", input: depth });
+  }
+  if (!finetuneLossNames.includes(loss)) {
+    items.push({
+      type: "literal_error",
+      loc: ["body", "finetune_loss"],
+      msg: `Input should be ${finetuneLossNames.map((n) => `'${n}'`).join(", ")}`,
+      input: loss,
+    });
+  }
+  if (spec.finetuned !== null && spec.finetuned.model !== spec.model) {
+    items.push({
+      type: "value_error",
+      loc: ["body", "finetuned_model_id"],
+      msg: `Value error, the fine-tuned model was trained from ${spec.finetuned.model}, but the request uses ${spec.model}`,
+      input: spec.finetuned.model,
+    });
+  }
+  if (items.length > 0) throw new ValidationError(items);
+}
+
+function resolveTrainLengths(series: SeriesData, trainLengths: Int32Array | undefined): Int32Array {
+  const k = series.sizes.length;
+  if (trainLengths === undefined) return series.sizes;
+  if (trainLengths.length !== k) {
+    throw new RangeError(`prepareForecaster: trainLengths has ${trainLengths.length} entries, the data has ${k} series`);
+  }
+  for (let i = 0; i < k; i++) {
+    const t = trainLengths[i] as number;
+    if (t < 0 || t > (series.sizes[i] as number)) {
+      throw new RangeError(`prepareForecaster: trainLengths[${i}] = ${t} must be in 0..${series.sizes[i] as number} (the series length)`);
+    }
+  }
+  return trainLengths;
+}
+
+/** A power of two near the mean |value| of the training points (1 when they are all 0). */
+function powerOfTwoScale(y: Float64Array, offsets: Int32Array, trainLengths: Int32Array): number {
+  let maxAbs = 0;
+  let count = 0;
+  for (let i = 0; i < trainLengths.length; i++) {
+    const from = offsets[i] as number;
+    const to = from + (trainLengths[i] as number);
+    for (let j = from; j < to; j++) {
+      const a = Math.abs(y[j] as number);
+      if (a > maxAbs) maxAbs = a;
+    }
+    count += trainLengths[i] as number;
+  }
+  if (!(maxAbs > 0) || count === 0) return 1;
+  // Only the order of magnitude matters here, so a plain sum (of values in [0, 1]) is enough.
+  let sum = 0;
+  for (let i = 0; i < trainLengths.length; i++) {
+    const from = offsets[i] as number;
+    const to = from + (trainLengths[i] as number);
+    for (let j = from; j < to; j++) sum += Math.abs(y[j] as number) / maxAbs;
+  }
+  const meanAbs = (sum / count) * maxAbs;
+  const exponent = Math.max(-1000, Math.min(1000, Math.floor(Math.log2(meanAbs))));
+  return Math.pow(2, exponent);
+}
+
+/**
+ * Fine-tunes a model's parameters on the request's own series (or returns the
+ * zero-shot parameters when `spec.finetune.steps` is 0).
+ *
+ * Method: start from the pretrained parameters, or from `spec.finetuned` when
+ * given. Divide every training point by one power of two near their mean |value|
+ * (exact, and harmless: the network and every loss are scale-equivariant, so
+ * this only keeps gradients of huge or tiny data finite). Then take
+ * `spec.finetune.steps` Adam steps ({@link FINETUNE_LEARNING_RATE}, cosine to
+ * 10 %) on `[depthStart(model, depth), end)` of the flat parameter vector. Each
+ * step uses a batch of `clamp(number of series, 32, 128)` windows: series are
+ * visited round-robin in a seeded order (each at least once per step when there
+ * are at most 128), and each window cuts its series (first `trainLengths[i]`
+ * points) at a uniformly drawn point `t`: the context is every point before
+ * `t`, the target the next `min(horizon, length − t)` points. `t` is drawn from
+ * `[max(1, min(inputSize, length − horizon)), length − 1]`, so windows have a
+ * full context whenever the series is long enough. Series with fewer than 2
+ * training points are not used. The random generator is `seedrandom` seeded by
+ * {@link finetuneSeed} of the model, frequency and data: the same request gives
+ * the same parameters. A step whose loss or gradient is not finite is skipped
+ * (with a warning).
+ *
+ * The stored form (`weights`) is the suffix that could have changed: from
+ * `min(depthStart, spec.finetuned.start)` to the end.
+ *
+ * @param spec - model, frequency, fine-tune settings and optional starting fine-tuned model
+ * @param series - the request's series
+ * @param options - optional training lengths
+ * @returns parameters, their stored form, tokens and warnings
+ * @throws ValidationError for bad fine-tune settings or a non-finite training value
+ * @example
+ * ```ts
+ * const series = { y: new Float64Array([1, 2, 3, 4, 5, 6]), sizes: Int32Array.from([6]), offsets: Int32Array.from([0, 6]), X: [] };
+ * const spec = { model: "forecastmodel-1", freq: "D", finetune: { steps: 2, loss: "mae", depth: 1 },
+ *   finetuned: null, multivariate: false, modelParameters: null } as const;
+ * const run = finetuneParameters(spec, series);
+ * run.finetuneTokens; // => 2
+ * run.weights!.start === depthStart("forecastmodel-1", 1); // => true
+ * ```
+ */
+export function finetuneParameters(spec: ModelSpec, series: SeriesData, options: PrepareForecasterOptions = {}): FinetunedParameters {
+  checkSpec(spec);
+  const trainLengths = resolveTrainLengths(series, options.trainLengths);
+  const { model, freq } = spec;
+  const { steps, loss } = spec.finetune;
+  const base = spec.finetuned;
+  if (steps === 0) {
+    return {
+      params: applyFinetuned(model, base),
+      weights: base,
+      finetuneTokens: 0,
+      warnings: [],
+      stepLosses: new Float64Array(0),
+    };
+  }
+  const warnings: string[] = [];
+  const depth = model === "forecastmodel-2.1" ? FINETUNE_DEPTH_FIXED_MODEL_2_1 : spec.finetune.depth;
+  if (depth !== spec.finetune.depth) {
+    warnings.push(`finetune_depth has no effect for ${model}: depth ${depth} was used`);
+  }
+  const { y, offsets } = series;
+  const seriesCount = series.sizes.length;
+  // Training values must be finite (the API rejects them earlier; this guards direct callers).
+  const bad: ErrorItem[] = [];
+  for (let i = 0; i < seriesCount && bad.length < 10; i++) {
+    const from = offsets[i] as number;
+    const to = from + (trainLengths[i] as number);
+    for (let j = from; j < to && bad.length < 10; j++) {
+      if (!Number.isFinite(y[j] as number)) {
+        bad.push({ type: "finite_number", loc: ["body", "series", "y", j], msg: "Input should be a finite number", input: y[j] });
+      }
+    }
+  }
+  if (bad.length > 0) throw new ValidationError(bad);
+
+  const params = applyFinetuned(model, base);
+  const total = params.length;
+  const from = depthStart(model, depth);
+  const start = base === null ? from : Math.min(from, base.start);
+  const finetuneTokens = steps * seriesCount;
+  const stepLosses = new Float64Array(steps);
+
+  const usable: number[] = [];
+  for (let i = 0; i < seriesCount; i++) if ((trainLengths[i] as number) >= 2) usable.push(i);
+  if (usable.length === 0) {
+    warnings.push("no series has at least 2 points to fine-tune on: the model was not changed");
+    stepLosses.fill(NaN);
+    return { params, weights: { model, start, values: params.slice(start) }, finetuneTokens, warnings, stepLosses };
+  }
+
+  const rng = seedrandom(finetuneSeed({ model, freq, y, offsets, trainLengths }));
+  // Seeded order of the usable series (Fisher–Yates).
+  for (let i = usable.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    const tmp = usable[i] as number;
+    usable[i] = usable[j] as number;
+    usable[j] = tmp;
+  }
+  const scale = powerOfTwoScale(y, offsets, trainLengths);
+  const scaled = new Float64Array(y.length);
+  for (let i = 0; i < seriesCount; i++) {
+    const o = offsets[i] as number;
+    const to = o + (trainLengths[i] as number);
+    for (let j = o; j < to; j++) scaled[j] = (y[j] as number) / scale;
+  }
+
+  const { horizon, inputSize } = modelParams(model, freq);
+  const batchSize = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, usable.length));
+  const contexts = new Array<Float64Array>(batchSize);
+  const targets = new Array<Float64Array>(batchSize);
+  const batch = { contexts, targets };
+  const grad = new Float64Array(total);
+  const adam = new AdamOptimizer(total, { learningRate: FINETUNE_LEARNING_RATE });
+  const lossFn = getLoss(loss);
+  let skipped = 0;
+  let cursor = 0;
+  for (let step = 0; step < steps; step++) {
+    for (let b = 0; b < batchSize; b++) {
+      const k = usable[cursor] as number;
+      cursor = cursor + 1 === usable.length ? 0 : cursor + 1;
+      const length = trainLengths[k] as number;
+      const o = offsets[k] as number;
+      const tLo = Math.max(1, Math.min(inputSize, length - horizon));
+      const t = tLo + Math.floor(rng() * (length - tLo));
+      contexts[b] = scaled.subarray(o, o + t);
+      targets[b] = scaled.subarray(o + t, o + Math.min(length, t + horizon));
+    }
+    const value = networkLossAndGradient(model, freq, params, batch, lossFn, grad, from);
+    stepLosses[step] = value;
+    let finite = Number.isFinite(value);
+    for (let i = from; i < total && finite; i++) if (!Number.isFinite(grad[i] as number)) finite = false;
+    if (!finite) {
+      skipped++;
+      continue;
+    }
+    const progress = steps > 1 ? step / (steps - 1) : 0;
+    adam.learningRate = FINETUNE_LEARNING_RATE * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
+    adam.step(params, grad, from);
+  }
+  if (skipped > 0) warnings.push(`${skipped} of ${steps} fine-tune steps had a non-finite loss or gradient and were skipped`);
+  return { params, weights: { model, start, values: params.slice(start) }, finetuneTokens, warnings, stepLosses };
+}
+
+/**
+ * The model every pipeline forecasts with: zero-shot when
+ * `spec.finetune.steps === 0` (with `spec.finetuned` applied when set),
+ * otherwise fine-tuned on the series by {@link finetuneParameters}.
+ *
+ * `finetuneTokens` = steps × number of series (0 without fine-tuning). With
+ * 0 steps the forecaster is exactly the zero-shot one (same parameters, no
+ * computation on the series).
+ *
+ * @param spec - model, frequency, fine-tune settings, starting fine-tuned model, multivariate flag
+ * @param series - the request's series
+ * @param options - `trainLengths`: fine-tune only on the first `trainLengths[i]` points of series i
+ * @returns the forecaster, fine-tune tokens, stored weights and warnings
+ * @throws ValidationError for bad fine-tune settings or a non-finite training value
+ * @example
+ * ```ts
+ * const series = { y: new Float64Array([1, 2, 3, 4]), sizes: Int32Array.from([4]), offsets: Int32Array.from([0, 4]), X: [] };
+ * const spec = { model: "forecastmodel-1", freq: "D", finetune: { steps: 0, loss: "default", depth: 1 },
+ *   finetuned: null, multivariate: false, modelParameters: null } as const;
+ * const { forecaster, finetuneTokens, weights } = prepareForecaster(spec, series);
+ * finetuneTokens; // => 0
+ * weights; // => null
+ * forecaster.forecast([series.y], 2).length; // => 2
+ * ```
+ */
+export function prepareForecaster(spec: ModelSpec, series: SeriesData, options: PrepareForecasterOptions = {}): PreparedForecaster {
+  const multivariate = spec.multivariate;
+  if (spec.finetune.steps === 0) {
+    checkSpec(spec);
+    const forecaster =
+      spec.finetuned === null
+        ? createNetworkForecaster(spec.model, spec.freq, { multivariate })
+        : createNetworkForecaster(spec.model, spec.freq, { params: applyFinetuned(spec.model, spec.finetuned), multivariate });
+    return { forecaster, finetuneTokens: 0, weights: spec.finetuned, warnings: [] };
+  }
+  const run = finetuneParameters(spec, series, options);
+  return {
+    forecaster: createNetworkForecaster(spec.model, spec.freq, { params: run.params, multivariate }),
+    finetuneTokens: run.finetuneTokens,
+    weights: run.weights,
+    warnings: run.warnings,
+  };
+}
+
+/**
+ * Runs a fine-tune request (POST /v2/finetune without the storage): fine-tunes
+ * on every point of every series and returns the weights to store.
+ *
+ * The weights are the parameter suffix that could have changed (see
+ * {@link finetuneParameters}); with 0 steps they are `request.finetuned`, or an
+ * empty suffix (`start` = parameter count, no values) when there is none.
+ * Tokens: `input_tokens` = values received (y plus every X value),
+ * `output_tokens` = 0 (no per-row output), `finetune_tokens` = steps × series.
+ *
+ * @param request - the validated fine-tune request
+ * @returns weights to store, token counts and warnings
+ * @throws ValidationError for bad fine-tune settings or a non-finite value
+ * @example
+ * ```ts
+ * const series = { y: new Float64Array([3, 1, 4, 1, 5, 9, 2, 6]), sizes: Int32Array.from([4, 4]), offsets: Int32Array.from([0, 4, 8]), X: [] };
+ * const res = finetuneModel({ model: "forecastmodel-1", freq: "D", finetune: { steps: 3, loss: "default", depth: 1 },
+ *   finetuned: null, multivariate: false, modelParameters: null, series });
+ * res.finetune_tokens; // => 6
+ * res.input_tokens; // => 8
+ * ```
+ */
+export function finetuneModel(request: FinetuneRequest): FinetuneResult {
+  const run = finetuneParameters(request, request.series);
+  const model = request.model;
+  const weights = run.weights ?? { model, start: pretrainedParameters(model).length, values: new Float64Array(0) };
+  let inputTokens = request.series.y.length;
+  for (const feature of request.series.X) inputTokens += feature.length;
+  return {
+    weights,
+    input_tokens: inputTokens,
+    output_tokens: 0,
+    finetune_tokens: run.finetuneTokens,
+    warnings: run.warnings,
+  };
+}
