@@ -1,1 +1,19 @@
-export {};
+/**
+ * The API layer: JSON request bodies validated in the style of a
+ * FastAPI/pydantic v2 server into the typed requests of the core, the public
+ * entry points (`forecast`, `detectAnomaliesOnline`, `historicForecast`,
+ * `finetune`), and `createService`, whose `handle` answers every route of the
+ * contract with keys, credits, tokens, fine-tuned models, fine-tune jobs, the
+ * older request form and GET /openapi.json.
+ * @module
+ */
+export { forecast, detectAnomaliesOnline, historicForecast, finetune } from "./core.js";
+export type { CoreCallOptions, FinetuneCallResult } from "./core.js";
+export { createService, SUPPORT_TEXT } from "./service.js";
+export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService } from "./service.js";
+export { createMemoryStore } from "./store.js";
+export type { ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome } from "./store.js";
+export { DEFAULT_SERVICE_LIMITS } from "./requests.js";
+export type { ServiceLimits } from "./requests.js";
+export type { ApiPipelines } from "./pipelines.js";
+export { openApiDocument, API_VERSION } from "./openapi.js";

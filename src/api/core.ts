@@ -1,0 +1,210 @@
+/**
+ * The public entry points of CONTRACT section 1: a JSON request body in, its
+ * JSON result out (with the core's `warnings` list), `ValidationError` on bad
+ * input. The service (`createService`) runs the same steps with accounts,
+ * stores and headers around them.
+ * @module
+ */
+import { ValidationError, valueError } from "../errors.js";
+import type { AnomalyResult, FinetunedWeights, ForecastResult, HistoricResult, TokenCounts } from "../types.js";
+import { hashValues, uuidLayout } from "./ids.js";
+import { readJsonBody } from "./json.js";
+import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
+import {
+  resolveLimits,
+  toAnomalyRequest,
+  toFinetuneRequest,
+  toForecastRequest,
+  toHistoricRequest,
+  UNLIMITED,
+  validateEndpointBody,
+  type ServiceLimits,
+  type ValidatedBodies,
+} from "./requests.js";
+import { anomalyResultJson, countInputTokens, forecastResultJson } from "./results.js";
+import type { ApiEndpoint } from "./schemas.js";
+
+/** Options of the core entry points (`forecast`, `detectAnomaliesOnline`, `historicForecast`, `finetune`). */
+export interface CoreCallOptions {
+  /** Looks up a fine-tuned model named by `finetuned_model_id`; an unknown id is a 422. */
+  readonly finetunedModels?: (id: string) => FinetunedWeights | undefined;
+  /** Size limits to enforce (default: none). */
+  readonly limits?: Partial<ServiceLimits>;
+}
+
+/** Result of the core `finetune`: tokens, the model's id and its weights (store them to use the id later). */
+export interface FinetuneCallResult extends TokenCounts {
+  /** `output_model_id` of the request, or an id derived from the request's content. */
+  finetuned_model_id: string;
+  /** The fine-tuned parameters (only what changed). */
+  weights: FinetunedWeights;
+  /** Warnings of the pipeline (none so far). */
+  warnings: string[];
+}
+
+/** Reads a body (string, bytes or value) or throws the 422 items of a malformed or missing one. */
+export function parseRequestBody(body: unknown): unknown {
+  const read = readJsonBody(body);
+  if (read.kind === "invalid") throw new ValidationError([read.item]);
+  if (read.kind === "missing") throw new ValidationError([{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);
+  return read.value;
+}
+
+/** The 422 item of a `finetuned_model_id` that names no model the caller may use. */
+export function unknownFinetunedModel(id: string): ValidationError {
+  return new ValidationError([valueError(["body", "finetuned_model_id"], `fine-tuned model '${id}' was not found`, id)]);
+}
+
+/** Runs a validated body of `endpoint` through its pipeline, returning the JSON result (tokens set here). */
+export function executeEndpoint<E extends ApiEndpoint>(
+  endpoint: E,
+  body: ValidatedBodies[E],
+  finetuned: FinetunedWeights | null,
+  pipelines: ApiPipelines,
+): E extends "anomaly" ? AnomalyResult : E extends "finetune" ? Omit<FinetuneCallResult, "finetuned_model_id"> : ForecastResult {
+  type Out = E extends "anomaly" ? AnomalyResult : E extends "finetune" ? Omit<FinetuneCallResult, "finetuned_model_id"> : ForecastResult;
+  switch (endpoint) {
+    case "forecast": {
+      const request = toForecastRequest(body as ValidatedBodies["forecast"], finetuned);
+      return forecastResultJson(pipelines.forecast(request), countInputTokens(request.series, request.Xfuture)) as Out;
+    }
+    case "anomaly": {
+      const request = toAnomalyRequest(body as ValidatedBodies["anomaly"], finetuned);
+      return anomalyResultJson(pipelines.anomaly(request), countInputTokens(request.series)) as Out;
+    }
+    case "historic": {
+      const request = toHistoricRequest(body as ValidatedBodies["historic"], finetuned);
+      return forecastResultJson(pipelines.historic(request) as HistoricResult, countInputTokens(request.series)) as Out;
+    }
+    default: {
+      const request = toFinetuneRequest(body as ValidatedBodies["finetune"], finetuned);
+      const result = pipelines.finetune(request);
+      return {
+        input_tokens: countInputTokens(request.series),
+        output_tokens: 0,
+        finetune_tokens: result.finetune_tokens,
+        weights: result.weights,
+        warnings: [...(result.warnings ?? [])],
+      } as Out;
+    }
+  }
+}
+
+function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: CoreCallOptions, pipelines: ApiPipelines) {
+  const limits = resolveLimits(options.limits, UNLIMITED);
+  const validated = validateEndpointBody(endpoint, parseRequestBody(body), { core: true, limits });
+  let finetuned: FinetunedWeights | null = null;
+  const id = validated.finetuned_model_id;
+  if (id !== null) {
+    const found = options.finetunedModels?.(id);
+    if (found === undefined || found === null) throw unknownFinetunedModel(id);
+    finetuned = found;
+  }
+  return { validated, finetuned, result: executeEndpoint(endpoint, validated, finetuned, pipelines) };
+}
+
+/**
+ * Forecasts `h` steps after every series of a POST /v2/forecast body, with
+ * conformal intervals at each requested level.
+ *
+ * Validates the body like the API (all field errors at once, then the rules
+ * across fields), accepting also freq Q and Y, and runs `runForecast`. Token
+ * counts follow CONTRACT section 4. A horizon beyond the model's native one
+ * adds a sentence to `warnings`.
+ *
+ * @param body - the request body: a JSON string, UTF-8 bytes or a parsed object.
+ * @param options - fine-tuned model lookup and limits.
+ * @returns the forecast result (`mean` series after series, `h` values each).
+ * @throws ValidationError with the 422 items when the body is invalid.
+ *
+ * @example
+ * ```ts
+ * const r = forecast({ series: { y: [1, 2, 3, 4, 5, 6, 7, 8], sizes: [8] }, freq: "D", h: 2 });
+ * r.mean.length; // => 2
+ * r.input_tokens; // => 8
+ * ```
+ */
+export function forecast(body: unknown, options: CoreCallOptions = {}): ForecastResult {
+  return runCore("forecast", body, options, DEFAULT_PIPELINES).result;
+}
+
+/**
+ * Online anomaly detection on a POST /v2/online_anomaly_detection body: rolling
+ * forecasts for past points, z-scores against the series' own forecast error,
+ * flags outside ŷ ± q·σ (univariate) or above the chi-square threshold
+ * (multivariate), for the last `detection_size` points of each series.
+ *
+ * @param body - the request body: a JSON string, UTF-8 bytes or a parsed object.
+ * @param options - fine-tuned model lookup and limits.
+ * @returns the anomaly result.
+ * @throws ValidationError with the 422 items when the body is invalid.
+ *
+ * @example
+ * ```ts
+ * const y = Array.from({ length: 60 }, (_, t) => Math.sin(t / 2));
+ * const r = detectAnomaliesOnline({ series: { y, sizes: [60] }, freq: "D", h: 7, detection_size: 7 });
+ * r.sizes; // => [7]
+ * ```
+ */
+export function detectAnomaliesOnline(body: unknown, options: CoreCallOptions = {}): AnomalyResult {
+  return runCore("anomaly", body, options, DEFAULT_PIPELINES).result;
+}
+
+/**
+ * In-sample (historic) forecast of a POST /v2/historic_forecast body: fitted
+ * values for the last ⌊(n − inputSize)/horizon⌋·horizon points of each
+ * series, with Gaussian intervals from the in-sample residuals.
+ *
+ * @param body - the request body: a JSON string, UTF-8 bytes or a parsed object.
+ * @param options - fine-tuned model lookup and limits.
+ * @returns the historic forecast result.
+ * @throws ValidationError with the 422 items when the body is invalid or a series is too short.
+ *
+ * @example
+ * ```ts
+ * const y = Array.from({ length: 200 }, (_, t) => 10 + Math.sin(t / 3));
+ * const r = historicForecast({ series: { y, sizes: [200] }, freq: "D" });
+ * r.mean.length === r.sizes[0]; // => true
+ * ```
+ */
+export function historicForecast(body: unknown, options: CoreCallOptions = {}): HistoricResult {
+  return runCore("historic", body, options, DEFAULT_PIPELINES).result as HistoricResult;
+}
+
+/**
+ * Fine-tunes a model on the series of a POST /v2/finetune body and returns
+ * its weights with an id: `output_model_id` when given, otherwise one derived
+ * from the request's content (the same request gives the same id). Pass the
+ * weights back through `options.finetunedModels` to use the id.
+ *
+ * @param body - the request body: a JSON string, UTF-8 bytes or a parsed object.
+ * @param options - fine-tuned model lookup (to start from an earlier model) and limits.
+ * @returns tokens, `finetuned_model_id` and `weights`.
+ * @throws ValidationError with the 422 items when the body is invalid.
+ *
+ * @example
+ * ```ts
+ * const y = Array.from({ length: 120 }, (_, t) => t % 7);
+ * const r = finetune({ series: { y, sizes: [120] }, freq: "D", finetune_steps: 2, output_model_id: "weekly" });
+ * r.finetuned_model_id; // => "weekly"
+ * r.finetune_tokens; // => 2
+ * ```
+ */
+export function finetune(body: unknown, options: CoreCallOptions = {}): FinetuneCallResult {
+  const { validated, result } = runCore("finetune", body, options, DEFAULT_PIPELINES);
+  const id = validated.output_model_id ?? generatedModelId(validated);
+  return {
+    input_tokens: result.input_tokens,
+    output_tokens: result.output_tokens,
+    finetune_tokens: result.finetune_tokens,
+    finetuned_model_id: id,
+    weights: result.weights,
+    warnings: result.warnings,
+  };
+}
+
+/** A model id derived from a fine-tune request's content, in UUID layout. */
+export function generatedModelId(b: ValidatedBodies["finetune"]): string {
+  const labels = [b.model, b.freq, String(b.finetune_steps), b.finetune_loss, String(b.finetune_depth), String(b.finetuned_model_id), b.series.sizes.join(",")];
+  return uuidLayout(hashValues(labels, [b.series.y, ...(b.series.X ?? [])]));
+}

@@ -1,0 +1,385 @@
+/**
+ * From a JSON body to the typed requests of `src/types.ts`, in three phases:
+ * limits on the raw JSON (before anything is allocated), field validation
+ * against the schemas (every field error at once), then the rules across
+ * fields as `value_error` items.
+ * @module
+ */
+import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import type {
+  AnomalyRequest,
+  FinetuneDepth,
+  FinetunedWeights,
+  FinetuneRequest,
+  ForecastRequest,
+  Freq,
+  HistoricRequest,
+  LossName,
+  ModelName,
+  ModelSpec,
+  SeriesData,
+} from "../types.js";
+import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema.js";
+import { API_REQUEST_SCHEMAS, CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
+
+/**
+ * Size limits of a request, checked on the raw JSON before anything is
+ * allocated; exceeding one is a 422 `value_error` naming the limit.
+ */
+export interface ServiceLimits {
+  /** Most numbers a request may send (y plus every X and X_future value) or make the service return. */
+  readonly maxValues: number;
+  /** Largest `h`. */
+  readonly maxHorizon: number;
+  /** Most series (`sizes.length`) in one request. */
+  readonly maxSeries: number;
+  /** Longest body, in bytes (or UTF-16 code units for a string body). */
+  readonly maxBodyBytes: number;
+}
+
+/** The limits `createService` uses when none are given. */
+export const DEFAULT_SERVICE_LIMITS: ServiceLimits = Object.freeze({
+  maxValues: 5_000_000,
+  maxHorizon: 10_000,
+  maxSeries: 100_000,
+  maxBodyBytes: 256 * 1024 * 1024,
+});
+
+/** No limits (the core functions' default). */
+export const UNLIMITED: ServiceLimits = Object.freeze({
+  maxValues: Infinity,
+  maxHorizon: Infinity,
+  maxSeries: Infinity,
+  maxBodyBytes: Infinity,
+});
+
+/** Fills the limits not given from `base`. */
+export function resolveLimits(given: Partial<ServiceLimits> | undefined, base: ServiceLimits): ServiceLimits {
+  const out = { ...base };
+  if (given !== undefined && given !== null) {
+    for (const key of ["maxValues", "maxHorizon", "maxSeries", "maxBodyBytes"] as const) {
+      const v = given[key];
+      if (v === undefined) continue;
+      if (typeof v !== "number" || Number.isNaN(v) || v < 0) throw new RangeError(`limits.${key} must be a number >= 0, got ${String(v)}`);
+      out[key] = v;
+    }
+  }
+  return Object.freeze(out);
+}
+
+/** Validated series, still as plain values. */
+export interface ValidatedSeries {
+  readonly y: Float64Array;
+  readonly sizes: number[];
+  readonly X: Float64Array[] | null;
+}
+
+/** Fields every validated body shares. */
+interface ValidatedCommon {
+  readonly series: ValidatedSeries;
+  readonly freq: Freq;
+  readonly model: ModelName;
+  /** Whether `model` was in the body (a fine-tuned model's base model is used otherwise). */
+  readonly modelGiven: boolean;
+  readonly finetune_steps: number;
+  readonly finetune_loss: LossName;
+  readonly finetune_depth: FinetuneDepth;
+  readonly finetuned_model_id: string | null;
+}
+
+/** Validated POST /v2/forecast body. */
+export interface ValidatedForecastBody extends ValidatedCommon {
+  readonly h: number;
+  readonly X_future: Float64Array[] | null;
+  readonly level: number[] | null;
+  readonly clean_ex_first: boolean;
+  readonly hist_exog: number[] | null;
+  readonly multivariate: boolean;
+  readonly model_parameters: Record<string, unknown> | null;
+}
+
+/** Validated POST /v2/online_anomaly_detection body. */
+export interface ValidatedAnomalyBody extends ValidatedCommon {
+  readonly detection_size: number;
+  readonly h: number;
+  readonly threshold_method: "univariate" | "multivariate";
+  readonly clean_ex_first: boolean;
+  readonly level: number;
+  readonly step_size: number | null;
+  readonly hist_exog: number[] | null;
+  readonly refit: boolean;
+  readonly multivariate: boolean;
+  readonly model_parameters: Record<string, unknown> | null;
+}
+
+/** Validated POST /v2/historic_forecast body. */
+export interface ValidatedHistoricBody extends ValidatedCommon {
+  readonly clean_ex_first: boolean;
+  readonly level: number[] | null;
+  readonly feature_contributions: boolean;
+}
+
+/** Validated POST /v2/finetune body. */
+export interface ValidatedFinetuneBody extends ValidatedCommon {
+  readonly output_model_id: string | null;
+}
+
+/** Validated body by endpoint. */
+export interface ValidatedBodies {
+  forecast: ValidatedForecastBody;
+  anomaly: ValidatedAnomalyBody;
+  historic: ValidatedHistoricBody;
+  finetune: ValidatedFinetuneBody;
+}
+
+function rawLength(v: unknown): number {
+  return isArrayLike(v) ? v.length : 0;
+}
+
+/** Numbers in a raw feature matrix, each feature counted as at least one (an empty feature still costs an array). */
+function rawMatrixValues(v: unknown): number {
+  if (!isArrayLike(v)) return 0;
+  let total = 0;
+  for (let k = 0; k < v.length; k++) total += Math.max(1, rawLength(v[k]));
+  return total;
+}
+
+/**
+ * Limit items for a raw body (empty when within limits). Reads only lengths
+ * and a few scalars of the raw JSON; allocates nothing proportional to it.
+ */
+export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: ServiceLimits): ErrorItem[] {
+  const out: ErrorItem[] = [];
+  if (!isJsonObject(raw)) return out;
+  const series = ownProperty(raw, "series");
+  const s = isJsonObject(series) ? series : null;
+  const yLen = s === null ? 0 : rawLength(ownProperty(s, "y"));
+  const xValues = s === null ? 0 : rawMatrixValues(ownProperty(s, "X"));
+  const xfValues = endpoint === "forecast" ? rawMatrixValues(ownProperty(raw, "X_future")) : 0;
+  const received = yLen + xValues + xfValues;
+  if (received > limits.maxValues) {
+    out.push(valueError(["body", "series"], `the request sends ${received} numbers (y, X and X_future), more than limits.maxValues = ${limits.maxValues}`));
+  }
+  const nSeries = s === null ? 0 : rawLength(ownProperty(s, "sizes"));
+  if (nSeries > limits.maxSeries) {
+    out.push(valueError(["body", "series", "sizes"], `the request has ${nSeries} series, more than limits.maxSeries = ${limits.maxSeries}`));
+  }
+  const hRaw = ownProperty(raw, "h");
+  const h = typeof hRaw === "number" && Number.isFinite(hRaw) && hRaw > 0 ? hRaw : 0;
+  if ((endpoint === "forecast" || endpoint === "anomaly") && h > limits.maxHorizon) {
+    out.push(valueError(["body", "h"], `h = ${h} is more than limits.maxHorizon = ${limits.maxHorizon}`));
+  }
+  const levelRaw = ownProperty(raw, "level");
+  const intervalArrays = 2 * (endpoint === "anomaly" ? 1 : rawLength(levelRaw));
+  let output = 0;
+  if (endpoint === "forecast") output = Math.max(1, nSeries) * h * (1 + intervalArrays);
+  else if (endpoint === "historic") {
+    const fc = ownProperty(raw, "feature_contributions") === true ? (s === null ? 0 : rawLength(ownProperty(s, "X"))) + 1 : 0;
+    output = yLen * (1 + intervalArrays + fc);
+  }
+  if (output > limits.maxValues && out.every((e) => e.loc[1] !== "h")) {
+    out.push(valueError(["body", endpoint === "forecast" ? "h" : "level"], `the response would hold ${output} numbers, more than limits.maxValues = ${limits.maxValues}`));
+  }
+  return out;
+}
+
+function sumOf(values: readonly number[]): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s;
+}
+
+function seriesRules(series: ValidatedSeries, out: ErrorItem[]): void {
+  const n = series.y.length;
+  const total = sumOf(series.sizes);
+  if (total !== n) out.push(valueError(["body", "series", "sizes"], `sizes must sum to len(y) = ${n}, got ${total}`));
+  if (series.X !== null) {
+    series.X.forEach((feature, k) => {
+      if (feature.length !== n) out.push(valueError(["body", "series", "X", k], `X[${k}] must have len(y) = ${n} values, got ${feature.length}`));
+    });
+  }
+}
+
+function histExogRules(histExog: number[] | null, features: number, out: ErrorItem[]): void {
+  if (histExog === null) return;
+  const seen = new Set<number>();
+  histExog.forEach((index, i) => {
+    if (index >= features) {
+      out.push(valueError(["body", "hist_exog", i], `hist_exog[${i}] = ${index} is not a feature index: series.X has ${features} feature${features === 1 ? "" : "s"}`));
+    } else if (seen.has(index)) out.push(valueError(["body", "hist_exog", i], `hist_exog[${i}] = ${index} is listed twice`));
+    seen.add(index);
+  });
+}
+
+function equalSizesRule(sizes: readonly number[], why: string, out: ErrorItem[]): void {
+  const first = sizes[0];
+  const i = sizes.findIndex((s) => s !== first);
+  if (i >= 0) out.push(valueError(["body", "series", "sizes"], `${why} needs all series of the same length; sizes[0] = ${String(first)} but sizes[${i}] = ${String(sizes[i])}`));
+}
+
+function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): ErrorItem[] {
+  const out: ErrorItem[] = [];
+  const series = v.series as ValidatedSeries;
+  seriesRules(series, out);
+  const features = series.X === null ? 0 : series.X.length;
+  if (endpoint === "forecast") {
+    const b = v as unknown as ValidatedForecastBody;
+    histExogRules(b.hist_exog, features, out);
+    const need = series.sizes.length * b.h;
+    if (b.X_future !== null) {
+      if (features === 0) out.push(valueError(["body", "X_future"], "X_future is given but series.X is not: future values need the features' history"));
+      else if (b.X_future.length !== features) {
+        out.push(valueError(["body", "X_future"], `X_future must have one array per feature of series.X (${features}), got ${b.X_future.length}`));
+      }
+      b.X_future.forEach((f, k) => {
+        if (f.length !== need) out.push(valueError(["body", "X_future", k], `X_future[${k}] must have len(sizes) * h = ${need} values, got ${f.length}`));
+      });
+    } else if (features > 0) {
+      const hist = new Set(b.hist_exog ?? []);
+      let futureFeatures = 0;
+      for (let k = 0; k < features; k++) if (!hist.has(k)) futureFeatures++;
+      if (futureFeatures > 0) {
+        out.push(valueError(["body", "X_future"], `X_future is required when series.X is given (one array of len(sizes) * h = ${need} values per feature), unless every feature is listed in hist_exog`));
+      }
+    }
+  } else if (endpoint === "anomaly") {
+    const b = v as unknown as ValidatedAnomalyBody;
+    histExogRules(b.hist_exog, features, out);
+    if (b.threshold_method === "multivariate") equalSizesRule(series.sizes, "threshold_method 'multivariate'", out);
+  }
+  return out;
+}
+
+/**
+ * Validates a raw JSON body of `endpoint`: limits first, then every field
+ * (pydantic-style items), then the rules across fields. Throws
+ * `ValidationError` with all items of the first phase that fails.
+ * `core: true` accepts freq Q and Y as the core functions do.
+ */
+export function validateEndpointBody<E extends ApiEndpoint>(
+  endpoint: E,
+  raw: unknown,
+  options: { readonly core: boolean; readonly limits: ServiceLimits },
+): ValidatedBodies[E] {
+  const limitItems = checkRequestLimits(endpoint, raw, options.limits);
+  if (limitItems.length > 0) throw new ValidationError(limitItems);
+  const schema = (options.core ? CORE_REQUEST_SCHEMAS : API_REQUEST_SCHEMAS)[endpoint];
+  const errors = new ErrorCollector();
+  const value = validateAgainst(schema, raw, ["body"], errors);
+  if (value === INVALID) throw new ValidationError(errors.items);
+  const v = value as Record<string, unknown>;
+  const cross = crossFieldRules(endpoint, v);
+  if (cross.length > 0) throw new ValidationError(cross);
+  v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
+  return v as unknown as ValidatedBodies[E];
+}
+
+/** Packs validated series into `SeriesData` (offsets from sizes). */
+export function toSeriesData(series: ValidatedSeries): SeriesData {
+  const k = series.sizes.length;
+  const sizes = new Int32Array(k);
+  const offsets = new Int32Array(k + 1);
+  for (let i = 0; i < k; i++) {
+    const s = series.sizes[i] as number;
+    sizes[i] = s;
+    offsets[i + 1] = (offsets[i] as number) + s;
+  }
+  return { y: series.y, sizes, offsets, X: series.X ?? [] };
+}
+
+/**
+ * The model spec of a validated body with its fine-tuned model resolved
+ * (`finetuned` null when the body names none). A fine-tuned model fixes the
+ * model: its base model is used when `model` is absent, and a different
+ * `model` is a 422.
+ */
+function modelSpec(
+  b: ValidatedCommon & { readonly multivariate?: boolean; readonly model_parameters?: Record<string, unknown> | null },
+  finetuned: FinetunedWeights | null,
+  out: ErrorItem[],
+): ModelSpec {
+  let model = b.model;
+  if (finetuned !== null) {
+    if (!b.modelGiven) model = finetuned.model;
+    else if (finetuned.model !== b.model) {
+      out.push(valueError(["body", "model"], `model '${b.model}' differs from the base model '${finetuned.model}' of fine-tuned model '${String(b.finetuned_model_id)}'`));
+    }
+  }
+  const multivariate = (b.multivariate ?? false) && model === "forecastmodel-2.1";
+  if (multivariate) equalSizesRule(b.series.sizes, "multivariate", out);
+  return {
+    model,
+    freq: b.freq,
+    finetune: { steps: b.finetune_steps, loss: b.finetune_loss, depth: b.finetune_depth },
+    finetuned,
+    multivariate,
+    modelParameters: b.model_parameters ?? null,
+  };
+}
+
+function finish<T>(request: T, out: ErrorItem[]): T {
+  if (out.length > 0) throw new ValidationError(out);
+  return request;
+}
+
+/** Typed forecast request. */
+export function toForecastRequest(b: ValidatedForecastBody, finetuned: FinetunedWeights | null): ForecastRequest {
+  const out: ErrorItem[] = [];
+  const spec = modelSpec(b, finetuned, out);
+  return finish(
+    {
+      ...spec,
+      series: toSeriesData(b.series),
+      h: b.h,
+      levels: b.level ?? [],
+      Xfuture: b.X_future ?? [],
+      cleanExFirst: b.clean_ex_first,
+      histExog: b.hist_exog ?? [],
+    },
+    out,
+  );
+}
+
+/** Typed anomaly detection request (`stepSize` defaults to `h`). */
+export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWeights | null): AnomalyRequest {
+  const out: ErrorItem[] = [];
+  const spec = modelSpec(b, finetuned, out);
+  return finish(
+    {
+      ...spec,
+      series: toSeriesData(b.series),
+      h: b.h,
+      detectionSize: b.detection_size,
+      level: b.level,
+      thresholdMethod: b.threshold_method,
+      stepSize: b.step_size ?? b.h,
+      cleanExFirst: b.clean_ex_first,
+      histExog: b.hist_exog ?? [],
+      refit: b.refit,
+    },
+    out,
+  );
+}
+
+/** Typed historic forecast request. */
+export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: FinetunedWeights | null): HistoricRequest {
+  const out: ErrorItem[] = [];
+  const spec = modelSpec(b, finetuned, out);
+  return finish(
+    {
+      ...spec,
+      series: toSeriesData(b.series),
+      levels: b.level ?? [],
+      cleanExFirst: b.clean_ex_first,
+      featureContributions: b.feature_contributions,
+    },
+    out,
+  );
+}
+
+/** Typed fine-tune request. */
+export function toFinetuneRequest(b: ValidatedFinetuneBody, finetuned: FinetunedWeights | null): FinetuneRequest {
+  const out: ErrorItem[] = [];
+  const spec = modelSpec(b, finetuned, out);
+  return finish({ ...spec, series: toSeriesData(b.series) }, out);
+}

@@ -1,0 +1,383 @@
+/**
+ * The request and response shapes of every route, written once as data
+ * (CONTRACT sections 3, 5 and 6). Validation and GET /openapi.json both read
+ * these.
+ * @module
+ */
+import type { ApiObjectSchema, ApiProperty, ApiSchema } from "./schema.js";
+
+/** Ids of fine-tuned models (CONTRACT section 3). */
+export const MODEL_ID_PATTERN = "^[a-zA-Z0-9\\-_]{1,36}$";
+
+/** Frequencies accepted at the HTTP API. */
+export const API_FREQS = ["D", "M", "H", "W"] as const;
+/** Frequencies the core functions also accept. */
+export const CORE_FREQS = ["D", "M", "H", "W", "Q", "Y"] as const;
+/** Pretrained model names. */
+export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1"] as const;
+/** Fine-tune losses. */
+export const LOSS_NAMES = ["default", "mae", "mse", "rmse", "mape", "smape", "poisson"] as const;
+
+const finite = { kind: "number" } as const satisfies ApiSchema;
+const floatArray: ApiSchema = { kind: "array", items: finite, packed: "float64" };
+const featureMatrix: ApiSchema = { kind: "array", items: floatArray };
+const positiveInt: ApiSchema = { kind: "integer", gt: 0 };
+const levelNumber: ApiSchema = { kind: "number", ge: 0, lt: 100 };
+const modelId: ApiSchema = { kind: "string", pattern: MODEL_ID_PATTERN };
+
+function prop(name: string, schema: ApiSchema, description: string): ApiProperty {
+  return { name, schema, required: true, description };
+}
+function opt(name: string, schema: ApiSchema, defaultValue: unknown, description: string): ApiProperty {
+  return { name, schema, required: false, default: defaultValue, description };
+}
+
+const yProp = prop("y", floatArray, "Observations of all series, concatenated in order (finite numbers).");
+const sizesProp = prop(
+  "sizes",
+  { kind: "array", items: positiveInt, minItems: 1 },
+  "Length of each series; the series are concatenated in y. A single series has one entry equal to its number of observations.",
+);
+const xProp = opt(
+  "X",
+  { kind: "nullable", inner: featureMatrix },
+  null,
+  "Exogenous features, feature-major: X[k] is feature k for every row of y (X[k].length === y.length).",
+);
+
+/** Series of the anomaly, historic and fine-tune requests: `{y, sizes, X?}`. */
+export const SERIES_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "Series",
+  description: "Many series concatenated in y with their lengths in sizes, optionally with exogenous features X.",
+  properties: [yProp, sizesProp, xProp],
+};
+
+const xFutureProp = opt(
+  "X_future",
+  { kind: "nullable", inner: featureMatrix },
+  null,
+  "Future values of the exogenous features (top level of the body): X_future[k] has sizes.length * h values, series after series.",
+);
+
+function freqProp(freqs: readonly string[]): ApiProperty {
+  return prop("freq", { kind: "literal", values: freqs }, "Series frequency: D daily, M monthly, H hourly, W weekly (core functions also: Q quarterly, Y yearly).");
+}
+
+const modelProp = opt("model", { kind: "literal", values: MODEL_NAMES }, "forecastmodel-1", "Model name. The long-horizon model is recommended to predict more than one seasonal period.");
+const cleanExProp = opt(
+  "clean_ex_first",
+  { kind: "boolean" },
+  true,
+  "true: y is regressed on X first and the model works on what X does not explain; false: the model runs on y and X explains its residuals.",
+);
+function finetuneStepsProp(defaultSteps: number): ApiProperty {
+  return opt("finetune_steps", { kind: "integer", ge: 0 }, defaultSteps, "Number of fine-tune steps; 0 means zero-shot inference.");
+}
+const finetuneLossProp = opt("finetune_loss", { kind: "literal", values: LOSS_NAMES }, "default", "Fine-tune loss; default is a robust loss that outliers cannot dominate.");
+const finetuneDepthProp = opt("finetune_depth", { kind: "literal", values: [1, 2, 3, 4, 5] }, 1, "1 fine-tunes only the output end of the network, 5 the whole model.");
+const finetunedIdProp = opt(
+  "finetuned_model_id",
+  { kind: "nullable", inner: modelId },
+  null,
+  "Id of a fine-tuned model of this account to use (its base model is used when model is not given).",
+);
+const histExogProp = opt(
+  "hist_exog",
+  { kind: "nullable", inner: { kind: "array", items: { kind: "integer", ge: 0 } } },
+  null,
+  "Zero-based indices of exogenous features known only up to the forecast origin.",
+);
+const multivariateProp = opt("multivariate", { kind: "boolean" }, false, "forecastmodel-2.1 only: forecast a batch of equal-length series jointly.");
+const modelParametersProp = opt("model_parameters", { kind: "nullable", inner: { kind: "dict" } }, null, "Optional dictionary customising model behaviour.");
+const levelListProp = opt(
+  "level",
+  { kind: "nullable", inner: { kind: "array", items: levelNumber, minItems: 1 } },
+  null,
+  "Prediction interval levels in percent, each 0 <= x < 100; intervals are keyed lo-<L> and hi-<L>.",
+);
+
+function anomalySchema(freqs: readonly string[]): ApiObjectSchema {
+  return {
+    kind: "object",
+    name: "OnlineAnomalyDetectionRequest",
+    description: "Online multi-series anomaly detection by rolling-window forecasts.",
+    properties: [
+      prop("series", SERIES_SCHEMA, "The series."),
+      freqProp(freqs),
+      prop("detection_size", positiveInt, "Points at the end of each series in which anomalies are detected."),
+      prop("h", positiveInt, "Forecast horizon of each cross-validation window."),
+      opt("threshold_method", { kind: "literal", values: ["univariate", "multivariate"] }, "univariate", "How anomalies are detected."),
+      modelProp,
+      cleanExProp,
+      opt("level", levelNumber, 99, "Confidence level of the prediction interval in percent, 0 <= x < 100."),
+      finetuneStepsProp(0),
+      finetuneLossProp,
+      finetuneDepthProp,
+      finetunedIdProp,
+      opt("step_size", { kind: "nullable", inner: positiveInt }, null, "Step between cross-validation windows; null means h."),
+      histExogProp,
+      opt("refit", { kind: "boolean" }, false, "Fine-tune in each window (true) or only on the first window (false)."),
+      multivariateProp,
+      modelParametersProp,
+    ],
+  };
+}
+
+function historicSchema(freqs: readonly string[]): ApiObjectSchema {
+  return {
+    kind: "object",
+    name: "HistoricForecastRequest",
+    description: "In-sample (historic) forecast of many series, with optional exogenous features. Deprecated.",
+    properties: [
+      prop("series", SERIES_SCHEMA, "The series, with optional exogenous features X."),
+      freqProp(freqs),
+      modelProp,
+      cleanExProp,
+      finetunedIdProp,
+      levelListProp,
+      opt("feature_contributions", { kind: "boolean" }, false, "Return the contribution of every exogenous feature (and a base value) per row."),
+      finetuneStepsProp(0),
+      finetuneLossProp,
+      finetuneDepthProp,
+    ],
+  };
+}
+
+function forecastSchema(freqs: readonly string[]): ApiObjectSchema {
+  return {
+    kind: "object",
+    name: "ForecastRequest",
+    description: "Forecast h steps after the end of every series, with conformal prediction intervals.",
+    properties: [
+      prop("series", SERIES_SCHEMA, "The series, with optional exogenous features X."),
+      freqProp(freqs),
+      prop("h", positiveInt, "Forecast horizon: number of future steps."),
+      xFutureProp,
+      levelListProp,
+      modelProp,
+      cleanExProp,
+      finetuneStepsProp(0),
+      finetuneLossProp,
+      finetuneDepthProp,
+      finetunedIdProp,
+      histExogProp,
+      multivariateProp,
+      modelParametersProp,
+    ],
+  };
+}
+
+function finetuneSchema(freqs: readonly string[]): ApiObjectSchema {
+  return {
+    kind: "object",
+    name: "FinetuneRequest",
+    description: "Fine-tune a model on the series and store it as a fine-tuned model of the account.",
+    properties: [
+      prop("series", SERIES_SCHEMA, "The training series."),
+      freqProp(freqs),
+      modelProp,
+      finetuneStepsProp(10),
+      finetuneLossProp,
+      finetuneDepthProp,
+      opt("output_model_id", { kind: "nullable", inner: modelId }, null, "Id of the new fine-tuned model; null generates one."),
+      opt("finetuned_model_id", { kind: "nullable", inner: modelId }, null, "Start from this earlier fine-tuned model of the account."),
+    ],
+  };
+}
+
+/** Which endpoint a body is for. */
+export type ApiEndpoint = "forecast" | "anomaly" | "historic" | "finetune";
+
+/** Request schemas at the HTTP API (freq D, M, H, W). */
+export const API_REQUEST_SCHEMAS: Readonly<Record<ApiEndpoint, ApiObjectSchema>> = {
+  forecast: forecastSchema(API_FREQS),
+  anomaly: anomalySchema(API_FREQS),
+  historic: historicSchema(API_FREQS),
+  finetune: finetuneSchema(API_FREQS),
+};
+
+/** Request schemas of the core functions (freq also Q and Y). */
+export const CORE_REQUEST_SCHEMAS: Readonly<Record<ApiEndpoint, ApiObjectSchema>> = {
+  forecast: forecastSchema(CORE_FREQS),
+  anomaly: anomalySchema(CORE_FREQS),
+  historic: historicSchema(CORE_FREQS),
+  finetune: finetuneSchema(CORE_FREQS),
+};
+
+/** The older request form, POST /forecastmodel (CONTRACT section 6). */
+export const LEGACY_REQUEST_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "LegacyForecastRequest",
+  description: "The older request form: one series as records of timestamp and value.",
+  properties: [
+    prop(
+      "df",
+      {
+        kind: "array",
+        minItems: 1,
+        items: {
+          kind: "object",
+          name: "LegacyRecord",
+          description: "One observation.",
+          properties: [
+            prop("ds", { kind: "string" }, "Timestamp, YYYY-MM-DD or YYYY-MM-DD HH:MM:SS (one format for all rows)."),
+            prop("y", finite, "Observed value."),
+          ],
+        },
+      },
+      "Observations in time order, regularly spaced (hourly, daily, weekly or monthly).",
+    ),
+    prop("h", positiveInt, "Forecast horizon: number of future steps."),
+  ],
+};
+
+// ---------------------------------------------------------------- responses
+
+const int0: ApiSchema = { kind: "integer", ge: 0 };
+const numbers: ApiSchema = { kind: "array", items: finite };
+const intervalsSchema: ApiSchema = { kind: "nullable", inner: { kind: "dict" } };
+const tokenProps: ApiProperty[] = [
+  prop("input_tokens", int0, "Numbers received (y plus every X and X_future value)."),
+  prop("output_tokens", int0, "Numbers returned in per-row arrays."),
+  prop("finetune_tokens", int0, "finetune_steps × number of series (0 without fine-tuning)."),
+];
+
+/** Response of POST /v2/forecast and POST /v2/historic_forecast. */
+export const FORECAST_RESPONSE_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "ForecastResponse",
+  description: "Point forecasts per row with optional intervals and exogenous weights.",
+  properties: [
+    ...tokenProps,
+    prop("mean", numbers, "Point values, series after series."),
+    prop("sizes", { kind: "array", items: int0 }, "Rows of each series."),
+    prop("intervals", intervalsSchema, "Intervals keyed lo-<L> and hi-<L>, or null."),
+    prop("weights_x", { kind: "nullable", inner: numbers }, "Fitted coefficient of each exogenous feature, or null."),
+    prop("feature_contributions", { kind: "nullable", inner: { kind: "array", items: numbers } }, "(features + 1) arrays summing to mean, or null."),
+  ],
+};
+
+/** Response of POST /v2/online_anomaly_detection. */
+export const ANOMALY_RESPONSE_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "OnlineAnomalyDetectionResponse",
+  description: "The last detection_size points of each series with their forecast, score and flag.",
+  properties: [
+    ...tokenProps,
+    prop("mean", numbers, "Forecast of each output row."),
+    prop("sizes", { kind: "array", items: int0 }, "Output rows of each series."),
+    prop("idxs", { kind: "array", items: int0 }, "0-based position of each output row in the request's y."),
+    prop("anomaly", { kind: "array", items: { kind: "boolean" } }, "true where the point is flagged."),
+    prop("anomaly_score", numbers, "z-score (y − mean) / σ."),
+    prop("accumulated_anomaly_score", numbers, "z² (univariate) or the sum of z² over series (multivariate)."),
+    prop("intervals", intervalsSchema, "Interval used for the decision (lo-<L>, hi-<L>), null for multivariate."),
+  ],
+};
+
+/** Response of POST /v2/finetune (and the result of a succeeded fine-tune job). */
+export const FINETUNE_RESPONSE_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "FinetuneResponse",
+  description: "Tokens used and the id of the stored fine-tuned model.",
+  properties: [...tokenProps, prop("finetuned_model_id", modelId, "Id of the new fine-tuned model.")],
+};
+
+/** Response of POST /v2/finetune/async. */
+export const ASYNC_JOB_RESPONSE_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "AsyncJobResponse",
+  description: "The id of the job that will run the request.",
+  properties: [prop("job_id", { kind: "string", pattern: "^ft-[0-9a-f]{32}$" }, "Job id: ft- followed by 32 hex digits.")],
+};
+
+const nullableString: ApiSchema = { kind: "nullable", inner: { kind: "string" } };
+
+/** The job status record (AsyncJobStatusResponse). */
+export const JOB_STATUS_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "AsyncJobStatusResponse",
+  description: "State of an asynchronous job.",
+  properties: [
+    prop("job_id", { kind: "string" }, "The job this status describes."),
+    prop("status", { kind: "literal", values: ["pending", "running", "succeeded", "failed", "cancelled"] }, "Lifecycle state."),
+    prop("result", { kind: "nullable", inner: FINETUNE_RESPONSE_SCHEMA }, "The task output; only when succeeded."),
+    prop("error", nullableString, "Failure detail; only when failed."),
+    prop("created_at", nullableString, "ISO-8601 time the job was accepted."),
+    prop("updated_at", nullableString, "ISO-8601 time of the last state transition."),
+  ],
+};
+
+/** A fine-tuned model record (CONTRACT section 5). */
+export const FINETUNED_MODEL_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "FinetunedModel",
+  description: "Metadata of a fine-tuned model of the account.",
+  properties: [
+    prop("id", modelId, "Model id."),
+    prop("created_at", { kind: "string" }, "ISO-8601 creation time."),
+    prop("base_model_id", { kind: "string", pattern: MODEL_ID_PATTERN }, "The fine-tuned model it started from, or \"None\"."),
+    prop("steps", int0, "Fine-tune steps used."),
+    prop("depth", { kind: "literal", values: [1, 2, 3, 4, 5] }, "Fine-tune depth used."),
+    prop("loss", { kind: "literal", values: LOSS_NAMES }, "Loss used in fine-tuning."),
+    prop("model", { kind: "literal", values: MODEL_NAMES }, "Model name used."),
+    prop("freq", { kind: "literal", values: CORE_FREQS }, "Series frequency."),
+    prop("created_by", { kind: "literal", values: ["user"] }, "Who created the model."),
+  ],
+};
+
+/** Response of GET /v2/finetuned_models. */
+export const FINETUNED_MODEL_LIST_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "FinetunedModelList",
+  description: "The fine-tuned models of the account, oldest first.",
+  properties: [prop("finetuned_models", { kind: "array", items: FINETUNED_MODEL_SCHEMA }, "Records, oldest first.")],
+};
+
+/** Response of the older form. */
+export const LEGACY_RESPONSE_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "LegacyForecastResponse",
+  description: "Envelope of the older request form.",
+  properties: [
+    prop("status", { kind: "integer" }, "200."),
+    prop(
+      "data",
+      {
+        kind: "object",
+        name: "LegacyForecastData",
+        description: "Future timestamps (in the input's format) and point forecasts.",
+        properties: [prop("timestamp", { kind: "array", items: { kind: "string" } }, "Future timestamps."), prop("value", numbers, "Point forecasts."), ...tokenProps],
+      },
+      "The forecast.",
+    ),
+    prop("message", { kind: "string" }, "\"success\"."),
+    prop("details", { kind: "string" }, "\"request successful\"."),
+    prop("code", { kind: "string" }, "\"B10\"."),
+    prop("requestID", { kind: "string" }, "Id of this request."),
+    prop("support", { kind: "string" }, "Where to get help."),
+  ],
+};
+
+/** 401 / 429 body. */
+export const API_ERROR_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "APIErrorResponse",
+  description: "Authentication (401, code A12) or credit (429, code A21) error.",
+  properties: [
+    prop("data", { kind: "nullable", inner: { kind: "dict" } }, "Always null."),
+    prop("message", { kind: "string" }, "\"Invalid API key\" or \"Too many requests\"."),
+    prop("details", { kind: "string" }, "What went wrong."),
+    prop("code", { kind: "string" }, "A12 (key) or A21 (credits)."),
+    prop("requestID", { kind: "string" }, "Id of this request."),
+    prop("support", { kind: "string" }, "Where to get help."),
+  ],
+};
+
+/** `{"detail": "<text>"}` (404, 405, 409, 500). */
+export const DETAIL_MESSAGE_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "DetailMessage",
+  description: "An error described by one sentence.",
+  properties: [prop("detail", { kind: "string" }, "What went wrong.")],
+};

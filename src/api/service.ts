@@ -1,0 +1,517 @@
+/**
+ * `createService`: every route of CONTRACT section 2 as an async function
+ * from a request ({method, path, headers, body}) to a response ({status,
+ * headers, body}), with keys, credits, fine-tuned models, fine-tune jobs and
+ * the older request form. No I/O: time, ids and storage are injected.
+ * @module
+ */
+import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import type { FinetunedWeights } from "../types.js";
+import { bearerToken, findAccountByKey, headerValue, type KeyEntry } from "./auth.js";
+import { executeEndpoint } from "./core.js";
+import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
+import { readJsonBody } from "./json.js";
+import { prepareLegacySeries } from "./legacy.js";
+import { openApiDocument } from "./openapi.js";
+import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
+import {
+  DEFAULT_SERVICE_LIMITS,
+  resolveLimits,
+  validateEndpointBody,
+  type ServiceLimits,
+  type ValidatedBodies,
+} from "./requests.js";
+import { ErrorCollector, INVALID, validateAgainst } from "./schema.js";
+import { LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
+import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
+import { splitWarnings } from "./results.js";
+
+/** An account of the service. */
+export interface ServiceAccount {
+  /** Account id (owner of jobs and fine-tuned models). */
+  readonly id: string;
+  /** Keys that authenticate as this account (non-empty strings, unique across accounts). */
+  readonly apiKeys: readonly string[];
+  /** Token credits granted; tokens used are charged against them. */
+  readonly credits: number;
+  /** With a payment method, an account may go past its credits (billed); without one it gets 429. */
+  readonly hasPaymentMethod: boolean;
+}
+
+/** Options of `createService`. */
+export interface ServiceOptions {
+  /** Accounts and their keys. */
+  readonly accounts: readonly ServiceAccount[];
+  /** Current time (default: the fixed epoch 1970-01-01T00:00:00Z). */
+  readonly clock?: () => Date;
+  /** Fresh ids for request ids, job ids and generated model ids (default: a seeded sequence of 32 hex digits). */
+  readonly ids?: () => string;
+  /** Size limits (defaults: `DEFAULT_SERVICE_LIMITS`). */
+  readonly limits?: Partial<ServiceLimits>;
+  /** Persistence of jobs, fine-tuned models and spent tokens (default: in memory). */
+  readonly store?: ServiceStore;
+  /** Most fine-tuned models per account (default 50). */
+  readonly maxFinetunedModels?: number;
+  /** The pipelines behind the endpoints (default: the library's; stand-ins for tests and benchmarks). */
+  readonly pipelines?: ApiPipelines;
+}
+
+/** A request to `handle`. Header names match case-insensitively. */
+export interface ServiceRequest {
+  /** HTTP method, e.g. "POST". */
+  readonly method: string;
+  /** Path, optionally with a query string (ignored). */
+  readonly path: string;
+  /** Request headers. */
+  readonly headers?: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** JSON text, UTF-8 bytes or an already parsed value. */
+  readonly body?: unknown;
+}
+
+/** What `handle` resolves with. */
+export interface ServiceResponse {
+  /** HTTP status. */
+  status: number;
+  /** Response headers (lowercase names). */
+  headers: Record<string, string>;
+  /** JSON-serialisable body (null for 204). */
+  body: unknown;
+}
+
+/** Counts of one `runJobs` call. */
+export interface RunJobsSummary {
+  /** Jobs started. */
+  ran: number;
+  /** Of which succeeded. */
+  succeeded: number;
+  /** Of which failed. */
+  failed: number;
+}
+
+/** A service made by `createService`. */
+export interface ForecastService {
+  /** Answers one request; never rejects. */
+  handle(request: ServiceRequest): Promise<ServiceResponse>;
+  /** Runs every pending job, oldest first. */
+  runJobs(): Promise<RunJobsSummary>;
+}
+
+/** Text of the `support` field of 401 and 429 bodies and the older form's envelope. */
+export const SUPPORT_TEXT = "If you need help, contact support and quote the requestID.";
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly extraHeaders: Record<string, string> = {},
+  ) {
+    super(`HTTP ${status}`);
+  }
+}
+
+const notFoundModel = (): HttpError => new HttpError(404, { detail: "Finetuned model not found" });
+const notFoundJob = (): HttpError => new HttpError(404, { detail: "job not found" });
+
+type RouteName =
+  | "forecast"
+  | "anomaly"
+  | "historic"
+  | "finetune"
+  | "finetuneAsync"
+  | "getJob"
+  | "cancelJob"
+  | "listModels"
+  | "getModel"
+  | "deleteModel"
+  | "legacy"
+  | "openapi";
+
+interface RouteSpec {
+  readonly segments: readonly string[]; // "{name}" = parameter
+  readonly methods: Readonly<Record<string, RouteName>>;
+}
+
+const ROUTES: readonly RouteSpec[] = [
+  { segments: ["v2", "forecast"], methods: { POST: "forecast" } },
+  { segments: ["v2", "online_anomaly_detection"], methods: { POST: "anomaly" } },
+  { segments: ["v2", "historic_forecast"], methods: { POST: "historic" } },
+  { segments: ["v2", "finetune"], methods: { POST: "finetune" } },
+  { segments: ["v2", "finetune", "async"], methods: { POST: "finetuneAsync" } },
+  { segments: ["v2", "finetune", "jobs", "{job_id}"], methods: { GET: "getJob" } },
+  { segments: ["v2", "finetune", "jobs", "{job_id}", "cancel"], methods: { POST: "cancelJob" } },
+  { segments: ["v2", "finetuned_models"], methods: { GET: "listModels" } },
+  { segments: ["v2", "finetuned_models", "{finetuned_model_id}"], methods: { GET: "getModel", DELETE: "deleteModel" } },
+  { segments: ["forecastmodel"], methods: { POST: "legacy" } },
+  { segments: ["openapi.json"], methods: { GET: "openapi" } },
+];
+
+type Match = { kind: "route"; route: RouteName; params: Record<string, string> } | { kind: "notFound" } | { kind: "methodNotAllowed"; allow: string };
+
+function matchRoute(method: unknown, path: unknown): Match {
+  if (typeof path !== "string") return { kind: "notFound" };
+  const cut = path.search(/[?#]/);
+  const clean = cut >= 0 ? path.slice(0, cut) : path;
+  if (!clean.startsWith("/")) return { kind: "notFound" };
+  const raw = clean.slice(1).split("/");
+  let segments: string[];
+  try {
+    segments = raw.map((s) => decodeURIComponent(s));
+  } catch {
+    return { kind: "notFound" };
+  }
+  for (const r of ROUTES) {
+    if (r.segments.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < segments.length && ok; i++) {
+      const want = r.segments[i] as string;
+      const got = segments[i] as string;
+      if (want.startsWith("{")) {
+        if (got.length === 0) ok = false;
+        else params[want.slice(1, -1)] = got;
+      } else ok = want === got;
+    }
+    if (!ok) continue;
+    const m = typeof method === "string" ? method.toUpperCase() : "";
+    const route = Object.prototype.hasOwnProperty.call(r.methods, m) ? r.methods[m] : undefined;
+    if (route === undefined) return { kind: "methodNotAllowed", allow: Object.keys(r.methods).join(", ") };
+    return { kind: "route", route, params };
+  }
+  return { kind: "notFound" };
+}
+
+function bodyByteLength(body: unknown): number {
+  if (typeof body === "string") return body.length;
+  if (body instanceof ArrayBuffer) return body.byteLength;
+  if (ArrayBuffer.isView(body)) return body.byteLength;
+  return 0;
+}
+
+function warningHeader(warnings: readonly string[]): Record<string, string> {
+  if (warnings.length === 0) return {};
+  const quoted = warnings.map((w) => `299 - "${w.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, " ")}"`);
+  return { warning: quoted.join(", ") };
+}
+
+function toJsonRequest(v: ValidatedBodies[ApiEndpoint]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(v)) {
+    if (key === "modelGiven") continue;
+    if (key === "model" && !v.modelGiven) continue;
+    if (key === "series") {
+      const s = value as ValidatedBodies["finetune"]["series"];
+      out.series = { y: Array.from(s.y), sizes: [...s.sizes], X: s.X === null ? null : s.X.map((f) => Array.from(f)) };
+    } else out[key] = value;
+  }
+  return out;
+}
+
+function validationMessage(e: ValidationError): string {
+  return e.detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ");
+}
+
+/**
+ * Creates a service answering every route of the contract: POST
+ * /v2/forecast, /v2/online_anomaly_detection, /v2/historic_forecast,
+ * /v2/finetune, /v2/finetune/async, /v2/finetune/jobs/{job_id}/cancel, GET
+ * /v2/finetune/jobs/{job_id}, GET /v2/finetuned_models(/{id}), DELETE
+ * /v2/finetuned_models/{id}, POST /forecastmodel and GET /openapi.json.
+ *
+ * Order of checks: route (404, 405), key (401), credits (429), body limits
+ * and validation (422), named fine-tuned model (404), work; the tokens used
+ * are then charged to the account.
+ *
+ * @param options - accounts, clock, ids, limits, store and pipelines.
+ * @returns the service; its `handle` never rejects.
+ * @throws RangeError for invalid options (a key used twice, an empty key, negative limits).
+ *
+ * @example
+ * ```ts
+ * const service = createService({ accounts: [{ id: "acme", apiKeys: ["key-1"], credits: 1e9, hasPaymentMethod: true }] });
+ * const res = await service.handle({ method: "GET", path: "/v2/finetuned_models", headers: { authorization: "Bearer key-1" } });
+ * res.status; // => 200
+ * res.body; // => { finetuned_models: [] }
+ * ```
+ */
+export function createService(options: ServiceOptions): ForecastService {
+  const accounts = new Map<string, ServiceAccount>();
+  const keys: KeyEntry[] = [];
+  const seenKeys = new Set<string>();
+  for (const a of options.accounts) {
+    if (typeof a.id !== "string" || accounts.has(a.id)) throw new RangeError(`createService: account id ${String(a.id)} is invalid or repeated`);
+    accounts.set(a.id, a);
+    for (const key of a.apiKeys) {
+      if (typeof key !== "string" || key.length === 0) throw new RangeError(`createService: account ${a.id} has an empty or non-string API key`);
+      if (seenKeys.has(key)) throw new RangeError(`createService: an API key of account ${a.id} is used by another account too`);
+      seenKeys.add(key);
+      keys.push({ key, accountId: a.id });
+    }
+  }
+  const clock = options.clock ?? ((): Date => new Date(0));
+  const ids = options.ids ?? seededIdSequence("forecastmodel-service");
+  const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
+  const store = options.store ?? createMemoryStore();
+  const pipelines = options.pipelines ?? DEFAULT_PIPELINES;
+  const maxModels = options.maxFinetunedModels ?? 50;
+  const now = (): string => clock().toISOString();
+
+  const apiError = (status: 401 | 429, requestID: string): HttpError =>
+    status === 401
+      ? new HttpError(401, { data: null, message: "Invalid API key", details: "Key not found", code: "A12", requestID, support: SUPPORT_TEXT }, { "www-authenticate": "Bearer" })
+      : new HttpError(429, {
+          data: null,
+          message: "Too many requests",
+          details: "Free credits exhausted: add a payment method to continue",
+          code: "A21",
+          requestID,
+          support: SUPPORT_TEXT,
+        });
+
+  const authenticate = (route: RouteName, headers: unknown, requestID: string): ServiceAccount => {
+    const presented = route === "legacy" ? headerValue(headers, "x-api-key") : bearerToken(headers);
+    const accountId = presented === null ? null : findAccountByKey(keys, presented);
+    const account = accountId === null ? undefined : accounts.get(accountId);
+    if (account === undefined) throw apiError(401, requestID);
+    return account;
+  };
+
+  const checkCredits = async (account: ServiceAccount, requestID: string): Promise<void> => {
+    if (account.hasPaymentMethod) return;
+    const spent = await store.spentTokens(account.id);
+    if (account.credits - spent <= 0) throw apiError(429, requestID);
+  };
+
+  const readBody = (body: unknown): unknown => {
+    const size = bodyByteLength(body);
+    if (size > limits.maxBodyBytes) throw new ValidationError([valueError(["body"], `the body has ${size} bytes, more than limits.maxBodyBytes = ${limits.maxBodyBytes}`)]);
+    const read = readJsonBody(body);
+    if (read.kind === "invalid") throw new ValidationError([read.item]);
+    if (read.kind === "missing") throw new ValidationError([{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);
+    return read.value;
+  };
+
+  const resolveFinetuned = async (accountId: string, id: string | null): Promise<FinetunedWeights | null> => {
+    if (id === null) return null;
+    const found = await store.getModel(accountId, id);
+    if (found === undefined) throw notFoundModel();
+    return found.weights;
+  };
+
+  const precheckNewModel = async (accountId: string, outputId: string | null): Promise<void> => {
+    const models = await store.listModels(accountId);
+    if (outputId !== null && models.some((m) => m.record.id === outputId)) {
+      throw new ValidationError([valueError(["body", "output_model_id"], `a fine-tuned model '${outputId}' already exists in this account`, outputId)]);
+    }
+    if (models.length >= maxModels) throw new ValidationError([modelLimitItem()]);
+  };
+
+  const modelLimitItem = (): ErrorItem =>
+    valueError(["body"], `this account already has ${maxModels} fine-tuned models, the most allowed; delete one (DELETE /v2/finetuned_models/{id}) first`);
+
+  /** Fine-tunes and stores the model; returns the response body. */
+  const runFinetune = async (accountId: string, b: ValidatedBodies["finetune"], finetuned: FinetunedWeights | null) => {
+    const result = executeEndpoint("finetune", b, finetuned, pipelines);
+    const id = b.output_model_id ?? uuidLayout(toHex32(String(ids())));
+    const record: FinetunedModelRecord = {
+      id,
+      created_at: now(),
+      base_model_id: b.finetuned_model_id ?? "None",
+      steps: b.finetune_steps,
+      depth: b.finetune_depth,
+      loss: b.finetune_loss,
+      model: result.weights.model,
+      freq: b.freq,
+      created_by: "user",
+    };
+    const outcome = await store.insertModel({ accountId, record, weights: result.weights }, maxModels);
+    if (outcome === "exists") throw new ValidationError([valueError(["body", "output_model_id"], `a fine-tuned model '${id}' already exists in this account`, id)]);
+    if (outcome === "limit") throw new ValidationError([modelLimitItem()]);
+    const tokens = result.input_tokens + result.output_tokens + result.finetune_tokens;
+    await store.chargeTokens(accountId, tokens);
+    return { input_tokens: result.input_tokens, output_tokens: result.output_tokens, finetune_tokens: result.finetune_tokens, finetuned_model_id: id };
+  };
+
+  const jobRecord = (job: StoredJob): Record<string, unknown> => ({
+    job_id: job.jobId,
+    status: job.status,
+    result: job.status === "succeeded" ? job.result : null,
+    error: job.status === "failed" ? job.error : null,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+  });
+
+  const ownJob = async (accountId: string, jobId: string): Promise<StoredJob> => {
+    if (!/^ft-[0-9a-f]{32}$/.test(jobId)) throw notFoundJob();
+    const job = await store.getJob(jobId);
+    if (job === undefined || job.task !== "ft" || job.accountId !== accountId) throw notFoundJob();
+    return job;
+  };
+
+  const ok = (body: unknown, headers: Record<string, string> = {}): { status: number; body: unknown; headers: Record<string, string> } => ({ status: 200, body, headers });
+
+  const route = async (name: RouteName, params: Record<string, string>, req: ServiceRequest, requestID: string) => {
+    if (name === "openapi") return ok(openApiDocument());
+    const account = authenticate(name, req.headers, requestID);
+    switch (name) {
+      case "forecast":
+      case "anomaly":
+      case "historic": {
+        await checkCredits(account, requestID);
+        const b = validateEndpointBody(name, readBody(req.body), { core: false, limits });
+        const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
+        const result = executeEndpoint(name, b, finetuned, pipelines);
+        await store.chargeTokens(account.id, result.input_tokens + result.output_tokens + result.finetune_tokens);
+        const { body, warnings } = splitWarnings(result);
+        return ok(body, { ...warningHeader(warnings), ...(name === "historic" ? { deprecation: "true" } : {}) });
+      }
+      case "finetune": {
+        await checkCredits(account, requestID);
+        const b = validateEndpointBody("finetune", readBody(req.body), { core: false, limits });
+        const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
+        await precheckNewModel(account.id, b.output_model_id);
+        return ok(await runFinetune(account.id, b, finetuned));
+      }
+      case "finetuneAsync": {
+        await checkCredits(account, requestID);
+        const b = validateEndpointBody("finetune", readBody(req.body), { core: false, limits });
+        await resolveFinetuned(account.id, b.finetuned_model_id);
+        await precheckNewModel(account.id, b.output_model_id);
+        const jobId = `ft-${toHex32(String(ids()))}`;
+        const at = now();
+        await store.putJob({ jobId, task: "ft", accountId: account.id, status: "pending", request: toJsonRequest(b), result: null, error: null, createdAt: at, updatedAt: at });
+        return ok({ job_id: jobId });
+      }
+      case "getJob":
+        return ok(jobRecord(await ownJob(account.id, params.job_id as string)));
+      case "cancelJob": {
+        const job = await ownJob(account.id, params.job_id as string);
+        if (job.status !== "pending") throw new HttpError(409, { detail: `job ${job.jobId} is ${job.status}; only a pending job can be cancelled` });
+        const cancelled: StoredJob = { ...job, status: "cancelled", updatedAt: now() };
+        await store.putJob(cancelled);
+        return ok(jobRecord(cancelled));
+      }
+      case "listModels": {
+        const models = await store.listModels(account.id);
+        return ok({ finetuned_models: models.map((m) => ({ ...m.record })) });
+      }
+      case "getModel":
+      case "deleteModel": {
+        const id = params.finetuned_model_id as string;
+        const errors = new ErrorCollector();
+        if (validateAgainst({ kind: "string", pattern: MODEL_ID_PATTERN }, id, ["path", "finetuned_model_id"], errors) === INVALID) throw new ValidationError(errors.items);
+        if (name === "getModel") {
+          const found = await store.getModel(account.id, id);
+          if (found === undefined) throw notFoundModel();
+          return ok({ ...found.record });
+        }
+        if (!(await store.deleteModel(account.id, id))) throw notFoundModel();
+        return { status: 204, body: null, headers: {} };
+      }
+      case "legacy": {
+        await checkCredits(account, requestID);
+        const raw = readBody(req.body);
+        const limitItems = legacyLimits(raw, limits);
+        if (limitItems.length > 0) throw new ValidationError(limitItems);
+        const errors = new ErrorCollector();
+        const v = validateAgainst(LEGACY_REQUEST_SCHEMA, raw, ["body"], errors);
+        if (v === INVALID) throw new ValidationError(errors.items);
+        const body = v as { df: { ds: string; y: number }[]; h: number };
+        const prepared = prepareLegacySeries(body.df, body.h);
+        const validated = validateEndpointBody(
+          "forecast",
+          { series: { y: prepared.y, sizes: [prepared.y.length] }, freq: prepared.freq, h: body.h },
+          { core: false, limits },
+        );
+        const result = executeEndpoint("forecast", validated, null, pipelines);
+        await store.chargeTokens(account.id, result.input_tokens + result.output_tokens + result.finetune_tokens);
+        return ok(
+          {
+            status: 200,
+            data: {
+              timestamp: prepared.future,
+              value: result.mean,
+              input_tokens: result.input_tokens,
+              output_tokens: result.output_tokens,
+              finetune_tokens: result.finetune_tokens,
+            },
+            message: "success",
+            details: "request successful",
+            code: "B10",
+            requestID,
+            support: SUPPORT_TEXT,
+          },
+          warningHeader(result.warnings),
+        );
+      }
+    }
+  };
+
+  const handle = async (req: ServiceRequest): Promise<ServiceResponse> => {
+    try {
+      const request: ServiceRequest = typeof req === "object" && req !== null ? req : ({} as ServiceRequest);
+      const requestID = uuidLayout(toHex32(String(ids())));
+      const base = { ...JSON_HEADERS, "x-request-id": requestID };
+      const match = matchRoute(request.method, request.path);
+      if (match.kind === "notFound") return { status: 404, headers: base, body: { detail: "Not Found" } };
+      if (match.kind === "methodNotAllowed") return { status: 405, headers: { ...base, allow: match.allow }, body: { detail: "Method Not Allowed" } };
+      try {
+        const res = await route(match.route, match.params, request, requestID);
+        if (res.status === 204) return { status: 204, headers: { "x-request-id": requestID }, body: null };
+        return { status: res.status, headers: { ...base, ...res.headers }, body: res.body };
+      } catch (e) {
+        if (e instanceof ValidationError) return { status: 422, headers: base, body: { detail: e.detail } };
+        if (e instanceof HttpError) return { status: e.status, headers: { ...base, ...e.extraHeaders }, body: e.body };
+        throw e;
+      }
+    } catch {
+      return { status: 500, headers: { ...JSON_HEADERS }, body: { detail: "Internal Server Error" } };
+    }
+  };
+
+  const runJobs = async (): Promise<RunJobsSummary> => {
+    const summary: RunJobsSummary = { ran: 0, succeeded: 0, failed: 0 };
+    for (const queued of await store.pendingJobs()) {
+      const current = await store.getJob(queued.jobId);
+      if (current === undefined || current.status !== "pending") continue;
+      const running: StoredJob = { ...current, status: "running", updatedAt: now() };
+      await store.putJob(running);
+      summary.ran++;
+      let finished: StoredJob;
+      try {
+        const b = validateEndpointBody("finetune", running.request, { core: false, limits });
+        const finetuned = await resolveFinetuned(running.accountId, b.finetuned_model_id);
+        const result = await runFinetune(running.accountId, b, finetuned);
+        finished = { ...running, status: "succeeded", result, updatedAt: now() };
+        summary.succeeded++;
+      } catch (e) {
+        let message: string;
+        if (e instanceof ValidationError) message = validationMessage(e);
+        else if (e instanceof HttpError) message = String((e.body as { detail?: unknown }).detail ?? `HTTP ${e.status}`);
+        else message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+        finished = { ...running, status: "failed", error: message, updatedAt: now() };
+        summary.failed++;
+      }
+      await store.putJob(finished);
+    }
+    return summary;
+  };
+
+  return { handle, runJobs };
+}
+
+function legacyLimits(raw: unknown, limits: ServiceLimits): ErrorItem[] {
+  const out: ErrorItem[] = [];
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return out;
+  const r = raw as Record<string, unknown>;
+  const df = Object.prototype.hasOwnProperty.call(r, "df") ? r.df : undefined;
+  if (Array.isArray(df) && df.length > limits.maxValues) {
+    out.push(valueError(["body", "df"], `the request sends ${df.length} rows, more than limits.maxValues = ${limits.maxValues}`));
+  }
+  const h = Object.prototype.hasOwnProperty.call(r, "h") ? r.h : undefined;
+  if (typeof h === "number" && h > limits.maxHorizon) out.push(valueError(["body", "h"], `h = ${h} is more than limits.maxHorizon = ${limits.maxHorizon}`));
+  if (typeof h === "number" && Number.isFinite(h) && h > limits.maxValues) out.push(valueError(["body", "h"], `the response would hold ${h} numbers, more than limits.maxValues = ${limits.maxValues}`));
+  return out;
+}
+

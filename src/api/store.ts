@@ -1,0 +1,138 @@
+/**
+ * Where a service keeps what outlives a request: fine-tune jobs, fine-tuned
+ * models and tokens spent per account. Async, so a host can back it with a
+ * database; the default keeps everything in memory.
+ * @module
+ */
+import type { FinetunedWeights, FinetuneDepth, Freq, LossName, ModelName } from "../types.js";
+
+/** Lifecycle states of a job (terminal: succeeded, failed, cancelled). */
+export type ApiJobStatus = "pending" | "running" | "succeeded" | "failed" | "cancelled";
+
+/** A job as stored. `request` is the validated request body as plain JSON. */
+export interface StoredJob {
+  /** `<task prefix>-<32 hex>`, e.g. `ft-…`. */
+  readonly jobId: string;
+  /** Task prefix: `ft` (fine-tune). */
+  readonly task: string;
+  /** Owner. */
+  readonly accountId: string;
+  /** Current state. */
+  readonly status: ApiJobStatus;
+  /** The request to run (JSON). */
+  readonly request: unknown;
+  /** The task output; only when succeeded. */
+  readonly result: unknown;
+  /** Failure detail; only when failed. */
+  readonly error: string | null;
+  /** ISO-8601 time the job was accepted. */
+  readonly createdAt: string;
+  /** ISO-8601 time of the last state transition. */
+  readonly updatedAt: string;
+}
+
+/** A fine-tuned model record as the API returns it (CONTRACT section 5). */
+export interface FinetunedModelRecord {
+  /** Model id (`^[a-zA-Z0-9\-_]{1,36}$`). */
+  readonly id: string;
+  /** ISO-8601 creation time. */
+  readonly created_at: string;
+  /** The fine-tuned model it started from, or the string "None". */
+  readonly base_model_id: string;
+  /** Fine-tune steps. */
+  readonly steps: number;
+  /** Fine-tune depth. */
+  readonly depth: FinetuneDepth;
+  /** Loss. */
+  readonly loss: LossName;
+  /** Base model name. */
+  readonly model: ModelName;
+  /** Frequency of the training series. */
+  readonly freq: Freq;
+  /** Always "user". */
+  readonly created_by: "user";
+}
+
+/** A fine-tuned model as stored: its record, owner and weights. */
+export interface StoredFinetunedModel {
+  /** Owner. */
+  readonly accountId: string;
+  /** Public record. */
+  readonly record: FinetunedModelRecord;
+  /** Parameters (only what changed). */
+  readonly weights: FinetunedWeights;
+}
+
+/** Outcome of inserting a fine-tuned model. */
+export type ModelInsertOutcome = "ok" | "exists" | "limit";
+
+/**
+ * Persistence of a service. Every method may be async; a host implements it
+ * over its own database. Ids of models are per account.
+ */
+export interface ServiceStore {
+  /** A job by id (any account), or undefined. */
+  getJob(jobId: string): Promise<StoredJob | undefined>;
+  /** Creates or replaces a job. */
+  putJob(job: StoredJob): Promise<void>;
+  /** Pending jobs, oldest first. */
+  pendingJobs(): Promise<StoredJob[]>;
+  /** A model of an account, or undefined. */
+  getModel(accountId: string, modelId: string): Promise<StoredFinetunedModel | undefined>;
+  /** Models of an account, oldest first. */
+  listModels(accountId: string): Promise<StoredFinetunedModel[]>;
+  /** Inserts unless the id exists in the account ("exists") or the account already has `maxPerAccount` models ("limit"); atomic. */
+  insertModel(model: StoredFinetunedModel, maxPerAccount: number): Promise<ModelInsertOutcome>;
+  /** Deletes; false when there was no such model. */
+  deleteModel(accountId: string, modelId: string): Promise<boolean>;
+  /** Tokens charged to an account so far. */
+  spentTokens(accountId: string): Promise<number>;
+  /** Adds to the tokens charged to an account. */
+  chargeTokens(accountId: string, tokens: number): Promise<void>;
+}
+
+/**
+ * An in-memory `ServiceStore` (the default of `createService`).
+ *
+ * @returns a fresh empty store.
+ *
+ * @example
+ * ```ts
+ * const store = createMemoryStore();
+ * await store.spentTokens("acme"); // => 0
+ * ```
+ */
+export function createMemoryStore(): ServiceStore {
+  const jobs = new Map<string, StoredJob>();
+  const models = new Map<string, Map<string, StoredFinetunedModel>>();
+  const spent = new Map<string, number>();
+  const accountModels = (accountId: string): Map<string, StoredFinetunedModel> => {
+    let m = models.get(accountId);
+    if (m === undefined) {
+      m = new Map();
+      models.set(accountId, m);
+    }
+    return m;
+  };
+  return {
+    getJob: async (jobId) => jobs.get(jobId),
+    putJob: async (job) => {
+      jobs.set(job.jobId, job);
+    },
+    pendingJobs: async () => [...jobs.values()].filter((j) => j.status === "pending"),
+    getModel: async (accountId, modelId) => models.get(accountId)?.get(modelId),
+    listModels: async (accountId) => [...(models.get(accountId)?.values() ?? [])],
+    insertModel: async (model, maxPerAccount) => {
+      const m = accountModels(model.accountId);
+      if (m.has(model.record.id)) return "exists";
+      if (m.size >= maxPerAccount) return "limit";
+      m.set(model.record.id, model);
+      return "ok";
+    },
+    deleteModel: async (accountId, modelId) => models.get(accountId)?.delete(modelId) ?? false,
+    spentTokens: async (accountId) => spent.get(accountId) ?? 0,
+    chargeTokens: async (accountId, tokens) => {
+      spent.set(accountId, (spent.get(accountId) ?? 0) + tokens);
+    },
+  };
+}
