@@ -26,7 +26,7 @@ function checkDf(df: number, where: string): void {
  *
  * @example
  * ```ts
- * chiSquareCdf(3.841458820694126, 1);
+ * chiSquareCdf(3.8414588206941263, 1);
  * // => 0.95
  * chiSquareCdf(2, 2);
  * // => 0.6321205588285556
@@ -66,9 +66,9 @@ export function chiSquareCdf(x: number, df: number): number {
  * @example
  * ```ts
  * chiSquareQuantile(0.95, 1);
- * // => 3.841458820694126
+ * // => 3.8414588206941263   (R: 3.841458820694124)
  * chiSquareQuantile(0.99, 10);
- * // => 23.209251158954352
+ * // => 23.20925115895435
  * ```
  */
 export function chiSquareQuantile(p: number, df: number): number {
@@ -94,16 +94,18 @@ export function chiSquareQuantile(p: number, df: number): number {
     let next = NaN;
     if (density > 0 && Number.isFinite(density)) {
       const newton = value / density;
-      const curvature = (a - 1) / y - 1; // f''/f'
-      const halleyDenominator = 1 - 0.5 * newton * curvature;
-      next = halleyDenominator > 0.5 ? y - newton / halleyDenominator : y - newton;
-      if (!(next > lo && next < hi)) next = y - newton;
+      // Halley's correction only near the root (|correction| < ½); far away it stalls, Newton does not.
+      const correction = 0.5 * newton * ((a - 1) / y - 1); // f''/f' = (a − 1)/y − 1
+      next = Math.abs(correction) < 0.5 ? y - newton / (1 - correction) : y - newton;
+      if (Math.abs(next - y) <= 2 * Number.EPSILON * y) return 2 * next;
     }
     if (!(next > lo && next < hi)) {
-      next = hi === Infinity ? 2 * y + 1 : lo === 0 ? hi / 16 : 0.5 * (lo + hi);
-      if (lo > 0 && hi !== Infinity && hi / lo > 4) next = Math.sqrt(lo * hi);
+      // Safeguard: double up while unbounded, else bisect (geometrically when the bracket is wide).
+      if (hi === Infinity) next = 2 * y + 1;
+      else if (lo === 0) next = 0.5 * hi;
+      else next = hi / lo > 4 ? Math.sqrt(lo * hi) : 0.5 * (lo + hi);
     }
-    if (Math.abs(next - y) <= 4 * Number.EPSILON * y) return 2 * next;
+    if (hi !== Infinity && hi - lo <= 2 * Number.EPSILON * hi) return 2 * next;
     y = next;
   }
   return 2 * y;

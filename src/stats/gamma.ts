@@ -11,7 +11,7 @@ const TINY = 1e-300;
  * Natural logarithm of the gamma function, ln Γ(x), for x > 0.
  *
  * Method: for x ≥ 15 Stirling's series
- * (x − ½)·ln x − x + ½·ln(2π) + 1/(12x) − 1/(360x³) + 1/(1260x⁵) − 1/(1680x⁷) + 1/(1188x⁹) − 691/(360360x¹¹);
+ * (x − ½)·ln x − x + ½·ln(2π) + 1/(12x) − 1/(360x³) + 1/(1260x⁵) − 1/(1680x⁷) + 1/(1188x⁹) − 691/(360360x¹¹) + 1/(156x¹³);
  * below 15 the recurrence Γ(x) = Γ(x + k) / (x(x + 1)…(x + k − 1)) shifts the argument
  * up first. Relative accuracy about 1e-15.
  *
@@ -44,16 +44,43 @@ export function logGamma(x: number): number {
     }
     shift = Math.log(product);
   }
-  const inv = 1 / x;
-  const inv2 = inv * inv;
-  const series =
-    inv * (1 / 12 + inv2 * (-1 / 360 + inv2 * (1 / 1260 + inv2 * (-1 / 1680 + inv2 * (1 / 1188 + inv2 * (-691 / 360360))))));
-  return (x - 0.5) * Math.log(x) - x + HALF_LOG_2PI + series - shift;
+  return (x - 0.5) * Math.log(x) - x + HALF_LOG_2PI + stirlingCorrection(x) - shift;
 }
 
-/** ln(x^a e^{-x} / Γ(a)), the log of the common prefactor of P and Q. */
+/** ln Γ(x) − [(x − ½) ln x − x + ½ ln 2π], by Stirling's series; accurate to 1e-17 for x >= 10. */
+function stirlingCorrection(x: number): number {
+  const inv = 1 / x;
+  const inv2 = inv * inv;
+  return (
+    inv *
+    (1 / 12 + inv2 * (-1 / 360 + inv2 * (1 / 1260 + inv2 * (-1 / 1680 + inv2 * (1 / 1188 + inv2 * (-691 / 360360 + inv2 / 156))))))
+  );
+}
+
+/** t − ln(1 + t) for |t| < 0.3, by its series Σ_{k≥2} (−t)^k / k (no cancellation). */
+function tMinusLog1p(t: number): number {
+  let power = t * t;
+  let sum = 0;
+  for (let k = 2; k < 200; k++) {
+    const term = power / k;
+    sum += term;
+    if (Math.abs(term) <= 1e-17 * Math.abs(sum)) break;
+    power *= -t;
+  }
+  return sum;
+}
+
+/**
+ * ln(x^a e^{−x} / Γ(a)), the log of the common prefactor of P and Q. For a >= 10 it is
+ * written as −a·(t − ln(1 + t)) + ½ ln a − ½ ln 2π − stirling(a) with t = (x − a)/a, which
+ * avoids the cancellation between a·ln x, x and ln Γ(a) (each of size ~a ln a).
+ */
 function logPrefactor(a: number, x: number): number {
-  return a * Math.log(x) - x - logGamma(a);
+  if (a < 10) return a * Math.log(x) - x - logGamma(a);
+  const t = (x - a) / a;
+  // Far from a, ln(x/a) is better conditioned than log1p of a rounded t.
+  const core = Math.abs(t) < 0.3 ? -a * tMinusLog1p(t) : a * Math.log(x / a) - (x - a);
+  return core + 0.5 * Math.log(a) - HALF_LOG_2PI - stirlingCorrection(a);
 }
 
 /** P(a, x) by its power series; use for x < a + 1. */
@@ -159,5 +186,5 @@ export function regularizedGammaQ(a: number, x: number): number {
 
 /** Gamma(a, 1) density at x > 0, i.e. x^(a−1) e^(−x) / Γ(a). @internal */
 export function gammaDensity(a: number, x: number): number {
-  return Math.exp((a - 1) * Math.log(x) - x - logGamma(a));
+  return Math.exp(logPrefactor(a, x) - Math.log(x));
 }

@@ -60,9 +60,10 @@ export function meanOf(values: ArrayLike<number>, start = 0, end: number = value
  *
  * Method: one pass keeping the running mean and the running sum of squared
  * deviations M2 (`delta = x − mean; mean += delta / k; M2 += delta · (x − mean)`);
- * the variance is M2 / (n − 1). Values whose magnitude is above 1e150 or whose
- * largest magnitude is below 1e-150 are scaled by the largest magnitude first, so
- * squares neither overflow nor underflow.
+ * the variance is M2 / (n − 1). The values are shifted by the first value of the
+ * range first (exact deviations even when the mean is large relative to the spread,
+ * e.g. 1e9 + small noise), and values whose largest magnitude is above 1e150 or below
+ * 1e-150 are also divided by that magnitude, so squares neither overflow nor underflow.
  *
  * Degenerate input: fewer than 2 values give `NaN` (the sample variance is
  * undefined, as R's `var` gives `NA`); a constant range gives exactly 0; any
@@ -89,32 +90,56 @@ export function meanOf(values: ArrayLike<number>, start = 0, end: number = value
  */
 export function sampleVariance(values: ArrayLike<number>, start = 0, end: number = values.length): number {
   checkRange(values.length, start, end, "sampleVariance");
+  const scaled = scaledVariance(values, start, end);
+  return scaled.variance * scaled.scale * scaled.scale;
+}
+
+/** Shared result buffer of {@link scaledVariance} (no allocation per call). */
+const varianceResult = { variance: 0, scale: 1 };
+
+/**
+ * Welford on (x − x₀)/scale: returns the variance of the scaled values and the scale,
+ * so that the true variance is variance·scale² (which may overflow where the std does not).
+ */
+function scaledVariance(values: ArrayLike<number>, start: number, end: number): { variance: number; scale: number } {
   const n = end - start;
-  if (n < 2) return NaN;
+  varianceResult.scale = 1;
+  if (n < 2) {
+    varianceResult.variance = NaN;
+    return varianceResult;
+  }
   let maxAbs = 0;
   for (let i = start; i < end; i++) {
     const a = Math.abs(values[i] as number);
-    if (!(a <= Number.MAX_VALUE)) return NaN; // NaN or ±Infinity
+    if (!(a <= Number.MAX_VALUE)) {
+      varianceResult.variance = NaN; // NaN or ±Infinity
+      return varianceResult;
+    }
     if (a > maxAbs) maxAbs = a;
   }
-  if (maxAbs === 0) return 0;
-  const scale = maxAbs > 1e150 || maxAbs < 1e-150 ? maxAbs : 1;
+  const scale = maxAbs > 1e150 || (maxAbs < 1e-150 && maxAbs > 0) ? maxAbs : 1;
+  // Shifting by a data value keeps the deviations exact when the mean is large relative to the spread.
+  const shift = (values[start] as number) / scale;
   let mean = 0;
   let m2 = 0;
   for (let i = start; i < end; i++) {
-    const x = (values[i] as number) / scale;
+    const x = (values[i] as number) / scale - shift;
     const k = i - start + 1;
     const delta = x - mean;
     mean += delta / k;
     m2 += delta * (x - mean);
   }
-  return (m2 / (n - 1)) * scale * scale;
+  varianceResult.variance = m2 / (n - 1);
+  varianceResult.scale = scale;
+  return varianceResult;
 }
 
 /**
  * Sample standard deviation (divisor n − 1) of `values[start .. end-1]`, as R's `sd`.
  *
- * Formula: the square root of {@link sampleVariance} (Welford's one-pass algorithm).
+ * Formula: the square root of {@link sampleVariance} (Welford's one-pass algorithm
+ * on shifted and, for extreme magnitudes, scaled values; the scale is applied after
+ * the square root, so e.g. the std of [1e300, −1e300] is finite).
  *
  * Degenerate input: fewer than 2 values give `NaN` (R gives `NA`); a constant
  * range gives exactly 0; any non-finite value gives `NaN`. Callers that need a
@@ -140,5 +165,6 @@ export function sampleVariance(values: ArrayLike<number>, start = 0, end: number
  */
 export function sampleStd(values: ArrayLike<number>, start = 0, end: number = values.length): number {
   checkRange(values.length, start, end, "sampleStd");
-  return Math.sqrt(sampleVariance(values, start, end));
+  const scaled = scaledVariance(values, start, end);
+  return Math.sqrt(scaled.variance) * scaled.scale;
 }
