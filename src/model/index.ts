@@ -1,1 +1,16 @@
-export {};
+export { modelParams, horizonWarning, networkShape, isModelName, MODEL_NAMES, KNOWN_SEASON_LENGTHS } from "./config.js";
+export type { ModelParams, NetworkShape } from "./config.js";
+export { inputLayout, WindowFeaturizer } from "./features.js";
+export type { InputLayout, WindowScale } from "./features.js";
+export { parameterLayout, initialParameters, NetworkRunner } from "./network.js";
+export type { ParameterLayout } from "./network.js";
+export { createNetworkForecaster } from "./forecaster.js";
+export type { NetworkForecasterOptions } from "./forecaster.js";
+export { pretrainedParameters, applyFinetuned, encodeFloat32Base64, decodeFloat32Base64 } from "./weights.js";
+export type { EmbeddedWeights } from "./weights.js";
+export { networkLossAndGradient, depthStart, parameterCount, AdamOptimizer, BatchGradient } from "./train.js";
+export type { SampleLoss, TrainingBatch, AdamOptions } from "./train.js";
+export { syntheticSeries, syntheticWindow, syntheticGroup, trainingHorizon } from "./synthetic.js";
+export type { Uniform, SyntheticWindow } from "./synthetic.js";
+export { expandToCrossSeries, standardisedMae, pretrainBatch, learningRateAt, clipGradientNorm, pretrainInitialParameters, pretrainSingleThread } from "./pretrain.js";
+export type { PretrainConfig } from "./pretrain.js";

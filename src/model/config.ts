@@ -1,0 +1,116 @@
+import type { Freq, ModelName } from "../types.js";
+
+/** Season lengths the network knows (its one-hot input), in this order. */
+export const KNOWN_SEASON_LENGTHS: readonly number[] = [1, 4, 7, 12, 24, 52];
+
+/** Number of classical projections fed to the network (see `features.ts`). */
+export const PROJECTION_COUNT = 6;
+
+/** Number of scalar descriptors of a window fed to the network. */
+export const META_COUNT = KNOWN_SEASON_LENGTHS.length + 4;
+
+/** The fixed shape of one pretrained network. */
+export interface NetworkShape {
+  /** Context length: the last `contextLength` points of a series are seen. */
+  readonly contextLength: number;
+  /** Direct outputs of the network. */
+  readonly outputLength: number;
+  /** Width of the residual stream. */
+  readonly width: number;
+  /** Width of the hidden layer inside each residual block. */
+  readonly hidden: number;
+  /** Residual blocks; fine-tune depth d opens the last d of them. Always 5. */
+  readonly blocks: number;
+  /** Whether the network reads the mean context of the other series of its batch. */
+  readonly crossSeries: boolean;
+}
+
+const SHAPES: Record<ModelName, NetworkShape> = {
+  "forecastmodel-1": { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: false },
+  "forecastmodel-1-long-horizon": { contextLength: 192, outputLength: 104, width: 128, hidden: 128, blocks: 5, crossSeries: false },
+  "forecastmodel-2.1": { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: true },
+};
+
+const SEASON: Record<Freq, number> = { H: 24, D: 7, W: 52, M: 12, Q: 4, Y: 1 };
+
+const HORIZON: Record<ModelName, Record<Freq, number>> = {
+  "forecastmodel-1": { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
+  "forecastmodel-1-long-horizon": { H: 48, D: 28, W: 104, M: 24, Q: 8, Y: 8 },
+  "forecastmodel-2.1": { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
+};
+
+/** The names of the pretrained models, in a fixed order. */
+export const MODEL_NAMES: readonly ModelName[] = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1"];
+
+/**
+ * Whether `name` is one of the pretrained models.
+ *
+ * @example
+ * ```ts
+ * isModelName("forecastmodel-1"); // => true
+ * isModelName("gpt"); // => false
+ * ```
+ */
+export function isModelName(name: unknown): name is ModelName {
+  return typeof name === "string" && (MODEL_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The fixed architecture of a model's network.
+ *
+ * @example
+ * ```ts
+ * networkShape("forecastmodel-1").outputLength; // => 24
+ * ```
+ */
+export function networkShape(model: ModelName): NetworkShape {
+  const shape = SHAPES[model];
+  if (shape === undefined) throw new RangeError(`unknown model "${String(model)}"`);
+  return shape;
+}
+
+/** Context length, native horizon and season length of a model at a frequency. */
+export interface ModelParams {
+  /** Points of history the network reads (older points are ignored; fewer are padded). */
+  readonly inputSize: number;
+  /** Native horizon: forecasts beyond it are rolled out recursively, with a warning. */
+  readonly horizon: number;
+  /** Season length used for the seasonal inputs (1 = none). */
+  readonly seasonLength: number;
+}
+
+/**
+ * The one table of context length, native horizon and season length per model and frequency.
+ *
+ * Season lengths: H 24, D 7, W 52, M 12, Q 4, Y 1. `forecastmodel-1` and
+ * `forecastmodel-2.1` read 96 points and forecast H 24, D 14, W 13, M 18, Q 8,
+ * Y 6 steps directly; `forecastmodel-1-long-horizon` reads 192 points and
+ * forecasts at least two seasons directly (H 48, D 28, W 104, M 24, Q 8, Y 8).
+ *
+ * @example
+ * ```ts
+ * modelParams("forecastmodel-1", "M"); // => { inputSize: 96, horizon: 18, seasonLength: 12 }
+ * ```
+ */
+export function modelParams(model: ModelName, freq: Freq): ModelParams {
+  const shape = networkShape(model);
+  const seasonLength = SEASON[freq];
+  const horizon = HORIZON[model][freq];
+  if (seasonLength === undefined || horizon === undefined) throw new RangeError(`unknown freq "${String(freq)}"`);
+  return { inputSize: shape.contextLength, horizon, seasonLength };
+}
+
+/**
+ * The warning text for a horizon beyond the model's native horizon, or null.
+ *
+ * @example
+ * ```ts
+ * horizonWarning("forecastmodel-1", "M", 12); // => null
+ * horizonWarning("forecastmodel-1", "M", 24)?.startsWith("The specified horizon"); // => true
+ * ```
+ */
+export function horizonWarning(model: ModelName, freq: Freq, h: number): string | null {
+  const { horizon } = modelParams(model, freq);
+  if (h <= horizon) return null;
+  return `The specified horizon h exceeds the model horizon (${horizon} for freq ${freq} with ${model}). This may lead to less accurate forecasts. Please consider using a smaller horizon or the model forecastmodel-1-long-horizon.`;
+}

@@ -1,0 +1,276 @@
+/**
+ * The network's view of one window: instance normalisation, the context
+ * itself, a mask, cheap classical projections and a few descriptors.
+ *
+ * Everything is computed on the standardised window z = (x − mean) / std, so
+ * the network's input does not depend on the series' level or scale and the
+ * forecast scales exactly with the data.
+ * @module
+ */
+import { KNOWN_SEASON_LENGTHS, META_COUNT, PROJECTION_COUNT, type NetworkShape } from "./config.js";
+
+/** Clip for projections in standardised units. */
+const PROJECTION_CLIP = 20;
+/** Smoothing parameters tried for simple exponential smoothing. */
+const SES_GRID = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1];
+const DAMPING = 0.9;
+
+/** Layout of the input vector of a network. */
+export interface InputLayout {
+  readonly context: number;
+  readonly mask: number;
+  readonly projections: number;
+  readonly meta: number;
+  readonly peers: number;
+  readonly size: number;
+}
+
+/**
+ * Offsets of each part of the input vector.
+ *
+ * @example
+ * ```ts
+ * inputLayout(networkShape("forecastmodel-1")).size; // => 346
+ * ```
+ */
+export function inputLayout(shape: NetworkShape): InputLayout {
+  const L = shape.contextLength;
+  const context = 0;
+  const mask = L;
+  const projections = 2 * L;
+  const meta = projections + PROJECTION_COUNT * shape.outputLength;
+  const peers = meta + META_COUNT;
+  const size = peers + (shape.crossSeries ? L + 1 : 0);
+  return { context, mask, projections, meta, peers, size };
+}
+
+/** Normalisation of one window: forecast = location + scale · network output. */
+export interface WindowScale {
+  location: number;
+  scale: number;
+  /** True when the window is constant: the forecast is `location` exactly. */
+  constant: boolean;
+}
+
+/**
+ * Builds network inputs for windows of one network shape. Holds its scratch
+ * buffers, so featurising allocates nothing per window.
+ */
+export class WindowFeaturizer {
+  readonly shape: NetworkShape;
+  readonly layout: InputLayout;
+  private readonly z: Float64Array;
+  private readonly deseason: Float64Array;
+  private readonly trend: Float64Array;
+  private readonly seasonal: Float64Array;
+  private readonly counts: Float64Array;
+
+  constructor(shape: NetworkShape) {
+    this.shape = shape;
+    this.layout = inputLayout(shape);
+    const L = shape.contextLength;
+    this.z = new Float64Array(L);
+    this.deseason = new Float64Array(L);
+    this.trend = new Float64Array(L);
+    this.seasonal = new Float64Array(Math.max(...KNOWN_SEASON_LENGTHS));
+    this.counts = new Float64Array(this.seasonal.length);
+  }
+
+  /**
+   * Writes the input vector of `window` (its last `contextLength` points are
+   * used) at `row[offset ..]` and returns its normalisation in `scaleOut`.
+   * The peers part (cross-series models) is left zero; see `writePeers`.
+   */
+  featurize(window: Float64Array, seasonLength: number, row: Float64Array, offset: number, scaleOut: WindowScale): void {
+    const { shape, layout } = this;
+    const L = shape.contextLength;
+    const H = shape.outputLength;
+    row.fill(0, offset, offset + layout.size);
+    const n = Math.min(window.length, L);
+    const start = window.length - n;
+    // Normalise by the largest magnitude first so that huge or tiny series neither overflow nor underflow.
+    let maxAbs = 0;
+    for (let i = start; i < window.length; i++) {
+      const a = Math.abs(window[i]!);
+      if (a > maxAbs) maxAbs = a;
+    }
+    let mean = 0;
+    let m2 = 0;
+    if (maxAbs > 0) {
+      for (let i = 0; i < n; i++) {
+        const u = window[start + i]! / maxAbs;
+        const delta = u - mean;
+        mean += delta / (i + 1);
+        m2 += delta * (u - mean);
+      }
+    }
+    const sd = Math.sqrt(Math.max(m2, 0) / n);
+    scaleOut.location = mean * maxAbs;
+    scaleOut.scale = sd * maxAbs;
+    scaleOut.constant = maxAbs === 0 || !(sd > 1e-13 * Math.max(Math.abs(mean), 1e-300)) || !Number.isFinite(scaleOut.scale) || scaleOut.scale === 0;
+    if (scaleOut.constant) {
+      scaleOut.scale = 0;
+      return;
+    }
+    const z = this.z;
+    for (let i = 0; i < n; i++) z[i] = (window[start + i]! / maxAbs - mean) / sd;
+    const ctx = offset + layout.context + (L - n);
+    const mask = offset + layout.mask + (L - n);
+    for (let i = 0; i < n; i++) {
+      row[ctx + i] = Math.asinh(z[i]!);
+      row[mask + i] = 1;
+    }
+    this.writeProjections(n, seasonLength, row, offset + layout.projections, H);
+    // Descriptors: season one-hot, history length, volatility, slope, seasonal strength.
+    const meta = offset + layout.meta;
+    const seasonIndex = KNOWN_SEASON_LENGTHS.indexOf(seasonLength);
+    if (seasonIndex >= 0) row[meta + seasonIndex] = 1;
+    let k = meta + KNOWN_SEASON_LENGTHS.length;
+    row[k++] = Math.log(n) / Math.log(L);
+    let diffAbs = 0;
+    for (let i = 1; i < n; i++) diffAbs += Math.abs(z[i]! - z[i - 1]!);
+    row[k++] = n > 1 ? diffAbs / (n - 1) : 0;
+    row[k++] = clip(olsSlope(z, n) * n, 10) / 5;
+    row[k++] = this.seasonalStrength;
+  }
+
+  /**
+   * Writes the peers part of the cross-series input rows `from .. from+count−1`
+   * of `rows` (already featurised): each row gets the mean of the other rows'
+   * standardised contexts and a flag. A group of one gets zeros.
+   */
+  writePeers(rows: Float64Array, from: number, count: number, sums: Float64Array): void {
+    const { layout, shape } = this;
+    if (!shape.crossSeries || count < 2) return;
+    const L = shape.contextLength;
+    const D = layout.size;
+    sums.fill(0, 0, L);
+    for (let r = from; r < from + count; r++) for (let i = 0; i < L; i++) sums[i]! += rows[r * D + layout.context + i]!;
+    for (let r = from; r < from + count; r++) {
+      const base = r * D;
+      for (let i = 0; i < L; i++) rows[base + layout.peers + i] = (sums[i]! - rows[base + layout.context + i]!) / (count - 1);
+      rows[base + layout.peers + L] = 1;
+    }
+  }
+
+  private seasonalStrength = 0;
+
+  /** Six projections in standardised units: naive, seasonal naive, SES, Theta, damped trend, drift. */
+  private writeProjections(n: number, m: number, row: Float64Array, at: number, H: number): void {
+    const z = this.z;
+    const x = this.deseason;
+    const seasonal = this.seasonal;
+    const useSeason = m > 1 && n >= 2 * m;
+    this.seasonalStrength = 0;
+    if (useSeason) this.seasonalIndices(n, m);
+    for (let i = 0; i < n; i++) x[i] = useSeason ? z[i]! - seasonal[i % m]! : z[i]!;
+    const last = z[n - 1]!;
+    const seasonAt = (k: number): number => (useSeason ? seasonal[(n - 1 + k) % m]! : 0);
+    // Simple exponential smoothing with the grid alpha of least one-step squared error.
+    let bestAlpha = 1;
+    let bestLevel = x[n - 1]!;
+    let bestSse = Infinity;
+    for (const alpha of SES_GRID) {
+      let level = x[0]!;
+      let sse = 0;
+      for (let i = 1; i < n; i++) {
+        const e = x[i]! - level;
+        sse += e * e;
+        level += alpha * e;
+      }
+      if (sse < bestSse - 1e-12) {
+        bestSse = sse;
+        bestAlpha = alpha;
+        bestLevel = level;
+      }
+    }
+    const slope = olsSlope(x, n);
+    const thetaShift = (1 - Math.pow(1 - bestAlpha, n)) / bestAlpha;
+    // Damped trend (Holt) with fixed smoothing, started from the first two points.
+    let dLevel = x[0]!;
+    let dTrend = n > 1 ? x[1]! - x[0]! : 0;
+    for (let i = 1; i < n; i++) {
+      const prevLevel = dLevel;
+      dLevel = 0.3 * x[i]! + 0.7 * (dLevel + DAMPING * dTrend);
+      dTrend = 0.1 * (dLevel - prevLevel) + 0.9 * DAMPING * dTrend;
+    }
+    const driftSlope = n > 1 ? (x[n - 1]! - x[0]!) / (n - 1) : 0;
+    let dampSum = 0;
+    for (let k = 1; k <= H; k++) {
+      dampSum += Math.pow(DAMPING, k);
+      const s = seasonAt(k);
+      const snaive = m > 1 && n >= m ? z[n - m + ((k - 1) % m)]! : last;
+      row[at + k - 1] = clip(last, PROJECTION_CLIP);
+      row[at + H + k - 1] = clip(snaive, PROJECTION_CLIP);
+      row[at + 2 * H + k - 1] = clip(bestLevel + s, PROJECTION_CLIP);
+      row[at + 3 * H + k - 1] = clip(bestLevel + 0.5 * slope * (k - 1 + thetaShift) + s, PROJECTION_CLIP);
+      row[at + 4 * H + k - 1] = clip(dLevel + dampSum * dTrend + s, PROJECTION_CLIP);
+      row[at + 5 * H + k - 1] = clip(x[n - 1]! + k * driftSlope + s, PROJECTION_CLIP);
+    }
+  }
+
+  /** Additive seasonal indices of z by classical decomposition (centred moving average). */
+  private seasonalIndices(n: number, m: number): void {
+    const z = this.z;
+    const trend = this.trend;
+    const seasonal = this.seasonal;
+    const counts = this.counts;
+    seasonal.fill(0, 0, m);
+    counts.fill(0, 0, m);
+    const half = Math.floor(m / 2);
+    const even = m % 2 === 0;
+    let detrendedVar = 0;
+    let used = 0;
+    for (let t = half; t < n - half; t++) {
+      let s = 0;
+      if (even) {
+        s = 0.5 * (z[t - half]! + z[t + half]!);
+        for (let j = t - half + 1; j < t + half; j++) s += z[j]!;
+      } else {
+        for (let j = t - half; j <= t + half; j++) s += z[j]!;
+      }
+      trend[t] = s / m;
+      const d = z[t]! - trend[t]!;
+      seasonal[t % m]! += d;
+      counts[t % m]! += 1;
+    }
+    let mean = 0;
+    for (let p = 0; p < m; p++) {
+      seasonal[p] = counts[p]! > 0 ? seasonal[p]! / counts[p]! : 0;
+      mean += seasonal[p]!;
+    }
+    mean /= m;
+    for (let p = 0; p < m; p++) seasonal[p]! -= mean;
+    // Seasonal strength: share of the detrended variance the indices explain.
+    let explained = 0;
+    for (let t = half; t < n - half; t++) {
+      const d = z[t]! - trend[t]!;
+      detrendedVar += d * d;
+      const r = d - seasonal[t % m]!;
+      explained += r * r;
+      used++;
+    }
+    this.seasonalStrength = used > 0 && detrendedVar > 0 ? Math.max(0, 1 - explained / detrendedVar) : 0;
+  }
+}
+
+function clip(v: number, limit: number): number {
+  return v > limit ? limit : v < -limit ? -limit : v;
+}
+
+/** Least-squares slope of x[0..n) against 0..n−1. */
+function olsSlope(x: Float64Array, n: number): number {
+  if (n < 2) return 0;
+  const tMean = (n - 1) / 2;
+  let xMean = 0;
+  for (let i = 0; i < n; i++) xMean += x[i]!;
+  xMean /= n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    const dt = i - tMean;
+    num += dt * (x[i]! - xMean);
+    den += dt * dt;
+  }
+  return num / den;
+}

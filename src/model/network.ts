@@ -1,0 +1,300 @@
+/**
+ * The forecasting network: a residual MLP with pre-layer-norm blocks, a
+ * linear head and a learned linear combination of the classical projections.
+ * Forward and backward passes over a batch, on one flat Float64Array of
+ * parameters.
+ *
+ * Layout of the flat parameter vector (fine-tune depth opens a suffix of it):
+ * stem (W0, b0) · block 1 · … · block 5 · head (Wout, bout, projection mix).
+ * Block b holds (W1, b1, W2, b2); depth d opens blocks 6−d … 5 and the head,
+ * and depth 5 also the stem.
+ * @module
+ */
+import { PROJECTION_COUNT, type NetworkShape } from "./config.js";
+import { inputLayout, type InputLayout } from "./features.js";
+
+const LN_EPS = 1e-5;
+
+/** Offsets of every tensor in the flat parameter vector. */
+export interface ParameterLayout {
+  readonly inputSize: number;
+  readonly stemW: number;
+  readonly stemB: number;
+  /** Per block: offsets of W1 [hidden × width], b1, W2 [width × hidden], b2, and where the block starts. */
+  readonly blocks: readonly { start: number; w1: number; b1: number; w2: number; b2: number }[];
+  readonly headStart: number;
+  readonly headW: number;
+  readonly headB: number;
+  readonly mix: number;
+  readonly total: number;
+}
+
+/**
+ * Offsets of each tensor of a network of the given shape.
+ *
+ * @example
+ * ```ts
+ * parameterLayout(networkShape("forecastmodel-1")).total; // => 223912
+ * ```
+ */
+export function parameterLayout(shape: NetworkShape): ParameterLayout {
+  const D = inputLayout(shape).size;
+  const W = shape.width;
+  const F = shape.hidden;
+  const O = shape.outputLength;
+  let at = 0;
+  const stemW = at;
+  at += W * D;
+  const stemB = at;
+  at += W;
+  const blocks: { start: number; w1: number; b1: number; w2: number; b2: number }[] = [];
+  for (let b = 0; b < shape.blocks; b++) {
+    const start = at;
+    const w1 = at;
+    at += F * W;
+    const b1 = at;
+    at += F;
+    const w2 = at;
+    at += W * F;
+    const b2 = at;
+    at += W;
+    blocks.push({ start, w1, b1, w2, b2 });
+  }
+  const headStart = at;
+  const headW = at;
+  at += O * W;
+  const headB = at;
+  at += O;
+  const mix = at;
+  at += PROJECTION_COUNT * O;
+  return { inputSize: D, stemW, stemB, blocks, headStart, headW, headB, mix, total: at };
+}
+
+/**
+ * Deterministic initial parameters: scaled Gaussian (He) weights from the
+ * given uniform generator, zero biases, residual branches and head started
+ * small, and the projection mix started as their plain average.
+ */
+export function initialParameters(shape: NetworkShape, uniform: () => number): Float64Array {
+  const layout = parameterLayout(shape);
+  const params = new Float64Array(layout.total);
+  const gauss = (): number => {
+    const u1 = Math.max(uniform(), 1e-300);
+    const u2 = uniform();
+    return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+  };
+  const fill = (offset: number, count: number, std: number): void => {
+    for (let i = 0; i < count; i++) params[offset + i] = gauss() * std;
+  };
+  const W = shape.width;
+  const F = shape.hidden;
+  fill(layout.stemW, W * layout.inputSize, Math.sqrt(1 / layout.inputSize));
+  for (const block of layout.blocks) {
+    fill(block.w1, F * W, Math.sqrt(2 / W));
+    fill(block.w2, W * F, Math.sqrt(2 / F) * 0.1);
+  }
+  fill(layout.headW, shape.outputLength * W, Math.sqrt(1 / W) * 0.01);
+  params.fill(1 / PROJECTION_COUNT, layout.mix, layout.mix + PROJECTION_COUNT * shape.outputLength);
+  return params;
+}
+
+/**
+ * Runs the network on batches of input rows. Holds activation buffers for up
+ * to `maxBatch` rows so repeated calls allocate nothing.
+ */
+export class NetworkRunner {
+  readonly shape: NetworkShape;
+  readonly layout: ParameterLayout;
+  readonly input: InputLayout;
+  readonly maxBatch: number;
+  private readonly streams: Float64Array[]; // h_0 … h_B (B×W each)
+  private readonly normed: Float64Array[]; // LN outputs u_0 … u_B
+  private readonly invStd: Float64Array[]; // per row 1/σ of each LN
+  private readonly pre: Float64Array[]; // hidden pre-activations per block (B×F)
+  private readonly act: Float64Array; // hidden activations scratch (B×F)
+  private readonly dStream: Float64Array;
+  private readonly dNormed: Float64Array;
+  private readonly dHidden: Float64Array;
+
+  constructor(shape: NetworkShape, maxBatch: number) {
+    this.shape = shape;
+    this.layout = parameterLayout(shape);
+    this.input = inputLayout(shape);
+    this.maxBatch = maxBatch;
+    const W = shape.width;
+    const F = shape.hidden;
+    const nb = shape.blocks;
+    this.streams = Array.from({ length: nb + 1 }, () => new Float64Array(maxBatch * W));
+    this.normed = Array.from({ length: nb + 1 }, () => new Float64Array(maxBatch * W));
+    this.invStd = Array.from({ length: nb + 1 }, () => new Float64Array(maxBatch));
+    this.pre = Array.from({ length: nb }, () => new Float64Array(maxBatch * F));
+    this.act = new Float64Array(maxBatch * F);
+    this.dStream = new Float64Array(maxBatch * W);
+    this.dNormed = new Float64Array(maxBatch * W);
+    this.dHidden = new Float64Array(maxBatch * F);
+  }
+
+  /**
+   * Forward pass: `x` holds `rows` input rows; writes `rows × outputLength`
+   * standardised forecasts to `out`. Keeps the activations for `backward`.
+   */
+  forward(params: Float64Array, x: Float64Array, rows: number, out: Float64Array): void {
+    if (rows > this.maxBatch) throw new RangeError(`batch of ${rows} rows exceeds ${this.maxBatch}`);
+    const { shape, layout, input } = this;
+    const W = shape.width;
+    const F = shape.hidden;
+    const O = shape.outputLength;
+    const D = layout.inputSize;
+    linearForward(x, rows, D, params, layout.stemW, layout.stemB, W, this.streams[0]!);
+    for (let b = 0; b < shape.blocks; b++) {
+      const block = layout.blocks[b]!;
+      const h = this.streams[b]!;
+      const u = this.normed[b]!;
+      layerNorm(h, rows, W, u, this.invStd[b]!);
+      const pre = this.pre[b]!;
+      linearForward(u, rows, W, params, block.w1, block.b1, F, pre);
+      const act = this.act;
+      for (let i = 0; i < rows * F; i++) act[i] = pre[i]! > 0 ? pre[i]! : 0;
+      const next = this.streams[b + 1]!;
+      linearForward(act, rows, F, params, block.w2, block.b2, W, next);
+      for (let i = 0; i < rows * W; i++) next[i]! += h[i]!;
+    }
+    const last = shape.blocks;
+    const u = this.normed[last]!;
+    layerNorm(this.streams[last]!, rows, W, u, this.invStd[last]!);
+    linearForward(u, rows, W, params, layout.headW, layout.headB, O, out);
+    // Learned per-step mix of the classical projections (a linear skip from the input).
+    for (let r = 0; r < rows; r++) {
+      const xr = r * D + input.projections;
+      for (let j = 0; j < PROJECTION_COUNT; j++) {
+        const mix = layout.mix + j * O;
+        const proj = xr + j * O;
+        for (let k = 0; k < O; k++) out[r * O + k]! += params[mix + k]! * x[proj + k]!;
+      }
+    }
+  }
+
+  /**
+   * Backward pass after `forward` on the same rows: accumulates
+   * d(loss)/d(params) into `grad` given d(loss)/d(output) in `dOut`. Only
+   * parameters at index ≥ `fromIndex` receive gradients; the pass stops at
+   * the first layer below it.
+   */
+  backward(params: Float64Array, x: Float64Array, rows: number, dOut: Float64Array, grad: Float64Array, fromIndex: number): void {
+    const { shape, layout, input } = this;
+    const W = shape.width;
+    const F = shape.hidden;
+    const O = shape.outputLength;
+    const D = layout.inputSize;
+    for (let r = 0; r < rows; r++) {
+      const xr = r * D + input.projections;
+      for (let j = 0; j < PROJECTION_COUNT; j++) {
+        const mix = layout.mix + j * O;
+        const proj = xr + j * O;
+        for (let k = 0; k < O; k++) grad[mix + k]! += dOut[r * O + k]! * x[proj + k]!;
+      }
+    }
+    const last = shape.blocks;
+    const dU = this.dNormed;
+    dU.fill(0, 0, rows * W);
+    linearBackward(this.normed[last]!, rows, W, params, layout.headW, layout.headB, O, dOut, grad, dU);
+    const dH = this.dStream;
+    dH.fill(0, 0, rows * W);
+    layerNormBackward(this.normed[last]!, this.invStd[last]!, rows, W, dU, dH);
+    for (let b = shape.blocks - 1; b >= 0; b--) {
+      const block = layout.blocks[b]!;
+      if (block.b2 + W <= fromIndex) return;
+      const pre = this.pre[b]!;
+      const act = this.act;
+      for (let i = 0; i < rows * F; i++) act[i] = pre[i]! > 0 ? pre[i]! : 0;
+      const dAct = this.dHidden;
+      dAct.fill(0, 0, rows * F);
+      linearBackward(act, rows, F, params, block.w2, block.b2, W, dH, grad, dAct);
+      for (let i = 0; i < rows * F; i++) if (!(pre[i]! > 0)) dAct[i] = 0;
+      dU.fill(0, 0, rows * W);
+      linearBackward(this.normed[b]!, rows, W, params, block.w1, block.b1, F, dAct, grad, dU);
+      // The residual path passes dH through unchanged; the branch adds its LN backward.
+      layerNormBackward(this.normed[b]!, this.invStd[b]!, rows, W, dU, dH);
+    }
+    if (layout.stemB + W <= fromIndex) return;
+    linearBackward(x, rows, D, params, layout.stemW, layout.stemB, W, dH, grad, null);
+  }
+}
+
+/** y[r, n] = bias[n] + Σ_k x[r, k] · w[n, k] for `rows` rows (w row-major, n × k). */
+function linearForward(x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number, y: Float64Array): void {
+  for (let r = 0; r < rows; r++) {
+    const xr = r * inSize;
+    const yr = r * outSize;
+    for (let n = 0; n < outSize; n++) {
+      const wn = wOff + n * inSize;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let k = 0;
+      for (; k + 3 < inSize; k += 4) {
+        s0 += x[xr + k]! * p[wn + k]!;
+        s1 += x[xr + k + 1]! * p[wn + k + 1]!;
+        s2 += x[xr + k + 2]! * p[wn + k + 2]!;
+        s3 += x[xr + k + 3]! * p[wn + k + 3]!;
+      }
+      for (; k < inSize; k++) s0 += x[xr + k]! * p[wn + k]!;
+      y[yr + n] = p[bOff + n]! + (s0 + s1) + (s2 + s3);
+    }
+  }
+}
+
+/** Accumulates dW += dyᵀ x, db += Σ dy and (when dx is given) dx += dy W. */
+function linearBackward(
+  x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number,
+  dy: Float64Array, grad: Float64Array, dx: Float64Array | null,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const xr = r * inSize;
+    const yr = r * outSize;
+    for (let n = 0; n < outSize; n++) {
+      const g = dy[yr + n]!;
+      if (g === 0) continue;
+      grad[bOff + n]! += g;
+      const wn = wOff + n * inSize;
+      for (let k = 0; k < inSize; k++) grad[wn + k]! += g * x[xr + k]!;
+      if (dx !== null) for (let k = 0; k < inSize; k++) dx[xr + k]! += g * p[wn + k]!;
+    }
+  }
+}
+
+/** Row-wise layer normalisation without affine parameters (the next linear layer absorbs them). */
+function layerNorm(h: Float64Array, rows: number, width: number, u: Float64Array, invStd: Float64Array): void {
+  for (let r = 0; r < rows; r++) {
+    const base = r * width;
+    let mean = 0;
+    for (let i = 0; i < width; i++) mean += h[base + i]!;
+    mean /= width;
+    let v = 0;
+    for (let i = 0; i < width; i++) {
+      const d = h[base + i]! - mean;
+      v += d * d;
+    }
+    const inv = 1 / Math.sqrt(v / width + LN_EPS);
+    invStd[r] = inv;
+    for (let i = 0; i < width; i++) u[base + i] = (h[base + i]! - mean) * inv;
+  }
+}
+
+/** dh += (1/σ)·(du − mean(du) − u·mean(du·u)) per row. */
+function layerNormBackward(u: Float64Array, invStd: Float64Array, rows: number, width: number, du: Float64Array, dh: Float64Array): void {
+  for (let r = 0; r < rows; r++) {
+    const base = r * width;
+    let meanDu = 0;
+    let meanDuU = 0;
+    for (let i = 0; i < width; i++) {
+      meanDu += du[base + i]!;
+      meanDuU += du[base + i]! * u[base + i]!;
+    }
+    meanDu /= width;
+    meanDuU /= width;
+    const inv = invStd[r]!;
+    for (let i = 0; i < width; i++) dh[base + i]! += inv * (du[base + i]! - meanDu - u[base + i]! * meanDuU);
+  }
+}

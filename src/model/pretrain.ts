@@ -1,0 +1,168 @@
+/**
+ * Pretraining on synthetic series: deterministic batches, MAE in the
+ * window's standardised units, Adam with warm-up and cosine decay, gradient
+ * norm clipping. The multi-core driver (`bench/pretrain.ts`) splits each
+ * batch between worker threads with these same functions.
+ * @module
+ */
+import seedrandom from "seedrandom";
+import type { ModelName } from "../types.js";
+import { networkShape, type NetworkShape } from "./config.js";
+import { initialParameters, parameterLayout } from "./network.js";
+import { syntheticGroup, syntheticWindow } from "./synthetic.js";
+import { AdamOptimizer, BatchGradient, type SampleLoss, type TrainingBatch } from "./train.js";
+
+/** Settings of one pretraining run. */
+export interface PretrainConfig {
+  readonly model: ModelName;
+  readonly seed: string;
+  readonly steps: number;
+  readonly batchSize: number;
+  readonly learningRate: number;
+  readonly warmupSteps: number;
+  /** Parameters to start from (e.g. forecastmodel-1's for the cross-series model); default: fresh init. */
+  readonly initial?: Float64Array;
+  /** Cycle through only this many distinct batches (smoke runs that must fit them); default: a new batch every step. */
+  readonly distinctBatches?: number;
+}
+
+/**
+ * Mean absolute error over a sample's steps, with its gradient (sign / n).
+ *
+ * @example
+ * ```ts
+ * const g = new Float64Array(2);
+ * standardisedMae(new Float64Array([1, 2]), new Float64Array([0, 4]), g); // => 1.5
+ * Array.from(g); // => [0.5, -0.5]
+ * ```
+ */
+export const standardisedMae: SampleLoss = (pred, actual, gradOut) => {
+  const n = pred.length;
+  let sum = 0;
+  for (let k = 0; k < n; k++) {
+    const d = pred[k]! - actual[k]!;
+    sum += Math.abs(d);
+    gradOut[k] = (d > 0 ? 1 : d < 0 ? -1 : 0) / n;
+  }
+  return sum / n;
+};
+
+/**
+ * The deterministic training batch of `step` for part `part` (of a batch split
+ * into parts): the same (seed, step, part) always gives the same windows.
+ */
+export function pretrainBatch(shape: NetworkShape, seed: string, step: number, part: number, count: number): TrainingBatch {
+  const u = seedrandom(`${seed}:${step}:${part}`);
+  const contexts: Float64Array[] = [];
+  const targets: Float64Array[] = [];
+  const seasons = new Int32Array(count);
+  if (!shape.crossSeries) {
+    for (let i = 0; i < count; i++) {
+      const w = syntheticWindow(u, shape);
+      contexts.push(w.context);
+      targets.push(w.target);
+      seasons[i] = w.seasonLength;
+    }
+    return { contexts, targets, seasonLengths: seasons };
+  }
+  const groups: number[] = [];
+  while (contexts.length < count) {
+    const size = Math.min(count - contexts.length, 1 + Math.floor(u() * 6));
+    const members = size === 1 ? [syntheticWindow(u, shape)] : syntheticGroup(u, shape, size);
+    for (const w of members) {
+      seasons[contexts.length] = w.seasonLength;
+      contexts.push(w.context);
+      targets.push(w.target);
+    }
+    groups.push(size);
+  }
+  return { contexts, targets, seasonLengths: seasons, groups: Int32Array.from(groups) };
+}
+
+/**
+ * Learning rate at a step: linear warm-up, then cosine decay to 5 % of the peak.
+ *
+ * @example
+ * ```ts
+ * learningRateAt({ learningRate: 1e-3, warmupSteps: 10, steps: 100 }, 100); // => 0.00005
+ * ```
+ */
+export function learningRateAt(config: { learningRate: number; warmupSteps: number; steps: number }, step: number): number {
+  if (step < config.warmupSteps) return (config.learningRate * (step + 1)) / config.warmupSteps;
+  const progress = Math.min(1, (step - config.warmupSteps) / Math.max(1, config.steps - config.warmupSteps));
+  return config.learningRate * (0.05 + 0.95 * 0.5 * (1 + Math.cos(Math.PI * progress)));
+}
+
+/**
+ * Scales `grad` in place so its Euclidean norm is at most `maxNorm`; returns the norm before.
+ *
+ * @example
+ * ```ts
+ * const g = new Float64Array([3, 4]);
+ * clipGradientNorm(g, 1); // => 5
+ * Array.from(g); // => [0.6, 0.8] (to 1e-12)
+ * ```
+ */
+export function clipGradientNorm(grad: Float64Array, maxNorm: number): number {
+  let s = 0;
+  for (let i = 0; i < grad.length; i++) s += grad[i]! * grad[i]!;
+  const norm = Math.sqrt(s);
+  if (norm > maxNorm) {
+    const f = maxNorm / norm;
+    for (let i = 0; i < grad.length; i++) grad[i]! *= f;
+  }
+  return norm;
+}
+
+/** Fresh parameters of a model for a seed. */
+export function pretrainInitialParameters(model: ModelName, seed: string): Float64Array {
+  return initialParameters(networkShape(model), seedrandom(`${seed}:init`));
+}
+
+/**
+ * Single-threaded pretraining (tests, smoke runs). Calls `onStep(step, loss)`
+ * after each step and returns the trained parameters.
+ *
+ * @example
+ * ```ts
+ * const params = pretrainSingleThread({ model: "forecastmodel-1", seed: "s", steps: 2, batchSize: 4, learningRate: 1e-3, warmupSteps: 1 });
+ * params.length === parameterCount("forecastmodel-1"); // => true
+ * ```
+ */
+export function pretrainSingleThread(config: PretrainConfig, onStep?: (step: number, loss: number) => void): Float64Array {
+  const shape = networkShape(config.model);
+  const params = config.initial?.slice() ?? pretrainInitialParameters(config.model, config.seed);
+  if (params.length !== parameterLayout(shape).total) throw new RangeError("initial parameters do not fit the model");
+  const grad = new Float64Array(params.length);
+  const adam = new AdamOptimizer(params.length, { learningRate: config.learningRate });
+  const worker = new BatchGradient(shape);
+  for (let step = 0; step < config.steps; step++) {
+    const batch = pretrainBatch(shape, config.seed, config.distinctBatches === undefined ? step : step % config.distinctBatches, 0, config.batchSize);
+    const loss = worker.run(params, batch, standardisedMae, grad, 0, true);
+    clipGradientNorm(grad, 1);
+    adam.learningRate = learningRateAt(config, step);
+    adam.step(params, grad);
+    onStep?.(step, loss);
+  }
+  return params;
+}
+
+/**
+ * Maps forecastmodel-1 parameters onto the cross-series network
+ * (forecastmodel-2.1): every tensor is copied, and the stem's weights for the
+ * extra peer inputs start at zero, so the cross-series model starts out as
+ * exactly forecastmodel-1.
+ */
+export function expandToCrossSeries(univariate: Float64Array): Float64Array {
+  const from = parameterLayout(networkShape("forecastmodel-1"));
+  const toShape = networkShape("forecastmodel-2.1");
+  const to = parameterLayout(toShape);
+  if (univariate.length !== from.total) throw new RangeError("expected forecastmodel-1 parameters");
+  const out = new Float64Array(to.total);
+  const W = toShape.width;
+  for (let r = 0; r < W; r++) {
+    out.set(univariate.subarray(from.stemW + r * from.inputSize, from.stemW + (r + 1) * from.inputSize), to.stemW + r * to.inputSize);
+  }
+  out.set(univariate.subarray(from.stemB), to.stemB);
+  return out;
+}

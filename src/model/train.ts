@@ -1,0 +1,250 @@
+/**
+ * Gradients of the network on batches of (context, target) windows, the
+ * depth → parameter-range map of fine-tuning, and Adam. Used by pretraining
+ * and by fine-tuning.
+ * @module
+ */
+import type { FinetuneDepth, Freq, ModelName } from "../types.js";
+import { modelParams, networkShape, type NetworkShape } from "./config.js";
+import { WindowFeaturizer, type WindowScale } from "./features.js";
+import { NetworkRunner, parameterLayout } from "./network.js";
+
+/** A per-sample loss: returns its value and writes d(loss)/d(pred) into `gradOut`. */
+export type SampleLoss = (pred: Float64Array, actual: Float64Array, gradOut: Float64Array) => number;
+
+/** Windows to learn from. `groups` (optional) lists group sizes of time-aligned peers, in order. */
+export interface TrainingBatch {
+  readonly contexts: readonly Float64Array[];
+  readonly targets: readonly Float64Array[];
+  /** Season length of every sample, or one per sample. */
+  readonly seasonLengths: number | Int32Array;
+  readonly groups?: Int32Array;
+}
+
+/**
+ * Computes the loss and gradient of one network shape over batches. Keeps its
+ * buffers between calls; not safe to share between concurrent users.
+ */
+export class BatchGradient {
+  readonly shape: NetworkShape;
+  private readonly featurizer: WindowFeaturizer;
+  private readonly runner: NetworkRunner;
+  private x: Float64Array;
+  private scales: WindowScale[];
+  private readonly out: Float64Array;
+  private readonly dOut: Float64Array;
+  private readonly pred: Float64Array;
+  private readonly actual: Float64Array;
+  private readonly gradPred: Float64Array;
+  private readonly peerSums: Float64Array;
+
+  constructor(shape: NetworkShape, chunk = 128) {
+    this.shape = shape;
+    this.featurizer = new WindowFeaturizer(shape);
+    this.runner = new NetworkRunner(shape, chunk);
+    this.x = new Float64Array(0);
+    this.scales = [];
+    const O = shape.outputLength;
+    this.out = new Float64Array(chunk * O);
+    this.dOut = new Float64Array(chunk * O);
+    this.pred = new Float64Array(O);
+    this.actual = new Float64Array(O);
+    this.gradPred = new Float64Array(O);
+    this.peerSums = new Float64Array(shape.contextLength);
+  }
+
+  /**
+   * Mean loss over the batch; `grad` is overwritten with the mean gradient
+   * (zero below `fromIndex`). With `standardised` the loss sees predictions
+   * and targets in the window's standardised units (pretraining); otherwise
+   * on the data's own scale (fine-tuning). Constant windows carry no gradient.
+   */
+  run(params: Float64Array, batch: TrainingBatch, loss: SampleLoss, grad: Float64Array, fromIndex: number, standardised: boolean): number {
+    const n = batch.contexts.length;
+    if (batch.targets.length !== n) throw new RangeError("contexts and targets must have the same length");
+    const D = this.featurizer.layout.size;
+    const O = this.shape.outputLength;
+    if (this.x.length < n * D) this.x = new Float64Array(n * D);
+    while (this.scales.length < n) this.scales.push({ location: 0, scale: 0, constant: true });
+    const x = this.x;
+    for (let i = 0; i < n; i++) {
+      const m = typeof batch.seasonLengths === "number" ? batch.seasonLengths : batch.seasonLengths[i]!;
+      this.featurizer.featurize(batch.contexts[i]!, m, x, i * D, this.scales[i]!);
+    }
+    if (batch.groups !== undefined) {
+      let from = 0;
+      for (const size of batch.groups) {
+        this.featurizer.writePeers(x, from, size, this.peerSums);
+        from += size;
+      }
+    }
+    grad.fill(0);
+    let total = 0;
+    const chunk = this.runner.maxBatch;
+    for (let c0 = 0; c0 < n; c0 += chunk) {
+      const rows = Math.min(chunk, n - c0);
+      const xs = x.subarray(c0 * D, (c0 + rows) * D);
+      this.runner.forward(params, xs, rows, this.out);
+      this.dOut.fill(0, 0, rows * O);
+      for (let r = 0; r < rows; r++) {
+        const i = c0 + r;
+        const target = batch.targets[i]!;
+        const len = Math.min(target.length, O);
+        const s = this.scales[i]!;
+        if (s.constant || len === 0) continue;
+        const pred = this.pred.subarray(0, len);
+        const actual = this.actual.subarray(0, len);
+        const gp = this.gradPred.subarray(0, len);
+        for (let k = 0; k < len; k++) {
+          const zOut = this.out[r * O + k]!;
+          if (standardised) {
+            pred[k] = zOut;
+            actual[k] = (target[k]! - s.location) / s.scale;
+          } else {
+            pred[k] = s.location + s.scale * zOut;
+            actual[k] = target[k]!;
+          }
+        }
+        gp.fill(0);
+        total += loss(pred, actual, gp);
+        const factor = (standardised ? 1 : s.scale) / n;
+        for (let k = 0; k < len; k++) this.dOut[r * O + k] = gp[k]! * factor;
+      }
+      this.runner.backward(params, xs, rows, this.dOut, grad, fromIndex);
+    }
+    if (fromIndex > 0) grad.fill(0, 0, Math.min(fromIndex, grad.length));
+    return total / Math.max(n, 1);
+  }
+}
+
+const gradientCache = new Map<ModelName, BatchGradient>();
+
+/**
+ * One batch's mean loss and gradient with respect to the flat parameters, on
+ * the data's own scale (what fine-tuning needs).
+ *
+ * For each (context, target) pair the network forecasts
+ * `target.length` values (at most its direct output length) and `loss(pred,
+ * actual, gradOut)` returns the sample's loss and writes d(loss)/d(pred).
+ * `grad` is overwritten with the mean gradient; only parameters at index ≥
+ * `fromIndex` get one (the backward pass stops below them).
+ *
+ * @example
+ * ```ts
+ * const params = pretrainedParameters("forecastmodel-1").slice();
+ * const grad = new Float64Array(params.length);
+ * const l1 = (p: Float64Array, a: Float64Array, g: Float64Array) => {
+ *   let s = 0;
+ *   for (let i = 0; i < p.length; i++) { s += Math.abs(p[i]! - a[i]!); g[i] = Math.sign(p[i]! - a[i]!) / p.length; }
+ *   return s / p.length;
+ * };
+ * const value = networkLossAndGradient("forecastmodel-1", "M", params,
+ *   { contexts: [new Float64Array([1, 2, 3, 4])], targets: [new Float64Array([5, 6])] }, l1, grad);
+ * value >= 0; // => true
+ * ```
+ */
+export function networkLossAndGradient(
+  model: ModelName, freq: Freq, params: Float64Array,
+  batch: { contexts: readonly Float64Array[]; targets: readonly Float64Array[] },
+  loss: SampleLoss, grad: Float64Array, fromIndex = 0,
+): number {
+  let worker = gradientCache.get(model);
+  if (worker === undefined) {
+    worker = new BatchGradient(networkShape(model));
+    gradientCache.set(model, worker);
+  }
+  const { seasonLength } = modelParams(model, freq);
+  return worker.run(params, { contexts: batch.contexts, targets: batch.targets, seasonLengths: seasonLength }, loss, grad, fromIndex, false);
+}
+
+/**
+ * Index of the first parameter that fine-tune depth `depth` opens; parameters
+ * `[depthStart(model, depth), total)` are trainable. Depth 1 opens the last
+ * residual block and the head (the output end), each further depth one more
+ * block, and depth 5 everything including the input stem (index 0).
+ *
+ * @example
+ * ```ts
+ * depthStart("forecastmodel-1", 5); // => 0
+ * depthStart("forecastmodel-1", 1) > depthStart("forecastmodel-1", 2); // => true
+ * ```
+ */
+export function depthStart(model: ModelName, depth: FinetuneDepth): number {
+  const layout = parameterLayout(networkShape(model));
+  if (!Number.isInteger(depth) || depth < 1 || depth > 5) throw new RangeError(`finetune depth must be 1..5, got ${String(depth)}`);
+  if (depth === 5) return 0;
+  return layout.blocks[layout.blocks.length - depth]!.start;
+}
+
+/**
+ * Total number of parameters of a model's network.
+ *
+ * @example
+ * ```ts
+ * parameterCount("forecastmodel-1") > 100000; // => true
+ * ```
+ */
+export function parameterCount(model: ModelName): number {
+  return parameterLayout(networkShape(model)).total;
+}
+
+/** Options of {@link AdamOptimizer}. */
+export interface AdamOptions {
+  learningRate?: number;
+  beta1?: number;
+  beta2?: number;
+  epsilon?: number;
+}
+
+/**
+ * Adam (Kingma & Ba, 2015) over a suffix `[from, size)` of a flat parameter
+ * vector: m ← β1·m + (1−β1)·g, v ← β2·v + (1−β2)·g², θ ← θ − lr·m̂/(√v̂ + ε)
+ * with bias-corrected m̂, v̂.
+ *
+ * @example
+ * ```ts
+ * const adam = new AdamOptimizer(1, { learningRate: 0.1 });
+ * const theta = new Float64Array([1]);
+ * adam.step(theta, new Float64Array([2]));
+ * theta[0]; // => 0.9 (to 1e-9)
+ * ```
+ */
+export class AdamOptimizer {
+  /** Learning rate; may be changed between steps (schedules). */
+  learningRate: number;
+  private readonly beta1: number;
+  private readonly beta2: number;
+  private readonly epsilon: number;
+  private readonly m: Float64Array;
+  private readonly v: Float64Array;
+  private t = 0;
+
+  constructor(size: number, options: AdamOptions = {}) {
+    this.learningRate = options.learningRate ?? 1e-3;
+    this.beta1 = options.beta1 ?? 0.9;
+    this.beta2 = options.beta2 ?? 0.999;
+    this.epsilon = options.epsilon ?? 1e-8;
+    this.m = new Float64Array(size);
+    this.v = new Float64Array(size);
+  }
+
+  /** Steps taken so far. */
+  get steps(): number {
+    return this.t;
+  }
+
+  /** One update of `params[from ..]` with gradient `grad`. */
+  step(params: Float64Array, grad: Float64Array, from = 0): void {
+    this.t++;
+    const { beta1, beta2, epsilon, m, v } = this;
+    const c1 = 1 - Math.pow(beta1, this.t);
+    const c2 = 1 - Math.pow(beta2, this.t);
+    const lr = this.learningRate;
+    for (let i = from; i < params.length; i++) {
+      const g = grad[i]!;
+      m[i] = beta1 * m[i]! + (1 - beta1) * g;
+      v[i] = beta2 * v[i]! + (1 - beta2) * g * g;
+      params[i]! -= (lr * (m[i]! / c1)) / (Math.sqrt(v[i]! / c2) + epsilon);
+    }
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The pretrained parameters shipped inside the package, decoded lazily on
+ * first use, and fine-tuned deltas applied on top of them.
+ * @module
+ */
+import type { FinetunedWeights, ModelName } from "../types.js";
+import { networkShape } from "./config.js";
+import { parameterLayout } from "./network.js";
+import { WEIGHTS_FM1 } from "./weights/forecastmodel-1.js";
+import { WEIGHTS_FM1_LONG } from "./weights/forecastmodel-1-long-horizon.js";
+import { WEIGHTS_FM21 } from "./weights/forecastmodel-2.1.js";
+
+/** A generated weights module: parameters as little-endian float32, base64. */
+export interface EmbeddedWeights {
+  readonly model: ModelName;
+  readonly count: number;
+  readonly base64: string;
+}
+
+const EMBEDDED: Record<ModelName, EmbeddedWeights> = {
+  "forecastmodel-1": WEIGHTS_FM1,
+  "forecastmodel-1-long-horizon": WEIGHTS_FM1_LONG,
+  "forecastmodel-2.1": WEIGHTS_FM21,
+};
+
+const decoded = new Map<ModelName, Float64Array>();
+
+/**
+ * The pretrained flat parameter vector of a model. Decoded once and shared:
+ * never mutate it (copy with `.slice()` first).
+ *
+ * @example
+ * ```ts
+ * pretrainedParameters("forecastmodel-1").length === parameterCount("forecastmodel-1"); // => true
+ * ```
+ */
+export function pretrainedParameters(model: ModelName): Float64Array {
+  let params = decoded.get(model);
+  if (params === undefined) {
+    const embedded = EMBEDDED[model];
+    if (embedded === undefined) throw new RangeError(`unknown model "${String(model)}"`);
+    const expected = parameterLayout(networkShape(model)).total;
+    if (embedded.count !== expected) throw new RangeError(`embedded weights of ${model} have ${embedded.count} parameters, the network needs ${expected}`);
+    params = decodeFloat32Base64(embedded.base64, embedded.count);
+    decoded.set(model, params);
+  }
+  return params;
+}
+
+/**
+ * The full parameter vector of a fine-tuned model: the pretrained vector with
+ * the stored suffix written over it (a new array). `null` gives a copy of the
+ * pretrained parameters.
+ *
+ * @example
+ * ```ts
+ * const p = applyFinetuned("forecastmodel-1", null);
+ * p[0] === pretrainedParameters("forecastmodel-1")[0]; // => true
+ * ```
+ */
+export function applyFinetuned(model: ModelName, weights: FinetunedWeights | null): Float64Array {
+  const params = pretrainedParameters(model).slice();
+  if (weights === null) return params;
+  if (weights.model !== model) throw new RangeError(`fine-tuned weights are for ${weights.model}, not ${model}`);
+  if (weights.start < 0 || weights.start + weights.values.length !== params.length) {
+    throw new RangeError(`fine-tuned weights do not fit ${model}: start ${weights.start} + ${weights.values.length} values != ${params.length}`);
+  }
+  params.set(weights.values, weights.start);
+  return params;
+}
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/**
+ * Encodes parameters as little-endian float32 in base64 (the weights file format).
+ *
+ * @example
+ * ```ts
+ * encodeFloat32Base64(new Float64Array([1])); // => "AACAPw=="
+ * ```
+ */
+export function encodeFloat32Base64(values: Float64Array): string {
+  const bytes = new Uint8Array(new Float32Array(values).buffer);
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 3) {
+    const b0 = bytes[i]!;
+    const b1 = i + 1 < bytes.length ? bytes[i + 1]! : 0;
+    const b2 = i + 2 < bytes.length ? bytes[i + 2]! : 0;
+    out += ALPHABET[b0 >> 2]! + ALPHABET[((b0 & 3) << 4) | (b1 >> 4)]!;
+    out += i + 1 < bytes.length ? ALPHABET[((b1 & 15) << 2) | (b2 >> 6)]! : "=";
+    out += i + 2 < bytes.length ? ALPHABET[b2 & 63]! : "=";
+  }
+  return out;
+}
+
+/**
+ * Decodes `count` little-endian float32 values from base64 into a Float64Array.
+ *
+ * @example
+ * ```ts
+ * Array.from(decodeFloat32Base64("AACAPw==", 1)); // => [1]
+ * ```
+ */
+export function decodeFloat32Base64(base64: string, count: number): Float64Array {
+  const lookup = new Int16Array(128).fill(-1);
+  for (let i = 0; i < ALPHABET.length; i++) lookup[ALPHABET.charCodeAt(i)] = i;
+  const bytes = new Uint8Array(count * 4);
+  let byte = 0;
+  let buffer = 0;
+  let bits = 0;
+  for (let i = 0; i < base64.length && byte < bytes.length; i++) {
+    const c = base64.charCodeAt(i);
+    if (c === 61) break; // '='
+    const v = c < 128 ? lookup[c]! : -1;
+    if (v < 0) throw new RangeError(`invalid base64 character at ${i}`);
+    buffer = (buffer << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes[byte++] = (buffer >> bits) & 255;
+    }
+  }
+  if (byte !== bytes.length) throw new RangeError(`weights hold ${byte} bytes, expected ${bytes.length}`);
+  const view = new DataView(bytes.buffer);
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) out[i] = view.getFloat32(i * 4, true);
+  return out;
+}
