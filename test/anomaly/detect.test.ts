@@ -1,0 +1,445 @@
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import {
+  anomalyMinimumLength,
+  anomalyWindowCount,
+  detectAnomalies,
+  multivariateThreshold,
+} from "../../src/anomaly/index.js";
+import { crossValidate, latestWindowForecasts, seasonalNaiveForecaster } from "../../src/cv/index.js";
+import { ValidationError } from "../../src/errors.js";
+import { gaussianMultiplier } from "../../src/intervals/index.js";
+import { horizonWarning } from "../../src/model/index.js";
+import { sampleStd } from "../../src/stats/index.js";
+import type { AnomalyRequest, AnomalyResult } from "../../src/types.js";
+import { anomalyRequestForTest, fixtureSeries, packForTest } from "./helpers.js";
+
+const weekly = seasonalNaiveForecaster(52);
+
+function flagged(result: AnomalyResult): number[] {
+  return result.idxs.filter((_, r) => result.anomaly[r]);
+}
+
+function validationError(run: () => unknown): ValidationError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ValidationError) return error;
+    throw error;
+  }
+  throw new Error("expected a ValidationError");
+}
+
+describe("the issue's fixture (seasonal naive, season 52)", () => {
+  test("univariate flags exactly the two spikes", () => {
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries()), { forecaster: weekly });
+    expect(flagged(result)).toEqual([95, 199]);
+    expect(result.sizes).toEqual([5, 5]);
+    expect(result.idxs).toEqual([95, 96, 97, 98, 99, 195, 196, 197, 198, 199]);
+    expect(Object.keys(result.intervals!)).toEqual(["lo-99", "hi-99"]);
+    result.anomaly_score.forEach((z, r) => expect(result.accumulated_anomaly_score[r]).toBeCloseTo(z * z, 12));
+  });
+
+  test("multivariate flags four rows: both series at both time steps", () => {
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { thresholdMethod: "multivariate" }), { forecaster: weekly });
+    expect(flagged(result)).toEqual([95, 99, 195, 199]);
+    expect(result.intervals).toBeNull();
+    for (let t = 0; t < 5; t++) expect(result.accumulated_anomaly_score[t]).toBe(result.accumulated_anomaly_score[5 + t]);
+    expect(result.accumulated_anomaly_score[0]).toBeGreaterThan(multivariateThreshold(99, 2));
+  });
+
+  test("the interval is ŷ ± q·σ and a flagged point lies outside it", () => {
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries()), { forecaster: weekly });
+    const y = fixtureSeries().y;
+    const q = gaussianMultiplier(99);
+    result.idxs.forEach((row, r) => {
+      const lo = result.intervals!["lo-99"]![r]!;
+      const hi = result.intervals!["hi-99"]![r]!;
+      const mean = result.mean[r]!;
+      expect(mean - lo).toBeCloseTo(hi - mean, 10);
+      // (hi − mean)/q = σ, and z = (y − mean)/σ
+      expect(result.anomaly_score[r]).toBeCloseTo((y[row]! - mean) / ((hi - mean) / q), 9);
+      expect(result.anomaly[r]).toBe(y[row]! < lo || y[row]! > hi);
+    });
+  });
+
+  test("tokens and the horizon warning (h 20 > weekly horizon 13)", () => {
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries()), { forecaster: weekly });
+    expect(result.input_tokens).toBe(200);
+    expect(result.output_tokens).toBe(10 * 6); // mean, anomaly, score, accumulated, lo, hi
+    expect(result.finetune_tokens).toBe(0);
+    expect(result.warnings).toEqual([horizonWarning("forecastmodel-1", "W", 20)]);
+    const multi = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { thresholdMethod: "multivariate", h: 10 }), {
+      forecaster: weekly,
+    });
+    expect(multi.output_tokens).toBe(10 * 4);
+    expect(multi.warnings).toEqual([]);
+  });
+});
+
+describe("σ and windows", () => {
+  test("σ leaves the detection window out when 6·detection_size forecast points precede it", () => {
+    // h 5, d 2: 14 points wanted → 3 windows (cutoffs 45, 50, 55); 13 points precede the window.
+    const values = Array.from({ length: 60 }, (_, t) => 10 + (t % 3) + (t % 7 === 0 ? 1 : 0));
+    values[59] = 40;
+    const series = packForTest([values]);
+    const forecaster = seasonalNaiveForecaster(3);
+    const result = detectAnomalies(anomalyRequestForTest(series, { h: 5, detectionSize: 2, freq: "D" }), { forecaster });
+    const cv = crossValidate(forecaster, series, { h: 5, windows: anomalyWindowCount(2, 5, 5) });
+    expect(Array.from(cv.cutoffs)).toEqual([45, 50, 55]);
+    const point = latestWindowForecasts(cv, series.offsets);
+    const residuals = values.slice(45, 58).map((v, j) => v - point[45 + j]!);
+    const sigma = sampleStd(residuals);
+    expect(result.anomaly_score[1]).toBeCloseTo((40 - point[59]!) / sigma, 9);
+    expect(result.anomaly).toEqual([false, true]);
+  });
+
+  test("σ uses every forecast point when fewer than 6·detection_size precede the window", () => {
+    const values = Array.from({ length: 12 }, (_, t) => 10 + (t % 2));
+    values[11] = 20;
+    const series = packForTest([values]);
+    const result = detectAnomalies(anomalyRequestForTest(series, { h: 4, detectionSize: 2 }), { forecaster: seasonalNaiveForecaster(2) });
+    // windows at cutoffs 8, 4 → forecast points 4..11 (6 before the window < 12): σ over all 8 residuals
+    const residuals = [0, 0, 0, 0, 0, 0, 0, 20 - 11];
+    expect(result.anomaly_score[1]).toBeCloseTo(9 / sampleStd(residuals), 9);
+  });
+
+  test("window count and minimum length rules", () => {
+    expect(anomalyWindowCount(48, 24, 24)).toBe(14);
+    expect(anomalyWindowCount(5, 20, 20)).toBe(2);
+    expect(anomalyWindowCount(1, 1, 1)).toBe(7);
+    expect(anomalyWindowCount(2, 4, 10)).toBe(4); // gaps: 4 windows × 4 points ≥ 14
+    expect(anomalyMinimumLength(5, 20, 20)).toBe(21);
+    expect(anomalyMinimumLength(48, 24, 24)).toBe(49);
+    expect(anomalyMinimumLength(48, 24, 5)).toBe(50); // 1 + 24 + 5·⌈24/5⌉
+    expect(anomalyMinimumLength(1, 1, 1)).toBe(3);
+    expect(anomalyMinimumLength(1, 1, 4)).toBe(6);
+    expect(anomalyMinimumLength(30, 20, 25)).toBeNull();
+    expect(() => anomalyWindowCount(0, 1, 1)).toThrow(RangeError);
+  });
+
+  test("every accepted length covers the detection window with forecasts (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 0, max: 30 }),
+        (d, h, step, extra) => {
+          const minimum = anomalyMinimumLength(d, h, step);
+          fc.pre(minimum !== null);
+          const n = minimum! + extra;
+          const series = packForTest([Array.from({ length: n }, (_, t) => Math.sin(t))]);
+          const result = detectAnomalies(anomalyRequestForTest(series, { h, stepSize: step, detectionSize: d }), {
+            forecaster: seasonalNaiveForecaster(1),
+          });
+          expect(result.idxs.length).toBe(d);
+          if (minimum! > 1 + h) {
+            // one point shorter is refused
+            const short = packForTest([Array.from({ length: minimum! - 1 }, (_, t) => Math.sin(t))]);
+            expect(() => detectAnomalies(anomalyRequestForTest(short, { h, stepSize: step, detectionSize: d }))).toThrow(ValidationError);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe("422 rules", () => {
+  test("a too-short series: value_error at its size, the message states the minimum", () => {
+    const series = packForTest([Array(30).fill(1), Array(20).fill(1)]);
+    const error = validationError(() => detectAnomalies(anomalyRequestForTest(series, { h: 20 }), { forecaster: weekly }));
+    expect(error.detail).toHaveLength(1);
+    expect(error.detail[0]!.type).toBe("value_error");
+    expect(error.detail[0]!.loc).toEqual(["body", "series", "sizes", 1]);
+    expect(error.detail[0]!.msg).toMatch(/^Value error, series 1 has 20 points; .* needs at least 21 points per series/);
+  });
+
+  test("detection_size larger than the series allows states the minimum length", () => {
+    const series = packForTest([Array(40).fill(1)]);
+    const error = validationError(() =>
+      detectAnomalies(anomalyRequestForTest(series, { h: 10, detectionSize: 45 }), { forecaster: weekly }),
+    );
+    expect(error.detail[0]!.msg).toMatch(/needs at least 51 points per series/);
+    expect(error.detail[0]!.msg).toMatch(/detection_size = 45/);
+  });
+
+  test("detection_size > h with step_size > h leaves gaps", () => {
+    const series = packForTest([Array(200).fill(1)]);
+    const error = validationError(() => detectAnomalies(anomalyRequestForTest(series, { h: 5, stepSize: 8, detectionSize: 6 })));
+    expect(error.detail[0]!.loc).toEqual(["body", "detection_size"]);
+    expect(error.detail[0]!.msg).toMatch(/must be <= h \(5\) when step_size \(8\) > h/);
+  });
+
+  test("multivariate thresholding needs equal lengths", () => {
+    const series = packForTest([Array(50).fill(1), Array(60).fill(1), Array(50).fill(1)]);
+    const error = validationError(() => detectAnomalies(anomalyRequestForTest(series, { thresholdMethod: "multivariate" })));
+    expect(error.detail.map((d) => d.loc)).toEqual([["body", "series", "sizes", 1]]);
+    expect(error.detail[0]!.msg).toMatch(/same length: series 1 has 60 points, series 0 has 50/);
+    // univariate accepts it
+    expect(detectAnomalies(anomalyRequestForTest(series), { forecaster: weekly }).sizes).toEqual([5, 5, 5]);
+  });
+
+  test("non-integer or non-positive h, detection_size, step_size and a bad level", () => {
+    const series = packForTest([Array(50).fill(1)]);
+    const error = validationError(() =>
+      detectAnomalies(anomalyRequestForTest(series, { h: 0, detectionSize: 1.5, stepSize: -1, level: 100 })),
+    );
+    expect(error.detail.map((d) => d.loc)).toEqual([["body", "h"], ["body", "detection_size"], ["body", "step_size"], ["body", "level"]]);
+  });
+});
+
+// ---------------------------------------------------------------- properties
+
+interface Case {
+  lists: number[][];
+  h: number;
+  stepSize: number;
+  detectionSize: number;
+  season: number;
+  level: number;
+}
+
+/** Random requests that satisfy the minimum-length rule; equal lengths when `equal`. */
+function caseArbitrary(equal: boolean, values: fc.Arbitrary<number>): fc.Arbitrary<Case> {
+  return fc
+    .record({
+      h: fc.integer({ min: 1, max: 6 }),
+      stepExtra: fc.integer({ min: -5, max: 2 }),
+      detectionSize: fc.integer({ min: 1, max: 6 }),
+      season: fc.integer({ min: 1, max: 5 }),
+      level: fc.double({ min: 0, max: 99.99, noNaN: true }),
+      seriesCount: fc.integer({ min: 1, max: 4 }),
+      extras: fc.array(fc.integer({ min: 0, max: 25 }), { minLength: 4, maxLength: 4 }),
+      pool: fc.array(values, { minLength: 200, maxLength: 200 }),
+    })
+    .map((r) => {
+      const stepSize = Math.max(1, r.h + r.stepExtra);
+      const detectionSize = stepSize > r.h ? Math.min(r.detectionSize, r.h) : r.detectionSize;
+      const minimum = anomalyMinimumLength(detectionSize, r.h, stepSize)!;
+      const lists = Array.from({ length: r.seriesCount }, (_, i) => {
+        const n = minimum + (equal ? r.extras[0]! : r.extras[i]!);
+        return Array.from({ length: n }, (_, t) => r.pool[(i * 37 + t) % 200]!);
+      });
+      return { lists, h: r.h, stepSize, detectionSize, season: r.season, level: r.level };
+    });
+}
+
+function run(c: Case, fields: Partial<AnomalyRequest> = {}): AnomalyResult {
+  const request = anomalyRequestForTest(packForTest(c.lists), {
+    h: c.h,
+    stepSize: c.stepSize,
+    detectionSize: c.detectionSize,
+    level: c.level,
+    ...fields,
+  });
+  return detectAnomalies(request, { forecaster: seasonalNaiveForecaster(c.season) });
+}
+
+const smallValues = fc.double({ min: -1000, max: 1000, noNaN: true });
+const anyFinite = fc.oneof(
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.constantFrom(0, 1, -1, 1e308, -1e308, 5e-324),
+);
+
+describe("properties", () => {
+  test("a point is flagged iff |z| > q(level) (univariate)", () => {
+    fc.assert(
+      fc.property(caseArbitrary(false, smallValues), (c) => {
+        const result = run(c);
+        const q = gaussianMultiplier(c.level);
+        result.anomaly_score.forEach((z, r) => expect(result.anomaly[r]).toBe(Math.abs(z) > q));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test("a step is flagged in every series iff Σ z² > χ² quantile (multivariate)", () => {
+    fc.assert(
+      fc.property(caseArbitrary(true, smallValues), (c) => {
+        const result = run(c, { thresholdMethod: "multivariate" });
+        const threshold = multivariateThreshold(c.level, c.lists.length);
+        const d = c.detectionSize;
+        for (let t = 0; t < d; t++) {
+          let sum = 0;
+          for (let i = 0; i < c.lists.length; i++) sum += result.anomaly_score[i * d + t]! ** 2;
+          for (let i = 0; i < c.lists.length; i++) {
+            expect(result.accumulated_anomaly_score[i * d + t]).toBeCloseTo(sum, 6);
+            expect(result.anomaly[i * d + t]).toBe(result.accumulated_anomaly_score[i * d + t]! > threshold);
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test("raising the level never adds a flag", () => {
+    fc.assert(
+      fc.property(
+        caseArbitrary(true, smallValues),
+        fc.double({ min: 0, max: 99.99, noNaN: true }),
+        fc.constantFrom("univariate" as const, "multivariate" as const),
+        (c, other, thresholdMethod) => {
+          const low = run({ ...c, level: Math.min(c.level, other) }, { thresholdMethod });
+          const high = run({ ...c, level: Math.max(c.level, other) }, { thresholdMethod });
+          high.anomaly.forEach((flag, r) => {
+            if (flag) expect(low.anomaly[r]).toBe(true);
+          });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test("idxs increase within a series and lie in its last detection_size positions; sizes sum to the output length", () => {
+    fc.assert(
+      fc.property(caseArbitrary(false, smallValues), (c) => {
+        const result = run(c);
+        const rows = result.idxs.length;
+        expect(result.sizes.reduce((a, b) => a + b, 0)).toBe(rows);
+        for (const array of [result.mean, result.anomaly, result.anomaly_score, result.accumulated_anomaly_score]) {
+          expect(array.length).toBe(rows);
+        }
+        let offset = 0;
+        let row = 0;
+        c.lists.forEach((list, i) => {
+          const n = list.length;
+          for (let j = 0; j < result.sizes[i]!; j++, row++) {
+            const idx = result.idxs[row]!;
+            expect(idx).toBeGreaterThanOrEqual(offset + n - c.detectionSize);
+            expect(idx).toBeLessThan(offset + n);
+            if (j > 0) expect(idx).toBeGreaterThan(result.idxs[row - 1]!);
+          }
+          offset += n;
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test("permuting the series permutes a univariate result and leaves multivariate flags unchanged", () => {
+    fc.assert(
+      fc.property(caseArbitrary(true, smallValues), fc.nat(), (c, seed) => {
+        const count = c.lists.length;
+        const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => ((a * 31 + seed) % 7) - ((b * 31 + seed) % 7));
+        const permuted = { ...c, lists: order.map((i) => c.lists[i]!) };
+        const d = c.detectionSize;
+        const block = <T>(a: readonly T[], i: number) => a.slice(i * d, i * d + d);
+
+        const uni = run(c);
+        const uniP = run(permuted);
+        order.forEach((i, k) => {
+          expect(block(uniP.anomaly, k)).toEqual(block(uni.anomaly, i));
+          expect(block(uniP.anomaly_score, k)).toEqual(block(uni.anomaly_score, i));
+          expect(block(uniP.mean, k)).toEqual(block(uni.mean, i));
+          expect(block(uniP.intervals!["lo-" + String(c.level)]!, k)).toEqual(block(uni.intervals!["lo-" + String(c.level)]!, i));
+        });
+
+        const multi = run(c, { thresholdMethod: "multivariate" });
+        const multiP = run(permuted, { thresholdMethod: "multivariate" });
+        expect(multiP.anomaly).toEqual(multi.anomaly); // the same steps in every series
+        expect(multiP.accumulated_anomaly_score).toEqual(multi.accumulated_anomaly_score);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test("no NaN or Infinity anywhere for any finite input, constant series included", () => {
+    const allFinite = (result: AnomalyResult) => {
+      const numbers = [
+        ...result.mean,
+        ...result.anomaly_score,
+        ...result.accumulated_anomaly_score,
+        ...Object.values(result.intervals ?? {}).flat(),
+      ];
+      for (const v of numbers) expect(Number.isFinite(v)).toBe(true);
+      expect(JSON.stringify({ ...result, intervals: result.intervals ?? {} })).not.toMatch(/null/);
+    };
+    fc.assert(
+      fc.property(caseArbitrary(true, anyFinite), fc.boolean(), (c, constant) => {
+        const lists = constant ? c.lists.map((l) => l.map(() => l[0]!)) : c.lists;
+        const result = run({ ...c, lists });
+        allFinite(result);
+        if (constant) expect(result.anomaly.every((f) => !f)).toBe(true);
+        allFinite(run({ ...c, lists }, { thresholdMethod: "multivariate" }));
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
+
+describe("pipeline behaviour", () => {
+  test("a perfectly predicted series (σ = 0) scores 0 and flags nothing, even with a level of 0", () => {
+    const series = packForTest([Array.from({ length: 40 }, (_, t) => t % 4)]);
+    const result = detectAnomalies(anomalyRequestForTest(series, { h: 4, detectionSize: 4, level: 0 }), {
+      forecaster: seasonalNaiveForecaster(4),
+    });
+    expect(result.anomaly_score).toEqual([0, 0, 0, 0]);
+    expect(result.anomaly).toEqual([false, false, false, false]);
+  });
+
+  test("identical requests give identical results; the input is not mutated", () => {
+    const series = fixtureSeries();
+    const copy = Float64Array.from(series.y);
+    const a = detectAnomalies(anomalyRequestForTest(series), { forecaster: weekly });
+    const b = detectAnomalies(anomalyRequestForTest(series), { forecaster: weekly });
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(series.y).toEqual(copy);
+  });
+
+  test("level written as given in the interval keys", () => {
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { level: 97.5 }), { forecaster: weekly });
+    expect(Object.keys(result.intervals!)).toEqual(["lo-97.5", "hi-97.5"]);
+  });
+
+  test("one batched forecaster call per window, with every series", () => {
+    const calls: number[] = [];
+    const counting = {
+      name: "counting",
+      seasonLength: 52,
+      forecast(contexts: readonly Float64Array[], h: number) {
+        calls.push(contexts.length);
+        return weekly.forecast(contexts, h);
+      },
+    };
+    detectAnomalies(anomalyRequestForTest(fixtureSeries()), { forecaster: counting });
+    expect(calls).toEqual([2, 2]); // anomalyWindowCount(5, 20, 20) = 2
+  });
+});
+
+describe("exogenous features", () => {
+  // y = 10 + (t mod 4) + 5·x + noise, x a pulse every 17 steps (one at t = 117, in the detection window).
+  const n = 120;
+  const x = Array.from({ length: n }, (_, t) => (t % 17 === 15 ? 1 : 0));
+  const noise = (t: number) => ((t * 37) % 11) / 11 - 0.5;
+  const y = x.map((v, t) => 10 + (t % 4) + 5 * v + noise(t));
+  const series = { ...packForTest([y]), X: [Float64Array.from(x)] };
+  const fields = { h: 4, detectionSize: 3, freq: "D" as const };
+  // Knows the pattern 10 + (t mod 4) from the context length alone, not the pulses.
+  const pattern = {
+    name: "pattern",
+    seasonLength: 4,
+    forecast(contexts: readonly Float64Array[], h: number) {
+      const out = new Float64Array(contexts.length * h);
+      contexts.forEach((c, i) => {
+        for (let k = 0; k < h; k++) out[i * h + k] = 10 + ((c.length + k) % 4);
+      });
+      return out;
+    },
+  };
+
+  test("without X the pulse at t = 117 is an anomaly", () => {
+    const result = detectAnomalies(anomalyRequestForTest({ ...series, X: [] }, fields), { forecaster: pattern });
+    expect(result.anomaly).toEqual([true, false, false]);
+    expect(result.input_tokens).toBe(n);
+  });
+
+  test.each([true, false])("with X (clean_ex_first %s) the pulse is explained and nothing is flagged", (cleanExFirst) => {
+    const result = detectAnomalies(anomalyRequestForTest(series, { ...fields, cleanExFirst }), { forecaster: pattern });
+    expect(result.anomaly).toEqual([false, false, false]);
+    expect(result.input_tokens).toBe(2 * n);
+    // the forecast of the pulse includes the X part (≈ 5 above the pattern's 10 + 117 mod 4 = 11)
+    expect(result.mean[0]).toBeGreaterThan(14);
+  });
+});
