@@ -4,9 +4,10 @@
  * intervals from the in-sample residuals and optional exogenous features.
  * @module
  */
-import type { Forecaster, HistoricRequest, HistoricResult, ModelSpec, SeriesData } from "../types.js";
+import type { Forecaster, HistoricRequest, HistoricResult } from "../types.js";
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import { modelParams, createNetworkForecaster, applyFinetuned } from "../model/index.js";
+import { modelParams } from "../model/index.js";
+import { prepareForecaster } from "../finetune/index.js";
 import { sampleStd } from "../stats/index.js";
 import { gaussianIntervals } from "../intervals/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
@@ -39,15 +40,6 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
   return length < inputSize + horizon ? 0 : Math.floor((length - inputSize) / horizon);
 }
 
-/** The model of a request, zero-shot or with its stored fine-tuned weights. */
-function requestForecaster(spec: ModelSpec, series: SeriesData): { forecaster: Forecaster; finetuneTokens: number } {
-  // TODO(finetune): switch to prepareForecaster(spec, series) from "../finetune/index.js" once it lands.
-  void series;
-  const params = spec.finetuned ? applyFinetuned(spec.model, spec.finetuned) : undefined;
-  const forecaster = createNetworkForecaster(spec.model, spec.freq, params ? { params, multivariate: spec.multivariate } : { multivariate: spec.multivariate });
-  return { forecaster, finetuneTokens: 0 };
-}
-
 /**
  * The historic forecast of POST /v2/historic_forecast (deprecated route).
  *
@@ -69,6 +61,10 @@ function requestForecaster(spec: ModelSpec, series: SeriesData): { forecaster: F
  * Intervals for every level L: mean ± q·σ with q = Φ⁻¹(0.5 + L/200) and σ the
  * sample standard deviation (n − 1) of the series' in-sample residuals y − mean;
  * null when `levels` is empty.
+ *
+ * The model comes from `prepareForecaster(request, modelSeries)`: zero-shot,
+ * a stored fine-tuned model, or fine-tuned on the series the model sees (y
+ * minus the X part when `cleanExFirst`).
  *
  * Tokens: input = y values + X values; output = mean.length × (1 + number of
  * interval arrays + number of contribution arrays); finetune = the model's.
@@ -116,9 +112,11 @@ export function runHistoricForecast(request: HistoricRequest, options: HistoricF
 
   const plan = exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst });
   const modelSeries = plan.modelSeries;
-  const { forecaster, finetuneTokens } = options.forecaster
-    ? { forecaster: options.forecaster, finetuneTokens: 0 }
-    : requestForecaster(request, modelSeries);
+  // The model is fine-tuned (when asked) on what it will forecast: the cleaned series when cleanExFirst.
+  const prepared = options.forecaster
+    ? { forecaster: options.forecaster, finetuneTokens: 0, warnings: [] as string[] }
+    : prepareForecaster(request, modelSeries);
+  const { forecaster, finetuneTokens } = prepared;
 
   const rowsTotal = totalWindows * horizon;
   const rows = new Int32Array(rowsTotal);
@@ -179,6 +177,6 @@ export function runHistoricForecast(request: HistoricRequest, options: HistoricF
     intervals,
     weights_x: outcome.weightsX ? Array.from(outcome.weightsX) : null,
     feature_contributions: block.contributions ? block.contributions.map((c) => Array.from(c)) : null,
-    warnings: outcome.warnings,
+    warnings: [...prepared.warnings, ...outcome.warnings],
   };
 }

@@ -175,3 +175,39 @@ describe("runHistoricForecast with exogenous features (known answer)", () => {
     });
   }
 });
+
+describe("runHistoricForecast with the network", () => {
+  it("doc example: one daily series of 124 points → 2 windows of 14, finite values and intervals", () => {
+    const y = Float64Array.from({ length: 124 }, (_, t) => 10 + (t % 7));
+    const result = runHistoricForecast(request({ y, sizes: Int32Array.of(124), offsets: Int32Array.of(0, 124), X: [] }, { levels: [80] }));
+    expect(result.sizes).toEqual([28]);
+    expect(Object.keys(result.intervals ?? {})).toEqual(["lo-80", "hi-80"]);
+    expect(result.mean.every(Number.isFinite)).toBe(true);
+    result.mean.forEach((m, r) => {
+      expect(result.intervals?.["lo-80"]?.[r]).toBeLessThanOrEqual(m);
+      expect(result.intervals?.["hi-80"]?.[r]).toBeGreaterThanOrEqual(m);
+    });
+  });
+
+  it("with X and both orders of clean_ex_first: contributions sum to mean", () => {
+    const { ys, X } = knownAnswerData(2, 130, "network");
+    for (const cleanExFirst of [true, false]) {
+      const result = runHistoricForecast(request(makeSeries(ys, X), { cleanExFirst, featureContributions: true, levels: [95] }));
+      expect(result.sizes).toEqual([28, 28]);
+      const contributions = result.feature_contributions as number[][];
+      expect(contributions.length).toBe(3);
+      result.mean.forEach((m, r) => {
+        const sum = contributions.reduce((s, c) => s + (c[r] as number), 0);
+        expect(Math.abs(sum - m)).toBeLessThanOrEqual(1e-9 * Math.abs(m));
+      });
+    }
+  });
+
+  it("fine-tunes through prepareForecaster: finetune_tokens = steps × series", () => {
+    const ys = [ramp(130), ramp(124, 3)];
+    const result = runHistoricForecast(request(makeSeries(ys), { finetune: { steps: 2, loss: "mae", depth: 1 } }));
+    expect(result.finetune_tokens).toBe(4);
+    expect(result.sizes).toEqual([28, 28]);
+    expect(result.mean.every(Number.isFinite)).toBe(true);
+  });
+});
