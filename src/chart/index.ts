@@ -50,11 +50,11 @@ export interface AnomalyChartInput {
 const COLORS = {
   series: "#1f2937",
   forecast: "#2563eb",
-  band: "#93c5fd",
+  band: "#60a5fa",
   anomaly: "#dc2626",
   grid: "#e5e7eb",
   axis: "#6b7280",
-  highlight: "#fef3c7",
+  highlight: "#fdf8e8",
 } as const;
 
 /**
@@ -401,7 +401,7 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
   const hasBand = f !== undefined && f.lo !== undefined && f.hi !== undefined;
   if (hasBand && f.lo !== undefined && f.hi !== undefined) {
     const d = bandPath(f.lo, f.hi, f.start, xScale, yScale);
-    if (d !== "") out.push(`<path class="band" d="${d}" fill="${COLORS.band}" fill-opacity="0.55" stroke="none"/>`);
+    if (d !== "") out.push(`<path class="band" d="${d}" fill="${COLORS.band}" fill-opacity="0.35" stroke="none"/>`);
   }
   const seriesD = linePath(values, 0, xScale, yScale);
   if (seriesD !== "") {
@@ -471,7 +471,7 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
   }
   if (hasBand) {
     addEntry(
-      `<rect x="X0" y="${ly - 6}" width="22" height="12" fill="${COLORS.band}" fill-opacity="0.55"/>`,
+      `<rect x="X0" y="${ly - 6}" width="22" height="12" fill="${COLORS.band}" fill-opacity="0.35"/>`,
       input.intervalLabel ?? "interval",
     );
   }
