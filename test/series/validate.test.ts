@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import { ValidationError, type ErrorItem } from "../../src/errors.js";
+import { checkSeriesInput, packSeries, validateSeriesInput } from "../../src/series/index.js";
+
+/** The errors of an input, as "type loc" strings. */
+function problems(input: unknown, options?: Parameters<typeof checkSeriesInput>[1]): string[] {
+  return checkSeriesInput(input, options).errors.map((e) => `${e.type} ${e.loc.join(".")}`);
+}
+function errorsOf(input: unknown, options?: Parameters<typeof checkSeriesInput>[1]): ErrorItem[] {
+  try {
+    validateSeriesInput(input, options);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ValidationError);
+    return (e as ValidationError).detail;
+  }
+  throw new Error("expected a ValidationError");
+}
+
+describe("validateSeriesInput: valid input", () => {
+  it("builds SeriesData with offsets and feature-major X", () => {
+    const s = validateSeriesInput({ y: [1, 2, 3, 4, 5], sizes: [2, 3], X: [[0, 1, 0, 1, 0], [5, 5, 5, 5, 5]] });
+    expect(s.y).toBeInstanceOf(Float64Array);
+    expect(Array.from(s.y)).toEqual([1, 2, 3, 4, 5]);
+    expect(Array.from(s.sizes)).toEqual([2, 3]);
+    expect(Array.from(s.offsets)).toEqual([0, 2, 5]);
+    expect(s.X.map((f) => Array.from(f))).toEqual([[0, 1, 0, 1, 0], [5, 5, 5, 5, 5]]);
+  });
+
+  it("treats X: null or absent as no features, ignores unknown properties, accepts typed arrays", () => {
+    expect(validateSeriesInput({ y: [1], sizes: [1], X: null }).X).toEqual([]);
+    expect(validateSeriesInput({ y: [1], sizes: [1], extra: "ignored" }).X).toEqual([]);
+    expect(Array.from(validateSeriesInput({ y: new Float64Array([1, 2]), sizes: new Int32Array([2]) }).y)).toEqual([1, 2]);
+  });
+
+  it("returns typed X_future when it is valid", () => {
+    const check = checkSeriesInput({ y: [1, 2, 3], sizes: [1, 2], X: [[1, 2, 3]] }, { XFuture: [[7, 8, 9, 10]], h: 2 });
+    expect(check.errors).toEqual([]);
+    expect(check.Xfuture.map((f) => Array.from(f))).toEqual([[7, 8, 9, 10]]);
+  });
+
+  test.prop([fc.array(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 })], { numRuns: 100 })(
+    "accepts any packed list of series, and never mutates the input",
+    (list) => {
+      const { y, sizes } = packSeries(list);
+      const input = Object.freeze({ y: Object.freeze(Array.from(y)), sizes: Object.freeze(Array.from(sizes)), X: Object.freeze([Object.freeze(Array.from(y))]) });
+      const snapshot = JSON.stringify(input);
+      const s = validateSeriesInput(input);
+      expect(JSON.stringify(input)).toBe(snapshot);
+      expect(Array.from(s.y)).toEqual(Array.from(y));
+      expect(s.offsets[s.sizes.length]).toBe(y.length);
+    },
+  );
+});
+
+describe("validateSeriesInput: every rule names the field and the index", () => {
+  it("sizes not summing to len(y) → value_error at series.sizes, message with both numbers", () => {
+    const [e, ...rest] = errorsOf({ y: [1, 2, 3], sizes: [1, 1] });
+    expect(rest).toEqual([]);
+    expect(e).toMatchObject({ type: "value_error", loc: ["body", "series", "sizes"] });
+    expect(e!.msg).toBe("Value error, sizes must sum to len(y) = 3, got 2");
+  });
+
+  it("a size < 1 → greater_than_equal at series.sizes.<i>", () => {
+    const errors = errorsOf({ y: [1, 2], sizes: [2, 0] });
+    expect(errors[0]).toMatchObject({ type: "greater_than_equal", loc: ["body", "series", "sizes", 1], input: 0, ctx: { ge: 1 } });
+    expect(problems({ y: [1, 2], sizes: [-3, 5] })).toEqual(["greater_than_equal body.series.sizes.0"]);
+  });
+
+  it("a size that is not an integer (1.5, \"2\", true, null) → int_type at series.sizes.<i> (strict, no coercion)", () => {
+    expect(problems({ y: [1, 2, 3, 4], sizes: [1.5, "2", true, null] })).toEqual([
+      "int_type body.series.sizes.0",
+      "int_type body.series.sizes.1",
+      "int_type body.series.sizes.2",
+      "int_type body.series.sizes.3",
+    ]);
+  });
+
+  it("empty sizes → too_short at series.sizes", () => {
+    expect(errorsOf({ y: [], sizes: [] })[0]).toMatchObject({ type: "too_short", loc: ["body", "series", "sizes"], ctx: { min_length: 1 } });
+  });
+
+  it("null / string / boolean in y → float_type at series.y.<i>; NaN / ±Infinity → finite_number", () => {
+    const errors = errorsOf({ y: [1, null, "3", true, NaN, Infinity, -Infinity, 8], sizes: [8] });
+    expect(errors.map((e) => `${e.type} ${e.loc.join(".")}`)).toEqual([
+      "float_type body.series.y.1",
+      "float_type body.series.y.2",
+      "float_type body.series.y.3",
+      "finite_number body.series.y.4",
+      "finite_number body.series.y.5",
+      "finite_number body.series.y.6",
+    ]);
+    expect(errors[0]!.msg).toBe("Input should be a valid number");
+    expect(errors[3]!.msg).toBe("Input should be a finite number");
+    expect(errors[1]!.input).toBe("3");
+  });
+
+  it("a non-finite or missing value in X → its feature and row index", () => {
+    expect(problems({ y: [1, 2, 3], sizes: [3], X: [[0, 0, 0], [0, null, NaN]] })).toEqual([
+      "float_type body.series.X.1.1",
+      "finite_number body.series.X.1.2",
+    ]);
+  });
+
+  it("an X[k] of the wrong length → value_error at series.X.<k> naming len(y)", () => {
+    const errors = errorsOf({ y: [1, 2, 3], sizes: [3], X: [[1, 2, 3], [1, 2]] });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ type: "value_error", loc: ["body", "series", "X", 1] });
+    expect(errors[0]!.msg).toContain("X[1] must have len(y) = 3 values");
+    expect(errors[0]!.msg).toContain("got 2");
+  });
+
+  it("X or X[k] that is not a list → list_type at its position", () => {
+    expect(problems({ y: [1], sizes: [1], X: 5 })).toEqual(["list_type body.series.X"]);
+    expect(problems({ y: [1], sizes: [1], X: [[1], "a", [2, 3]] })).toEqual(["list_type body.series.X.1", "value_error body.series.X.2"]);
+  });
+
+  it("X_future of the wrong length → value_error at X_future.<k> naming len(sizes) * h", () => {
+    const options = { XFuture: [[1, 2, 3, 4], [1, 2, 3]], h: 2 };
+    const errors = errorsOf({ y: [1, 2, 3], sizes: [1, 2], X: [[1, 2, 3], [4, 5, 6]] }, options);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ type: "value_error", loc: ["body", "X_future", 1] });
+    expect(errors[0]!.msg).toContain("len(sizes) * h = 4");
+  });
+
+  it("X_future with a different number of features than X, or bad values → named", () => {
+    expect(problems({ y: [1, 2], sizes: [2], X: [[1, 2]] }, { XFuture: [[1], [2]], h: 1 })).toEqual(["value_error body.X_future"]);
+    expect(problems({ y: [1, 2], sizes: [2], X: [[1, 2]] }, { XFuture: [[1, null]], h: 2 })).toEqual(["float_type body.X_future.0.1"]);
+    expect(problems({ y: [1, 2], sizes: [2] }, { XFuture: "x", h: 2 })).toEqual(["list_type body.X_future"]);
+    expect(problems({ y: [1, 2], sizes: [2] }, { XFuture: [[1, 2]], h: 2, XFutureLoc: ["body", "series", "X_future"] })).toEqual([
+      "value_error body.series.X_future",
+    ]);
+  });
+
+  it("missing or mistyped series, y, sizes → missing / dict_type / list_type", () => {
+    expect(problems(undefined)).toEqual(["missing body.series"]);
+    expect(problems([1, 2])).toEqual(["dict_type body.series"]);
+    expect(problems(null)).toEqual(["dict_type body.series"]);
+    expect(problems({})).toEqual(["missing body.series.y", "missing body.series.sizes"]);
+    expect(problems({ y: "1,2", sizes: 2 })).toEqual(["list_type body.series.y", "list_type body.series.sizes"]);
+  });
+
+  it("collects all problems at once, in field order", () => {
+    const errors = errorsOf({ y: [1, null, 3, 4], sizes: [2, 0, 3], X: [[1, 2], [1, 2, 3, Infinity]] }, { XFuture: [[1]], h: 2 });
+    expect(errors.map((e) => `${e.type} ${e.loc.join(".")}`)).toEqual([
+      "float_type body.series.y.1",
+      "greater_than_equal body.series.sizes.1",
+      "finite_number body.series.X.1.3",
+      "value_error body.series.X.0",
+      "value_error body.X_future",
+    ]);
+    expect(new ValidationError(errors).message).toContain("body.series.y.1");
+  });
+
+  it("uses the location given by the caller", () => {
+    expect(problems({ y: [1], sizes: [2] }, { loc: ["body", "df"] })).toEqual(["value_error body.df.sizes"]);
+  });
+
+  test.prop([fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { minLength: 1, maxLength: 30 }), fc.nat(), fc.constantFrom(null, NaN, Infinity, "1", undefined)], {
+    numRuns: 100,
+  })("a single bad value anywhere in y is reported at exactly its index", (values, at, bad) => {
+    const index = at % values.length;
+    const y: unknown[] = [...values];
+    y[index] = bad;
+    const errors = errorsOf({ y, sizes: [values.length] });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]!.loc).toEqual(["body", "series", "y", index]);
+  });
+});
