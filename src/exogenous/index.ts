@@ -71,9 +71,11 @@ export interface ExogenousPlan {
   readonly series: SeriesData;
   /** The series the model must be run on (y cleaned when cleanExFirst; X is always empty). */
   readonly modelSeries: SeriesData;
+  /** The order chosen in phase 1 (see {@link ExogenousOptions.cleanExFirst}). */
   readonly cleanExFirst: boolean;
   /** 1 for each historical feature. */
   readonly historical: Uint8Array;
+  /** The ridge penalty used by both phases. */
   readonly penalty: number;
   /** The regressions of phase 1 (cleanExFirst with features), else null. */
   readonly fits: ExogenousSeriesFits | null;
@@ -100,6 +102,7 @@ export interface ExogenousInSample {
 
 /** Model outputs at future rows: `h` steps after the end of every series. */
 export interface ExogenousFuture {
+  /** Number of future steps per series. */
   readonly h: number;
   /** `sizes.length * h` values, series after series. */
   readonly model: Float64Array;
@@ -113,7 +116,9 @@ export interface ExogenousFuture {
 
 /** Input of phase 2. */
 export interface ExogenousModelOutputs {
+  /** Model outputs at rows of the series' own past (fitted rows for cleanExFirst false). */
   readonly inSample?: ExogenousInSample;
+  /** Model outputs after the end of every series. */
   readonly future?: ExogenousFuture;
   /** Also return the (features + 1) contribution arrays of each block. */
   readonly contributions?: boolean;
@@ -134,7 +139,9 @@ export interface ExogenousBlock {
 
 /** Result of phase 2. */
 export interface ExogenousOutcome {
+  /** Final values at the given in-sample rows (same order), or null when none were given. */
   readonly inSample: ExogenousBlock | null;
+  /** Final values at the future rows (series after series), or null when none were given. */
   readonly future: ExogenousBlock | null;
   /**
    * `weights_x`: per feature, the mean over series of the series' coefficient

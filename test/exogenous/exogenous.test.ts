@@ -253,6 +253,37 @@ describe("phase 2", () => {
   });
 });
 
+describe("degenerate data", () => {
+  it("one-point and empty fitted sets: coefficients 0, the series unchanged", () => {
+    const series = makeSeries([[5], [1, 2, 4]], [[[7]], [[1, 1, 1]]]);
+    const plan = exogenousBeforeModel(series, { cleanExFirst: true });
+    expect(Array.from(plan.modelSeries.y)).toEqual([5, 1, 2, 4]);
+    expect(Array.from(plan.fits?.coefficients ?? [])).toEqual([0, 0]);
+    const out = exogenousAfterModel(plan, { future: { h: 1, model: Float64Array.of(5, 3), Xfuture: [Float64Array.of(100, -100)] } });
+    expect(Array.from(out.future?.mean ?? [])).toEqual([5, 3]);
+    expect(Array.from(out.weightsX ?? [])).toEqual([0]);
+  });
+
+  for (const scale of [1e-200, 1e200, 1e300]) {
+    it(`values at scale ${scale}: finite, exact up to rounding, contributions sum to mean`, () => {
+      const x = [0, 1, 0, 1, 2, 0];
+      const y = x.map((v, t) => scale * (10 + 3 * v + (t % 2) * 1e-3));
+      const series = makeSeries([y], [[x.map((v) => v * scale)]]);
+      for (const cleanExFirst of [true, false]) {
+        const { out } = runBoth(series, seasonalNaive(1), { cleanExFirst }, 2, [Float64Array.of(scale, 0)], 2);
+        for (const block of [out.inSample, out.future]) {
+          block?.mean.forEach((m, j) => {
+            expect(Number.isFinite(m)).toBe(true);
+            const sum = (block.contributions as Float64Array[]).reduce((a, c) => a + (c[j] as number), 0);
+            expect(Math.abs(sum - m)).toBeLessThanOrEqual(1e-9 * Math.abs(m));
+          });
+        }
+        if (cleanExFirst) expect(relClose(out.weightsX?.[0] as number, 3, 1e-3)).toBe(true);
+      }
+    });
+  }
+});
+
 // ---- properties --------------------------------------------------------------
 
 const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true });

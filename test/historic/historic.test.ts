@@ -154,6 +154,29 @@ describe("runHistoricForecast intervals and tokens", () => {
   });
 });
 
+describe("runHistoricForecast degenerate data", () => {
+  it("a constant series: zero residuals, intervals equal the mean, no NaN", () => {
+    const result = runHistoricForecast(request(makeSeries([new Array<number>(130).fill(4.25)]), { levels: [99] }), { forecaster: seasonalNaive(7) });
+    expect(result.mean.every((m) => m === 4.25)).toBe(true);
+    expect(result.intervals?.["lo-99"]).toEqual(result.mean);
+    expect(result.intervals?.["hi-99"]).toEqual(result.mean);
+  });
+
+  it("a one-point series is a 422 stating the minimum", () => {
+    expect(() => runHistoricForecast(request(makeSeries([[1]])), { forecaster: lastValue })).toThrow(/at least inputSize \+ horizon = 96 \+ 14 = 110/);
+  });
+
+  for (const scale of [1e-300, 1e300]) {
+    it(`values at scale ${scale} give finite means and intervals`, () => {
+      const y = ramp(130).map((v) => (v + 200) * scale);
+      const result = runHistoricForecast(request(makeSeries([y]), { levels: [95] }), { forecaster: seasonalNaive(7) });
+      expect(result.mean.every(Number.isFinite)).toBe(true);
+      expect(result.intervals?.["lo-95"]?.every(Number.isFinite)).toBe(true);
+      expect(result.intervals?.["hi-95"]?.every((v, r) => Number.isFinite(v) && v >= (result.mean[r] as number))).toBe(true);
+    });
+  }
+});
+
 describe("runHistoricForecast with exogenous features (known answer)", () => {
   const { ys, X } = knownAnswerData(4, 500);
   const series = makeSeries(ys, X);
