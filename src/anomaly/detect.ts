@@ -142,8 +142,8 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *
  * @example
  * ```ts
- * const t = Array.from({ length: 40 }, (_, i) => 10 + (i % 4));
- * t[38] = 30;
+ * const t = Array.from({ length: 40 }, (_, i) => 10 + (i % 4) + ((i * 7) % 5) / 5);
+ * t[38] = 30; // a spike in the detection window (the last 4 points)
  * const y = Float64Array.from(t);
  * const series = { y, sizes: Int32Array.of(40), offsets: Int32Array.of(0, 40), X: [] };
  * const request = { series, freq: "D", h: 4, detectionSize: 4, level: 99, thresholdMethod: "univariate",

@@ -49,9 +49,9 @@ export const ANOMALY_SIGMA_TOLERANCE = 1e-12;
  * const z = new Float64Array(1);
  * // 8 forecast points lie before the window (at least 6 · 1), so σ uses only those 8
  * seriesAnomalyScores(y, forecast, 1, z);
- * // => 0.5345224838248488
+ * // => 0.5345224838248487
  * z[0]; // (9 − 1.5) / σ
- * // => 14.031215200402282
+ * // => 14.031215200402283
  * ```
  */
 export function seriesAnomalyScores(
@@ -187,8 +187,8 @@ export function multivariateAccumulatedScores(zScores: ArrayLike<number>, series
  *
  * @example
  * ```ts
- * multivariateThreshold(99, 2);
- * // => 9.21034037197618
+ * multivariateThreshold(99, 2); // R: qchisq(0.99, 2) = 9.21034037197618
+ * // => 9.210340371976175
  * ```
  */
 export function multivariateThreshold(level: number, seriesCount: number): number {

@@ -42,9 +42,9 @@ export function intervalKey(level: number, side: "lo" | "hi"): string {
  * @example
  * ```ts
  * gaussianMultiplier(95);
- * // => 1.959963984540054
+ * // => 1.9599639845400536
  * gaussianMultiplier(99);
- * // => 2.5758293035489004
+ * // => 2.5758293035489
  * ```
  */
 export function gaussianMultiplier(level: number): number {
@@ -72,7 +72,7 @@ export function gaussianMultiplier(level: number): number {
  * @example
  * ```ts
  * gaussianIntervals([10, 20], [1, 2], [95]);
- * // => { "lo-95": [8.040036015459946, 16.080072030919894], "hi-95": [11.959963984540054, 23.919927969080106] }
+ * // => { "lo-95": [8.040036015459947, 16.080072030919894], "hi-95": [11.959963984540053, 23.919927969080106] }
  * ```
  */
 export function gaussianIntervals(mean: ArrayLike<number>, sigma: ArrayLike<number>, levels: readonly number[]): Intervals {
