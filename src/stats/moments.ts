@@ -122,12 +122,20 @@ function scaledVariance(values: ArrayLike<number>, start: number, end: number): 
   const shift = (values[start] as number) / scale;
   let mean = 0;
   let m2 = 0;
-  for (let i = start; i < end; i++) {
-    const x = (values[i] as number) / scale - shift;
-    const k = i - start + 1;
-    const delta = x - mean;
-    mean += delta / k;
-    m2 += delta * (x - mean);
+  if (scale === 1) {
+    for (let i = start; i < end; i++) {
+      const x = (values[i] as number) - shift;
+      const delta = x - mean;
+      mean += delta / (i - start + 1);
+      m2 += delta * (x - mean);
+    }
+  } else {
+    for (let i = start; i < end; i++) {
+      const x = (values[i] as number) / scale - shift;
+      const delta = x - mean;
+      mean += delta / (i - start + 1);
+      m2 += delta * (x - mean);
+    }
   }
   varianceResult.variance = m2 / (n - 1);
   varianceResult.scale = scale;

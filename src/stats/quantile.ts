@@ -58,15 +58,17 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number, start = 0, 
  * Quantile of unsorted data by linear interpolation (R type 7, numpy "linear"),
  * without mutating the input.
  *
- * Method: copies `values[start .. end-1]` into a `Float64Array`, sorts the copy
- * numerically and applies {@link quantileSorted}. For several probabilities of
- * the same data use {@link quantilesType7}, which sorts once.
+ * Method: copies `values[start .. end-1]` into a `Float64Array`, finds the ⌊h⌋-th
+ * order statistic of the copy by quickselect and the next one as the minimum of the
+ * values above it, then interpolates as {@link quantileSorted} does (same result as
+ * sorting). For several probabilities of the same data use {@link quantilesType7},
+ * which sorts once.
  *
  * Degenerate input: an empty range gives `NaN`; any `NaN` value gives `NaN`.
  *
  * Reference: Hyndman and Fan (1996), definition 7.
  *
- * Cost: O(n log n) time, O(n) extra memory.
+ * Cost: O(n) expected time (O(n log n) worst case), O(n) extra memory.
  *
  * @param values - The numbers, in any order. Never mutated.
  * @param p - Probability in [0, 1].
@@ -85,9 +87,65 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number, start = 0, 
  */
 export function quantileType7(values: ArrayLike<number>, p: number, start = 0, end: number = values.length): number {
   checkProbability(p, "quantileType7");
-  const sorted = sortedCopy(values, start, end, "quantileType7");
-  if (sorted === null) return NaN;
-  return quantileSorted(sorted, p);
+  const copy = finiteCopy(values, start, end, "quantileType7");
+  if (copy === null) return NaN;
+  const n = copy.length;
+  const h = (n - 1) * p;
+  const j = Math.floor(h);
+  selectInPlace(copy, j);
+  const lo = copy[j] as number;
+  if (j >= n - 1 || h === j) return lo;
+  // After selection every value right of j is >= copy[j]; the next order statistic is their minimum.
+  let hi = Infinity;
+  for (let i = j + 1; i < n; i++) if ((copy[i] as number) < hi) hi = copy[i] as number;
+  if (lo === hi) return lo;
+  const g = h - j;
+  const value = (1 - g) * lo + g * hi;
+  return value < lo ? lo : value > hi ? hi : value;
+}
+
+/**
+ * Rearranges `a` so that `a[k]` is its k-th smallest value, with no larger value before
+ * and no smaller value after it (Hoare's quickselect with a median-of-three pivot; after
+ * 2·log₂ n + 8 rounds the remaining range is sorted instead, which bounds the worst case
+ * by O(n log n)). No NaN allowed.
+ */
+function selectInPlace(a: Float64Array, k: number): void {
+  let lo = 0;
+  let hi = a.length - 1;
+  let budget = 2 * Math.ceil(Math.log2(a.length + 1)) + 8;
+  while (hi > lo) {
+    if (budget-- === 0) {
+      a.subarray(lo, hi + 1).sort();
+      return;
+    }
+    const mid = (lo + hi) >>> 1;
+    // Order a[lo] <= a[mid] <= a[hi]; the median becomes the pivot.
+    if ((a[mid] as number) < (a[lo] as number)) swap(a, mid, lo);
+    if ((a[hi] as number) < (a[lo] as number)) swap(a, hi, lo);
+    if ((a[hi] as number) < (a[mid] as number)) swap(a, hi, mid);
+    const pivot = a[mid] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((a[i] as number) < pivot) i++;
+      while ((a[j] as number) > pivot) j--;
+      if (i <= j) {
+        swap(a, i, j);
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return;
+  }
+}
+
+function swap(a: Float64Array, i: number, j: number): void {
+  const t = a[i] as number;
+  a[i] = a[j] as number;
+  a[j] = t;
 }
 
 /**
@@ -122,13 +180,14 @@ export function quantilesType7(
 ): Float64Array {
   for (let k = 0; k < ps.length; k++) checkProbability(ps[k] as number, "quantilesType7");
   const out = new Float64Array(ps.length);
-  const sorted = sortedCopy(values, start, end, "quantilesType7");
+  const sorted = finiteCopy(values, start, end, "quantilesType7");
+  sorted?.sort();
   for (let k = 0; k < ps.length; k++) out[k] = sorted === null ? NaN : quantileSorted(sorted, ps[k] as number);
   return out;
 }
 
-/** A sorted Float64Array copy of the range, or null when it is empty or holds a NaN. */
-function sortedCopy(values: ArrayLike<number>, start: number, end: number, where: string): Float64Array | null {
+/** A Float64Array copy of the range, or null when it is empty or holds a NaN. */
+function finiteCopy(values: ArrayLike<number>, start: number, end: number, where: string): Float64Array | null {
   checkRange(values.length, start, end, where);
   const n = end - start;
   if (n === 0) return null;
@@ -138,6 +197,5 @@ function sortedCopy(values: ArrayLike<number>, start: number, end: number, where
     if (Number.isNaN(x)) return null;
     copy[i] = x;
   }
-  copy.sort();
   return copy;
 }
