@@ -8,7 +8,8 @@ import { crossValidate, type CrossValidationForecasterFactory } from "../cv/inde
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianIntervals } from "../intervals/index.js";
-import { applyFinetuned, createNetworkForecaster, horizonWarning } from "../model/index.js";
+import { prepareForecaster } from "../finetune/index.js";
+import { horizonWarning } from "../model/index.js";
 import type { AnomalyRequest, AnomalyResult, Forecaster, SeriesData } from "../types.js";
 import {
   multivariateAccumulatedScores,
@@ -176,7 +177,19 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
     const fit = Math.min(windows, Math.floor((n - ANOMALY_MIN_CONTEXT - h) / stepSize) + 1);
     earliestCutoffs[i] = n - h - (fit - 1) * stepSize;
   }
+  // Fine-tune tokens and notes come from the first preparation (CONTRACT: steps × series, also with refit).
   let finetuneTokens = 0;
+  const modelWarnings: string[] = [];
+  let prepared = false;
+  const prepare = (trainLengths: Int32Array): Forecaster => {
+    const result = prepareForecaster(request, modelSeries, { trainLengths });
+    if (!prepared) {
+      finetuneTokens = result.finetuneTokens;
+      modelWarnings.push(...result.warnings);
+      prepared = true;
+    }
+    return result.forecaster;
+  };
   let forecaster: Forecaster | CrossValidationForecasterFactory;
   if (options.forecaster !== undefined) {
     forecaster = options.forecaster;
@@ -187,14 +200,10 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
         const cutoff = cutoffs[i] as number;
         trainLengths[i] = cutoff >= 0 ? cutoff : (earliestCutoffs[i] as number);
       }
-      const prepared = prepareModel(request, modelSeries, trainLengths);
-      if (finetuneTokens === 0) finetuneTokens = prepared.finetuneTokens;
-      return prepared.forecaster;
+      return prepare(trainLengths);
     };
   } else {
-    const prepared = prepareModel(request, modelSeries, earliestCutoffs);
-    finetuneTokens = prepared.finetuneTokens;
-    forecaster = prepared.forecaster;
+    forecaster = prepare(earliestCutoffs);
   }
   const cv = crossValidate(forecaster, modelSeries, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT });
 
@@ -215,6 +224,7 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
   const warnings: string[] = [];
   const modelWarning = horizonWarning(request.model, request.freq, h);
   if (modelWarning !== null) warnings.push(modelWarning);
+  warnings.push(...modelWarnings);
   if (plan !== null) {
     let count = 0;
     for (let r = 0; r < total; r++) if (pointCutoff[r] as number >= 0) count++;
@@ -310,7 +320,7 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
   return {
     input_tokens: inputTokens,
     output_tokens: outputRows * arrays,
-    finetune_tokens: options.forecaster === undefined ? finetuneTokens : 0,
+    finetune_tokens: finetuneTokens,
     mean,
     sizes: Array.from({ length: seriesCount }, () => detectionSize),
     idxs,
@@ -322,22 +332,6 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
   };
 }
 
-/** The request's model, tuned when asked; `trainLengths` bound the data fine-tuning may see. */
-function prepareModel(
-  request: AnomalyRequest,
-  modelSeries: SeriesData,
-  trainLengths: Int32Array,
-): { forecaster: Forecaster; finetuneTokens: number } {
-  void modelSeries;
-  void trainLengths;
-  // TODO(finetune): switch to prepareForecaster(request, modelSeries, { trainLengths }) when it lands.
-  const params = request.finetuned === null ? undefined : applyFinetuned(request.model, request.finetuned);
-  const forecaster = createNetworkForecaster(request.model, request.freq, {
-    multivariate: request.multivariate,
-    ...(params === undefined ? {} : { params }),
-  });
-  return { forecaster, finetuneTokens: 0 };
-}
 
 /** Cross-field rules: lengths, detection window, equal lengths for the multivariate threshold. */
 function checkRequest(request: AnomalyRequest): void {

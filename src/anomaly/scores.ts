@@ -178,7 +178,11 @@ export function multivariateAccumulatedScores(zScores: ArrayLike<number>, series
  * Reasoning: for independent standard normal z-scores, Σ z² over n series is
  * χ²(n)-distributed, so the quantile bounds it with probability level/100.
  *
- * Cost: O(√n) (see `chiSquareQuantile`).
+ * Method: closed forms where they exist, for full precision: one series gives
+ * q² with q the two-sided normal quantile ({@link gaussianMultiplier}), two
+ * series give −2·ln(1 − level/100); more series use `chiSquareQuantile`.
+ *
+ * Cost: O(1) for one or two series, else O(√n) (see `chiSquareQuantile`).
  *
  * @param level - Level in percent, finite, 0 <= level < 100.
  * @param seriesCount - Number of series (integer >= 1), the degrees of freedom.
@@ -192,9 +196,11 @@ export function multivariateAccumulatedScores(zScores: ArrayLike<number>, series
  * ```
  */
 export function multivariateThreshold(level: number, seriesCount: number): number {
-  gaussianMultiplier(level); // validates the level
+  const q = gaussianMultiplier(level); // also validates the level
   if (!Number.isInteger(seriesCount) || seriesCount < 1) {
     throw new RangeError(`multivariateThreshold: seriesCount must be an integer >= 1, got ${String(seriesCount)}`);
   }
+  if (seriesCount === 1) return q * q;
+  if (seriesCount === 2) return -2 * Math.log1p(-level / 100);
   return chiSquareQuantile(level / 100, seriesCount);
 }

@@ -443,3 +443,19 @@ describe("exogenous features", () => {
     expect(result.mean[0]).toBeGreaterThan(14);
   });
 });
+
+describe("with the network (forecastmodel-1)", () => {
+  test("the issue's fixture: univariate flags the two spikes, multivariate the four rows", () => {
+    const uni = detectAnomalies(anomalyRequestForTest(fixtureSeries()));
+    expect(flagged(uni)).toEqual([95, 199]);
+    const multi = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { thresholdMethod: "multivariate" }));
+    expect(flagged(multi)).toEqual([95, 99, 195, 199]);
+    expect(multi.intervals).toBeNull();
+  });
+
+  test.each([false, true])("fine-tuning (refit %s) charges steps × series once", (refit) => {
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { refit, finetune: { steps: 2, loss: "mae", depth: 1 } }));
+    expect(result.finetune_tokens).toBe(4);
+    expect(result.idxs.length).toBe(10);
+  });
+});

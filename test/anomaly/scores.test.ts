@@ -155,12 +155,23 @@ describe("multivariate scores", () => {
     );
   });
 
+  test("threshold never decreases as the level rises (property)", () => {
+    fc.assert(
+      fc.property(level, level, fc.integer({ min: 1, max: 6 }), (a, b, n) => {
+        const [low, high] = a <= b ? [a, b] : [b, a];
+        expect(multivariateThreshold(low, n)).toBeLessThanOrEqual(multivariateThreshold(high, n));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   test("threshold is the chi-square quantile with one degree of freedom per series (R qchisq)", () => {
     expect(multivariateThreshold(99, 2)).toBeCloseTo(9.21034037197618, 10); // qchisq(0.99, 2)
     expect(multivariateThreshold(99, 3)).toBeCloseTo(11.34486673014437, 9); // qchisq(0.99, 3)
     // one series: the χ²(1) quantile is the squared two-sided normal quantile
-    // (4 digits: chiSquareQuantile at df 1 was off by ~6e-6 relative when this was written; see report)
-    for (const lv of [80, 95, 99, 99.9]) expect(multivariateThreshold(lv, 1) / gaussianMultiplier(lv) ** 2).toBeCloseTo(1, 4);
+    expect(multivariateThreshold(95, 1)).toBeCloseTo(3.841458820694124, 12); // qchisq(0.95, 1)
+    expect(multivariateThreshold(99, 1)).toBeCloseTo(6.634896601021214, 12); // qchisq(0.99, 1)
+    expect(multivariateThreshold(99.9, 2)).toBeCloseTo(13.81551055796427, 11); // qchisq(0.999, 2)
     expect(multivariateThreshold(0, 3)).toBe(0);
     expect(() => multivariateThreshold(99, 0)).toThrow(RangeError);
     expect(() => multivariateThreshold(100, 2)).toThrow(RangeError);
