@@ -45,9 +45,20 @@ function hashString(state: Int32Array, text: string): void {
   hashWords(state, words);
 }
 
-/** What the seed of a fine-tune run depends on. */
+/**
+ * What the seed of a fine-tune run depends on.
+ *
+ * @example
+ * ```ts
+ * const input: FinetuneSeedInput = { model: "forecastmodel-1", freq: "M", y: new Float64Array([1, 2]),
+ *   offsets: Int32Array.from([0, 2]), trainLengths: Int32Array.from([2]) };
+ * finetuneSeed(input).length; // => 19
+ * ```
+ */
 export interface FinetuneSeedInput {
+  /** The pretrained model fine-tuned. */
   readonly model: ModelName;
+  /** The series frequency. */
   readonly freq: Freq;
   /** Observations of all series, concatenated. */
   readonly y: Float64Array;

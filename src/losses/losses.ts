@@ -14,22 +14,49 @@ import type { LossName } from "../types.js";
 /**
  * A fine-tune loss: returns the loss of one sample (mean over its elements) and
  * writes the gradient `dLoss/dPred` into `gradOut` (same length as `pred`).
+ * This is the signature of the model's per-sample loss callback.
+ *
+ * @example
+ * ```ts
+ * const loss: FinetuneLossFunction = getLoss("mse");
+ * loss(new Float64Array([2]), new Float64Array([1]), new Float64Array(1)); // => 1
+ * ```
  */
 export type FinetuneLossFunction = (pred: Float64Array, actual: Float64Array, gradOut: Float64Array) => number;
 
-/** Every loss name accepted by {@link getLoss}, in the API's order. */
+/**
+ * Every loss name accepted by {@link getLoss}, in the API's order.
+ *
+ * @example
+ * ```ts
+ * finetuneLossNames.length; // => 7
+ * finetuneLossNames[0]; // => "default"
+ * ```
+ */
 export const finetuneLossNames: readonly LossName[] = ["default", "mae", "mse", "rmse", "mape", "smape", "poisson"];
 
 /**
  * Huber threshold of the `default` loss, in units of the sample's scale
  * (mean |actual|): scaled errors up to 0.1 (10 % of the level) count
- * quadratically, larger ones linearly.
+ * quadratically, larger ones linearly (with slope 1, like the MAE on scaled
+ * values that the network was pretrained with).
+ *
+ * @example
+ * ```ts
+ * DEFAULT_LOSS_HUBER_DELTA; // => 0.1
+ * ```
  */
 export const DEFAULT_LOSS_HUBER_DELTA = 0.1;
 
 /**
  * Fraction `c` of the actual value below which the `poisson` loss continues
- * linearly (see {@link poissonLoss}).
+ * linearly (see {@link poissonLoss}): predictions under 10 % of the actual,
+ * and every negative prediction, get the constant slope `1 - 1/c = -9`.
+ *
+ * @example
+ * ```ts
+ * POISSON_LOSS_LINEAR_FRACTION; // => 0.1
+ * ```
  */
 export const POISSON_LOSS_LINEAR_FRACTION = 0.1;
 
@@ -65,6 +92,12 @@ function sign(x: number): number {
 
 /**
  * Options of {@link createScaledHuberLoss}.
+ *
+ * @example
+ * ```ts
+ * const options: ScaledHuberLossOptions = { delta: 1, scale: 10 };
+ * createScaledHuberLoss(options)(new Float64Array([30]), new Float64Array([10]), new Float64Array(1)); // => 1.5
+ * ```
  */
 export interface ScaledHuberLossOptions {
   /** Huber threshold in scaled units (default {@link DEFAULT_LOSS_HUBER_DELTA}). Must be > 0. */
