@@ -104,6 +104,25 @@ describe("what fine-tuning changes", () => {
     expect(d1).toBeLessThanOrEqual(base.length - depthStart("forecastmodel-1", 1));
   });
 
+  test.prop(
+    [
+      fc.array(fc.array(fc.integer({ min: -50, max: 50 }), { minLength: 1, maxLength: 30 }), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom<FinetuneDepth>(1, 2, 3, 4, 5),
+      fc.constantFrom<LossName>("default", "mae", "mse", "rmse", "mape", "smape", "poisson"),
+    ],
+    { numRuns: 8 },
+  )("for any data, depth and loss: nothing before depthStart moves, the stored suffix reproduces the parameters, tokens = steps × series", (list, depth, loss) => {
+    const series = seriesOf(list);
+    const run = finetuneParameters(specOf(1, depth, loss), series);
+    const from = depthStart("forecastmodel-1", depth);
+    const base = pretrainedParameters("forecastmodel-1");
+    expect(run.weights?.start).toBe(from);
+    expect(changedCount(run.params.subarray(0, from), base.subarray(0, from))).toBe(0);
+    expect(changedCount(applyFinetuned("forecastmodel-1", run.weights), run.params)).toBe(0);
+    expect(run.params.every(Number.isFinite)).toBe(true);
+    expect(run.finetuneTokens).toBe(list.length);
+  });
+
   vtest("starting from a fine-tuned model keeps its changes and stores the union of both suffixes", () => {
     const series = weeklyData();
     const first = finetuneParameters(specOf(2, 3), series);
