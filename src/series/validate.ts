@@ -143,7 +143,7 @@ function featureLists(value: unknown, loc: (string | number)[], errors: ErrorIte
  * check.errors.map((e) => `${e.type} ${e.loc.join(".")}`);
  * // => ["float_type body.series.y.1", "value_error body.series.sizes"]
  * checkSeriesInput({ y: [1, 2, 3], sizes: [1, 2] }).series?.offsets;
- * // => Int32Array [0, 1, 3]
+ * // => Int32Array(3) [0, 1, 3]
  * ```
  */
 export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {}): SeriesInputCheck {
