@@ -233,6 +233,23 @@ lines.push(
   "- Metrics, over detection-window points: precision = flagged labelled / flagged; recall = flagged labelled / labelled. Event recall: share of injected events with at least one flagged labelled point. False-alarm series: share of clean series with any flag.",
 );
 lines.push(`- Model weights: ${weightsHeader.join(" ")}`);
+if (weightsHeader.some((l) => l.includes("interim"))) {
+  lines.push("  **These are interim weights** (a short pretraining run): rerun the command once the final weights are in place.");
+}
+lines.push("");
+lines.push("## Decisions of online anomaly detection (src/anomaly/, CONTRACT §4)");
+lines.push("");
+for (const decision of [
+  "Windows: length h every step_size, tiling back from each series' end, as many as give 7 · detection_size forecast points (the detection window plus the 6 · detection_size that σ needs), `anomalyWindowCount` = 1 + ⌈max(0, 7·d − h) / min(step_size, h)⌉, fewer when the series is shorter. Older history is not forecast: each window costs one network row per series (1,000 × 1,000 points, h 24, d 48: 14 windows).",
+  "Minimum context: a window needs 1 point before its cutoff (the network accepts any context ≥ 1). Minimum series length (`anomalyMinimumLength`): 1 + h + step_size · max(⌈max(0, d − h)/step_size⌉, [h = 1]); shorter series are a 422 stating that minimum. With step_size > h the windows leave gaps, so detection_size must be ≤ h (422 otherwise).",
+  "Overlapping windows (step_size < h): a point takes the forecast of the latest cutoff covering it.",
+  "σ: sample std (n − 1) of y − ŷ over the forecast points before the detection window when there are at least 6 · d of them, else over all forecast points; computed on values scaled by the series' largest magnitude (no overflow near 1e308). σ ≤ 1e-12 × that magnitude is rounding noise and counts as 0: scores 0, nothing flagged.",
+  "Univariate flag: |z| > Φ⁻¹(0.5 + level/200), i.e. y outside ŷ ± q·σ (the interval returned). Multivariate: A = Σ z² over series (sorted, compensated sum: independent of series order), flag when A > χ²-quantile(level/100, n series); closed forms for 1 and 2 series.",
+  "Fine-tuning: `refit` false tunes once on the points before each series' first window; `refit` true tunes once per window on the points before that window's cutoffs. finetune_tokens = steps × series (once, also with refit, as CONTRACT §4 states).",
+  "Exogenous X: phase 1 (clean_ex_first) before the model; phase 2 at the forecast points, with the residual regression (clean_ex_first false) fitted on the same points σ uses.",
+]) {
+  lines.push(`- ${decision}`);
+}
 lines.push("");
 
 for (const [name, make] of forecasters) {

@@ -165,9 +165,10 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
   const seriesCount = sizes.length;
 
   // 1. Exogenous phase 1.
-  const hasX = series.X.length > 0;
-  const plan = hasX ? exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst, histExog: request.histExog }) : null;
-  const modelSeries: SeriesData = plan === null ? series : plan.modelSeries;
+  // (also without X, so that a hist_exog index is checked against the features)
+  const exogenous = exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst, histExog: request.histExog });
+  const plan = series.X.length > 0 ? exogenous : null;
+  const modelSeries: SeriesData = exogenous.modelSeries;
 
   // 2. Rolling-origin forecasts.
   const windows = anomalyWindowCount(detectionSize, h, stepSize);
