@@ -14,10 +14,10 @@ import type {
   HistoricRequest,
   HistoricResult,
 } from "../types.js";
-import * as forecastModule from "../forecast/index.js";
-import * as anomalyModule from "../anomaly/index.js";
-import * as historicModule from "../historic/index.js";
-import * as finetuneModule from "../finetune/index.js";
+import { runForecast } from "../forecast/index.js";
+import { detectAnomalies } from "../anomaly/index.js";
+import { runHistoricForecast } from "../historic/index.js";
+import { finetuneModel } from "../finetune/index.js";
 
 /** The four typed pipelines behind the endpoints. */
 export interface ApiPipelines {
@@ -31,20 +31,10 @@ export interface ApiPipelines {
   readonly finetune: (request: FinetuneRequest) => FinetuneResult;
 }
 
-function lookup<F>(module: object, name: string, where: string): F {
-  const f = (module as Record<string, unknown>)[name];
-  if (typeof f !== "function") {
-    return ((): never => {
-      throw new Error(`${where}: ${name} is not available`);
-    }) as F;
-  }
-  return f as F;
-}
-
 /** The library's own pipelines. */
 export const DEFAULT_PIPELINES: ApiPipelines = {
-  forecast: (r) => lookup<ApiPipelines["forecast"]>(forecastModule, "runForecast", "src/forecast")(r),
-  anomaly: (r) => lookup<ApiPipelines["anomaly"]>(anomalyModule, "detectAnomalies", "src/anomaly")(r),
-  historic: (r) => lookup<ApiPipelines["historic"]>(historicModule, "runHistoricForecast", "src/historic")(r),
-  finetune: (r) => lookup<ApiPipelines["finetune"]>(finetuneModule, "finetuneModel", "src/finetune")(r),
+  forecast: (r) => runForecast(r),
+  anomaly: (r) => detectAnomalies(r),
+  historic: (r) => runHistoricForecast(r),
+  finetune: (r) => finetuneModel(r),
 };

@@ -226,21 +226,27 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
     const b = v as unknown as ValidatedForecastBody;
     histExogRules(b.hist_exog, features, out);
     const need = series.sizes.length * b.h;
+    const hist = new Set(b.hist_exog ?? []);
+    let futureFeatures = 0;
+    for (let k = 0; k < features; k++) if (!hist.has(k)) futureFeatures++;
     if (b.X_future !== null) {
+      const perFeature = b.X_future.length === features;
       if (features === 0) out.push(valueError(["body", "X_future"], "X_future is given but series.X is not: future values need the features' history"));
-      else if (b.X_future.length !== features) {
-        out.push(valueError(["body", "X_future"], `X_future must have one array per feature of series.X (${features}), got ${b.X_future.length}`));
+      else if (!perFeature && b.X_future.length !== futureFeatures) {
+        out.push(
+          valueError(
+            ["body", "X_future"],
+            `X_future must have one array per feature of series.X (${features}) or per feature not in hist_exog (${futureFeatures}), got ${b.X_future.length}`,
+          ),
+        );
+      } else {
+        b.X_future.forEach((f, k) => {
+          if (f.length === need || (perFeature && hist.has(k) && f.length === 0)) return;
+          out.push(valueError(["body", "X_future", k], `X_future[${k}] must have len(sizes) * h = ${need} values, got ${f.length}`));
+        });
       }
-      b.X_future.forEach((f, k) => {
-        if (f.length !== need) out.push(valueError(["body", "X_future", k], `X_future[${k}] must have len(sizes) * h = ${need} values, got ${f.length}`));
-      });
-    } else if (features > 0) {
-      const hist = new Set(b.hist_exog ?? []);
-      let futureFeatures = 0;
-      for (let k = 0; k < features; k++) if (!hist.has(k)) futureFeatures++;
-      if (futureFeatures > 0) {
-        out.push(valueError(["body", "X_future"], `X_future is required when series.X is given (one array of len(sizes) * h = ${need} values per feature), unless every feature is listed in hist_exog`));
-      }
+    } else if (futureFeatures > 0) {
+      out.push(valueError(["body", "X_future"], `X_future is required when series.X is given (one array of len(sizes) * h = ${need} values per feature), unless every feature is listed in hist_exog`));
     }
   } else if (endpoint === "anomaly") {
     const b = v as unknown as ValidatedAnomalyBody;

@@ -35,7 +35,7 @@ function opt(name: string, schema: ApiSchema, defaultValue: unknown, description
 const yProp = prop("y", floatArray, "Observations of all series, concatenated in order (finite numbers).");
 const sizesProp = prop(
   "sizes",
-  { kind: "array", items: positiveInt, minItems: 1 },
+  { kind: "array", items: { kind: "integer", ge: 1, le: 2147483647 }, minItems: 1 },
   "Length of each series; the series are concatenated in y. A single series has one entry equal to its number of observations.",
 );
 const xProp = opt(

@@ -1,0 +1,130 @@
+/**
+ * The public entry points (CONTRACT section 1) over the real pipelines, and
+ * the service over the real pipelines agreeing with them.
+ */
+import { describe, expect, it } from "vitest";
+import { createService, detectAnomaliesOnline, finetune, forecast, historicForecast, ValidationError } from "../../src/index.js";
+import type { FinetunedWeights } from "../../src/types.js";
+
+const seasonal = (n: number, phase = 0) => Array.from({ length: n }, (_, t) => 50 + 10 * Math.sin((2 * Math.PI * (t + phase)) / 7) + (t % 3));
+const twoSeries = { y: [...seasonal(120), ...seasonal(100, 2)], sizes: [120, 100] };
+
+function detailOf(f: () => unknown) {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ValidationError);
+    return (e as ValidationError).detail;
+  }
+  throw new Error("expected a ValidationError");
+}
+
+describe("core entry points", () => {
+  it("forecast: JSON body in, the forecast result with warnings out", () => {
+    const r = forecast({ series: twoSeries, freq: "D", h: 5, level: [80] });
+    expect(r.mean).toHaveLength(10);
+    expect(r.sizes).toEqual([5, 5]);
+    expect(Object.keys(r.intervals ?? {})).toEqual(["lo-80", "hi-80"]);
+    expect(r.input_tokens).toBe(220);
+    expect(r.output_tokens).toBe(30);
+    expect(r.finetune_tokens).toBe(0);
+    expect(r.warnings).toEqual([]);
+    for (const v of r.mean) expect(Number.isFinite(v)).toBe(true);
+  });
+
+  it("forecast: h beyond the model horizon returns the warning in `warnings`", () => {
+    const r = forecast({ series: twoSeries, freq: "D", h: 20 });
+    expect(r.warnings).toHaveLength(1);
+    expect(r.warnings[0]).toMatch(/^The specified horizon h exceeds the model horizon/);
+  });
+
+  it("forecast accepts a JSON string and freq Q / Y (core only)", () => {
+    const text = JSON.stringify({ series: { y: seasonal(40), sizes: [40] }, freq: "Q", h: 4 });
+    expect(forecast(text).mean).toHaveLength(4);
+    expect(forecast({ series: { y: seasonal(30), sizes: [30] }, freq: "Y", h: 2 }).mean).toHaveLength(2);
+  });
+
+  it("bad input throws ValidationError whose .detail is the 422 item list", () => {
+    const detail = detailOf(() => forecast({ series: { y: [1, "x"], sizes: [2] }, freq: "D", h: 0 }));
+    expect(detail.map((d) => d.type)).toEqual(["float_type", "greater_than"]);
+    expect(detailOf(() => forecast("{oops"))[0]?.type).toBe("json_invalid");
+    expect(detailOf(() => detectAnomaliesOnline({}))[0]?.type).toBe("missing");
+  });
+
+  it("detectAnomaliesOnline: rows are the last detection_size points of each series", () => {
+    const r = detectAnomaliesOnline({ series: twoSeries, freq: "D", h: 7, detection_size: 7, level: 95 });
+    expect(r.sizes).toEqual([7, 7]);
+    expect(r.idxs).toEqual([...Array.from({ length: 7 }, (_, i) => 113 + i), ...Array.from({ length: 7 }, (_, i) => 213 + i)]);
+    expect(Object.keys(r.intervals ?? {})).toEqual(["lo-95", "hi-95"]);
+    expect(r.output_tokens).toBe(14 * 6);
+  });
+
+  it("historicForecast: fitted values with tokens", () => {
+    const r = historicForecast({ series: { y: seasonal(300), sizes: [300] }, freq: "D", level: [90] });
+    expect(r.mean.length).toBe(r.sizes[0]);
+    expect(r.mean.length).toBeGreaterThan(0);
+    expect(r.output_tokens).toBe(3 * r.mean.length);
+  });
+
+  it("finetune returns weights and an id; the id is usable through finetunedModels", () => {
+    const body = { series: twoSeries, freq: "D", finetune_steps: 2 };
+    const a = finetune(body);
+    const b = finetune(body);
+    expect(a.finetuned_model_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(b.finetuned_model_id).toBe(a.finetuned_model_id); // derived from the request's content
+    expect(Array.from(b.weights.values)).toEqual(Array.from(a.weights.values));
+    expect(a.finetune_tokens).toBe(4);
+    expect(a.input_tokens).toBe(220);
+    expect(finetune({ ...body, output_model_id: "named" }).finetuned_model_id).toBe("named");
+    const models = new Map<string, FinetunedWeights>([[a.finetuned_model_id, a.weights]]);
+    const tuned = forecast({ series: twoSeries, freq: "D", h: 3, finetuned_model_id: a.finetuned_model_id }, { finetunedModels: (id) => models.get(id) });
+    expect(tuned.mean).toHaveLength(6);
+    const unknown = detailOf(() => forecast({ series: twoSeries, freq: "D", h: 3, finetuned_model_id: "nope" }));
+    expect(unknown[0]).toMatchObject({ type: "value_error", loc: ["body", "finetuned_model_id"] });
+  }, 60_000);
+
+  it("limits apply to the core functions only when given", () => {
+    expect(detailOf(() => forecast({ series: twoSeries, freq: "D", h: 3 }, { limits: { maxValues: 100 } }))[0]?.msg).toContain("limits.maxValues");
+  });
+
+  it("never mutates the body", () => {
+    const body = { series: { y: seasonal(60), sizes: [60] }, freq: "D", h: 3, level: [50] };
+    const before = JSON.stringify(body);
+    forecast(body);
+    detectAnomaliesOnline({ ...body, level: 50, detection_size: 3 });
+    expect(JSON.stringify(body)).toBe(before);
+  });
+});
+
+describe("the service over the real pipelines", () => {
+  const service = () => createService({ accounts: [{ id: "acme", apiKeys: ["k"], credits: 1e12, hasPaymentMethod: true }] });
+  const headers = { authorization: "Bearer k" };
+
+  it("handle gives the core result minus warnings, with the warning in the header", async () => {
+    const body = { series: twoSeries, freq: "D", h: 20, level: [80] };
+    const res = await service().handle({ method: "POST", path: "/v2/forecast", headers, body });
+    expect(res.status).toBe(200);
+    const { warnings, ...core } = forecast(body);
+    expect(res.body).toEqual(core);
+    expect(res.headers.warning).toBe(`299 - "${warnings[0]}"`);
+  });
+
+  it("identical requests give byte-identical bodies", async () => {
+    const s = service();
+    const body = JSON.stringify({ series: twoSeries, freq: "D", h: 7, detection_size: 7 });
+    const a = await s.handle({ method: "POST", path: "/v2/online_anomaly_detection", headers, body });
+    const b = await s.handle({ method: "POST", path: "/v2/online_anomaly_detection", headers, body });
+    expect(a.status).toBe(200);
+    expect(JSON.stringify(a.body)).toBe(JSON.stringify(b.body));
+  });
+
+  it("fine-tune through the service, then forecast with the stored model", async () => {
+    const s = service();
+    const ft = await s.handle({ method: "POST", path: "/v2/finetune", headers, body: { series: twoSeries, freq: "D", finetune_steps: 2, output_model_id: "wk" } });
+    expect(ft.status).toBe(200);
+    const res = await s.handle({ method: "POST", path: "/v2/forecast", headers, body: { series: twoSeries, freq: "D", h: 3, finetuned_model_id: "wk" } });
+    expect(res.status).toBe(200);
+    const models = new Map<string, FinetunedWeights>([["wk", finetune({ series: twoSeries, freq: "D", finetune_steps: 2 }).weights]]);
+    expect(res.body).toEqual((({ warnings: _w, ...rest }) => rest)(forecast({ series: twoSeries, freq: "D", h: 3, finetuned_model_id: "wk" }, { finetunedModels: (id) => models.get(id) })));
+  }, 60_000);
+});
