@@ -34,7 +34,7 @@ describe("sums and moments, n = 100 000", () => {
 });
 
 describe("quantiles, n = 100 000", () => {
-  bench("quantileType7 (copy + sort)", () => {
+  bench("quantileType7 (copy + quickselect)", () => {
     quantileType7(values, 0.95);
   });
   bench("quantileSorted (pre-sorted)", () => {
