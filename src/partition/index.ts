@@ -25,8 +25,12 @@ export interface PartitionOptions {
   readonly kind?: PartitionKind;
 }
 
-/** One part of a partitioned request: a request body of its own plus where its series sit in the original. */
-export interface RequestPart {
+/**
+ * One part of a partitioned request: a request body of its own plus where its
+ * series sit in the original. `B` is the type of the original body (a part's
+ * body has the same shape).
+ */
+export interface RequestPart<B extends object = Record<string, unknown>> {
   /** The endpoint of the original body (and of this part's body). */
   readonly kind: PartitionKind;
   /** 0-based number of this part. */
@@ -42,7 +46,7 @@ export interface RequestPart {
   /** Number of `y` values in this part. */
   readonly rowCount: number;
   /** The request body to send: a copy of the original with `series` (and `X_future`) sliced. */
-  readonly body: Record<string, unknown>;
+  readonly body: B;
 }
 
 type Json = Record<string, unknown>;
@@ -247,6 +251,22 @@ function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
  * // => [[0, { y: [1, 2], sizes: [2] }], [2, { y: [3, 4, 5, 6], sizes: [3, 1] }]]
  * ```
  */
+export function partition<B extends object>(body: B, k: number, options?: PartitionOptions): RequestPart<B>[];
+/**
+ * Splits a request body of unknown type (see the typed overload above for the full description).
+ *
+ * @param body - JSON body of POST /v2/online_anomaly_detection, /v2/forecast or /v2/historic_forecast.
+ * @param k - the wanted number of parts, an integer >= 1.
+ * @param options - see {@link PartitionOptions}.
+ * @returns the parts in series order.
+ *
+ * @example
+ * ```ts
+ * const parsed: unknown = JSON.parse('{"series":{"y":[1,2],"sizes":[1,1]},"freq":"D","h":1}');
+ * partition(parsed, 2).length; // => 2
+ * ```
+ */
+export function partition(body: unknown, k: number, options?: PartitionOptions): RequestPart[];
 export function partition(body: unknown, k: number, options: PartitionOptions = {}): RequestPart[] {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`partition: k must be an integer >= 1, got ${String(k)}`);
   const kind = options.kind ?? (isObject(body) ? inferKind(body) : "forecast");
@@ -435,7 +455,7 @@ function mergeField(
  * // => { mean: [2.5, 4.5], sizes: [1, 1], idxs: [1, 3], input_tokens: 4, output_tokens: 2, finetune_tokens: 0 }
  * ```
  */
-export function merge<R = Record<string, unknown>>(parts: readonly RequestPart[], results: readonly R[]): R {
+export function merge<R = Record<string, unknown>>(parts: readonly RequestPart<object>[], results: readonly R[]): R {
   if (parts.length === 0) throw new RangeError("merge: parts must not be empty");
   if (results.length !== parts.length) {
     throw new RangeError(`merge: got ${results.length} results for ${parts.length} parts`);
@@ -446,7 +466,7 @@ export function merge<R = Record<string, unknown>>(parts: readonly RequestPart[]
     if (part.index !== p || part.count !== parts.length || part.rowStart !== row || part.seriesStart !== seriesIndex) {
       throw new RangeError(`merge: parts[${p}] is not part ${p} of ${parts.length} in order (pass every part of one partition)`);
     }
-    if (part.kind !== (parts[0] as RequestPart).kind) throw new RangeError(`merge: parts[${p}] is of another request kind`);
+    if (part.kind !== (parts[0] as RequestPart<object>).kind) throw new RangeError(`merge: parts[${p}] is of another request kind`);
     row += part.rowCount;
     seriesIndex += part.seriesCount;
   });

@@ -79,7 +79,8 @@ export function collectSamples(): DocSample[] {
 function statementStart(lines: readonly string[], end: number): number {
   let s = end;
   while (s > 0) {
-    const prev = (lines[s - 1] as string).trim();
+    // the code part of the previous line (a trailing `// comment` dropped)
+    const prev = (lines[s - 1] as string).replace(/\s*\/\/[^"'`]*$/, "").trim();
     if (prev === "" || prev.endsWith(";") || prev.endsWith("{") || prev.endsWith("}") || prev.startsWith("//")) break;
     s--;
   }
