@@ -255,8 +255,8 @@ lines.push("");
 for (const [name, make] of forecasters) {
   lines.push(`## ${name}`);
   lines.push("");
-  lines.push("| level | precision | recall | spike events | level-shift events | variance-change events | false-alarm series | seconds |");
-  lines.push("|---|---|---|---|---|---|---|---|");
+  lines.push("| level | precision | recall | spike events | level-shift events | variance-change events | false-alarm series |");
+  lines.push("|---|---|---|---|---|---|---|");
   for (const level of LEVELS) {
     const counts = emptyCounts();
     let seconds = 0;
@@ -265,9 +265,9 @@ for (const [name, make] of forecasters) {
     lines.push(
       `| ${level} | ${percent(counts.truePositives, flagged)} | ${percent(counts.truePositives, counts.labelled)} | ` +
         KINDS.map((k) => `${percent(counts.eventsHit[k], counts.events[k])} (${counts.events[k]})`).join(" | ") +
-        ` | ${percent(counts.cleanSeriesFlagged, counts.cleanSeries)} (${counts.cleanSeries}) | ${seconds.toFixed(1)} |`,
+        ` | ${percent(counts.cleanSeriesFlagged, counts.cleanSeries)} (${counts.cleanSeries}) |`,
     );
-    console.log(`${name} level ${level}: TP ${counts.truePositives} FP ${counts.falsePositives} labelled ${counts.labelled}`);
+    console.log(`${name} level ${level}: TP ${counts.truePositives} FP ${counts.falsePositives} labelled ${counts.labelled} (${seconds.toFixed(1)} s)`);
   }
   lines.push("");
 }
