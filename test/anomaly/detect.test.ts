@@ -453,6 +453,22 @@ describe("with the network (forecastmodel-1)", () => {
     expect(multi.intervals).toBeNull();
   });
 
+  test("no NaN or Infinity for constant, huge, tiny and mixed series", () => {
+    const lists = [
+      Array(30).fill(7),
+      Array.from({ length: 30 }, (_, t) => (t % 2 ? 1e308 : -1e308)),
+      Array.from({ length: 30 }, (_, t) => 1.7e308 - t * 1e306),
+      Array.from({ length: 30 }, (_, t) => (t % 3) * 5e-324),
+      Array.from({ length: 30 }, (_, t) => (t === 10 ? 1e300 : t)),
+    ];
+    for (const thresholdMethod of ["univariate", "multivariate"] as const) {
+      const result = detectAnomalies(anomalyRequestForTest(packForTest(lists), { h: 5, detectionSize: 3, freq: "D", thresholdMethod }));
+      const numbers = [...result.mean, ...result.anomaly_score, ...result.accumulated_anomaly_score, ...Object.values(result.intervals ?? {}).flat()];
+      for (const v of numbers) expect(Number.isFinite(v)).toBe(true);
+      if (thresholdMethod === "univariate") expect(result.anomaly.slice(0, 3)).toEqual([false, false, false]); // the constant series
+    }
+  });
+
   test.each([false, true])("fine-tuning (refit %s) charges steps × series once", (refit) => {
     const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { refit, finetune: { steps: 2, loss: "mae", depth: 1 } }));
     expect(result.finetune_tokens).toBe(4);
