@@ -191,8 +191,8 @@ export function multivariateAccumulatedScores(zScores: ArrayLike<number>, series
  *
  * @example
  * ```ts
- * multivariateThreshold(99, 2); // R: qchisq(0.99, 2) = 9.21034037197618
- * // => 9.210340371976175
+ * multivariateThreshold(99, 2); // R: qchisq(0.99, 2)
+ * // => 9.21034037197618
  * ```
  */
 export function multivariateThreshold(level: number, seriesCount: number): number {
