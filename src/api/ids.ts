@@ -32,9 +32,11 @@ export function hashHex32(text: string): string {
   return [a, b, c2, d].map((x) => x.toString(16).padStart(8, "0")).join("");
 }
 
-/** `s` itself when it is 32 hex digits (lowercased), otherwise its hash. */
+/** `s` itself when it is 32 hex digits or a UUID (lowercased, without hyphens), otherwise its hash. */
 export function toHex32(s: string): string {
-  return /^[0-9a-fA-F]{32}$/.test(s) ? s.toLowerCase() : hashHex32(s);
+  if (/^[0-9a-fA-F]{32}$/.test(s)) return s.toLowerCase();
+  if (/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(s)) return s.replace(/-/g, "").toLowerCase();
+  return hashHex32(s);
 }
 
 /** 32 hex digits laid out as a UUID (8-4-4-4-12, 36 characters). */

@@ -20,7 +20,14 @@ import {
   MODEL_ID_PATTERN,
 } from "./schemas.js";
 
-/** Version of the API description (`info.version`). */
+/**
+ * Version of the API description (`info.version` of GET /openapi.json).
+ *
+ * @example
+ * ```ts
+ * API_VERSION; // => "0.4.6"
+ * ```
+ */
 export const API_VERSION = "0.4.6";
 
 const daily = [12, 14, 13, 15, 16, 18, 17, 13, 15, 14, 16, 17, 19, 18, 14, 16, 15, 17, 18, 20, 19];

@@ -37,7 +37,15 @@ export interface ServiceLimits {
   readonly maxBodyBytes: number;
 }
 
-/** The limits `createService` uses when none are given. */
+/**
+ * The limits `createService` uses when none are given: 5,000,000 numbers per
+ * request (received or returned), h up to 10,000, 100,000 series, 256 MiB of body.
+ *
+ * @example
+ * ```ts
+ * DEFAULT_SERVICE_LIMITS.maxHorizon; // => 10000
+ * ```
+ */
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = Object.freeze({
   maxValues: 5_000_000,
   maxHorizon: 10_000,

@@ -96,7 +96,14 @@ export interface ForecastService {
   runJobs(): Promise<RunJobsSummary>;
 }
 
-/** Text of the `support` field of 401 and 429 bodies and the older form's envelope. */
+/**
+ * Text of the `support` field of 401 and 429 bodies and of the older form's envelope.
+ *
+ * @example
+ * ```ts
+ * SUPPORT_TEXT.includes("requestID"); // => true
+ * ```
+ */
 export const SUPPORT_TEXT = "If you need help, contact support and quote the requestID.";
 
 const JSON_HEADERS = { "content-type": "application/json" } as const;

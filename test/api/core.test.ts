@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createService, detectAnomaliesOnline, finetune, forecast, historicForecast, ValidationError } from "../../src/index.js";
 import type { FinetunedWeights } from "../../src/types.js";
+import { createMemoryStore } from "../../src/api/store.js";
 
 const seasonal = (n: number, phase = 0) => Array.from({ length: n }, (_, t) => 50 + 10 * Math.sin((2 * Math.PI * (t + phase)) / 7) + (t % 3));
 const twoSeries = { y: [...seasonal(120), ...seasonal(100, 2)], sizes: [120, 100] };
@@ -126,5 +127,22 @@ describe("the service over the real pipelines", () => {
     expect(res.status).toBe(200);
     const models = new Map<string, FinetunedWeights>([["wk", finetune({ series: twoSeries, freq: "D", finetune_steps: 2 }).weights]]);
     expect(res.body).toEqual((({ warnings: _w, ...rest }) => rest)(forecast({ series: twoSeries, freq: "D", h: 3, finetuned_model_id: "wk" }, { finetunedModels: (id) => models.get(id) })));
+  }, 60_000);
+
+  it("an async fine-tune job stores exactly the weights of the synchronous fine-tune", async () => {
+    const store = createMemoryStore();
+    const s = createService({ accounts: [{ id: "acme", apiKeys: ["k"], credits: 1e12, hasPaymentMethod: true }], store });
+    const body = { series: twoSeries, freq: "D", finetune_steps: 2, finetune_depth: 2, finetune_loss: "mae" };
+    const job = await s.handle({ method: "POST", path: "/v2/finetune/async", headers, body: { ...body, output_model_id: "async" } });
+    const sync = await s.handle({ method: "POST", path: "/v2/finetune", headers, body: { ...body, output_model_id: "sync" } });
+    expect(sync.status).toBe(200);
+    expect(await s.runJobs()).toEqual({ ran: 1, succeeded: 1, failed: 0 });
+    const status = await s.handle({ method: "GET", path: `/v2/finetune/jobs/${(job.body as { job_id: string }).job_id}`, headers });
+    expect(status.body).toMatchObject({ status: "succeeded", result: { ...(sync.body as object), finetuned_model_id: "async" } });
+    const a = await store.getModel("acme", "async");
+    const b = await store.getModel("acme", "sync");
+    expect(a?.weights.start).toBe(b?.weights.start);
+    expect(Array.from(a?.weights.values ?? [])).toEqual(Array.from(b?.weights.values ?? []));
+    expect(Array.from(a?.weights.values ?? [])).toEqual(Array.from(finetune(body).weights.values));
   }, 60_000);
 });
