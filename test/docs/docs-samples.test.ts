@@ -5,6 +5,7 @@ import {
   REPO,
   collectSamples,
   createWorkspace,
+  expectedValue,
   runSample,
   typeCheck,
   withAssertions,
@@ -43,6 +44,17 @@ describe("docs harness", () => {
     const typo = typeErrors.filter((e) => e.includes("typo.ts"));
     expect(typo).toHaveLength(1);
     expect(typo[0]).toMatch(/typo\.ts:3: Type 'string' is not assignable to type 'number'/);
+  });
+
+  it("reads `// =>` values with notes, `=` / `≈` forms, tolerances and typed-array output", () => {
+    expect(expectedValue("[1, 2]")).toEqual({ expr: "[1, 2]", tol: null });
+    expect(expectedValue("32 (windows per step for 3 series)")).toEqual({ expr: "32", tol: null });
+    expect(expectedValue("2   (plain summation gives 0)")).toEqual({ expr: "2", tol: null });
+    expect(expectedValue("[0.6, 0.8] (to 1e-12)")).toEqual({ expr: "[0.6, 0.8]", tol: 1e-12 });
+    expect(expectedValue("(0.5 + 3.5) / 2 = 2")).toEqual({ expr: "2", tol: null });
+    expect(expectedValue("sqrt((9 + 16) / 2) ≈ 3.5355")).toEqual({ expr: "3.5355", tol: 1e-4 });
+    expect(expectedValue('"Value error, sizes must sum to len(y) = 10"')).toEqual({ expr: '"Value error, sizes must sum to len(y) = 10"', tol: null });
+    expect(expectedValue("Int32Array(3) [0, 1, 3]")).toEqual({ expr: "new Int32Array([0, 1, 3])", tol: null });
   });
 
   it("finds the samples of every guide", () => {

@@ -17,7 +17,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 
 export const REPO = resolve(fileURLToPath(new URL(".", import.meta.url)), "../..");
@@ -75,16 +75,67 @@ export function collectSamples(): DocSample[] {
   return samples;
 }
 
+/** A trailing `// comment` (not inside a string: no quote after the slashes). */
+const TRAILING_COMMENT = /\s*\/\/[^"'`]*$/;
+
 /** Start line of the statement that ends on line `end` (heuristic: after a blank line, `;`, `{`, `}` or a comment). */
 function statementStart(lines: readonly string[], end: number): number {
   let s = end;
   while (s > 0) {
     // the code part of the previous line (a trailing `// comment` dropped)
-    const prev = (lines[s - 1] as string).replace(/\s*\/\/[^"'`]*$/, "").trim();
+    const prev = (lines[s - 1] as string).replace(TRAILING_COMMENT, "").trim();
     if (prev === "" || prev.endsWith(";") || prev.endsWith("{") || prev.endsWith("}") || prev.startsWith("//")) break;
     s--;
   }
   return s;
+}
+
+/**
+ * The value of a `// =>` comment as a JS expression, and its tolerance:
+ * - a trailing note is dropped: after two or more spaces, or a final `(…)` after a space;
+ * - `(to 1e-9)` in the note sets an absolute/relative tolerance;
+ * - `a = b` or `a ≈ b` (spaces around) keeps the last part; `≈` sets the tolerance
+ *   to one unit of the last printed decimal;
+ * - Node's inspect form `Int32Array(3) [0, 1, 3]` becomes `new Int32Array([0, 1, 3])`.
+ */
+export function expectedValue(text: string): { expr: string; tol: number | null } {
+  let t = text.trim();
+  let tol: number | null = null;
+  const to = /\(to (\d[\w.+-]*)\)/.exec(t);
+  if (to !== null) tol = Number(to[1]);
+  t = t.replace(/\s{2,}.*$/, "");
+  for (;;) {
+    const note = /^(.*\S)\s+\((?:[^()]|\([^()]*\))*\)$/.exec(t);
+    if (note === null) break;
+    t = note[1] as string;
+  }
+  // the last " ≈ " / " = " outside string literals
+  let approx = -1;
+  let equal = -1;
+  let quote: string | null = null;
+  for (let i = 0; i < t.length; i++) {
+    const c = t[i] as string;
+    if (quote !== null) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (t.startsWith(" ≈ ", i)) approx = i;
+    else if (t.startsWith(" = ", i)) equal = i;
+  }
+  if (approx >= 0 && approx > equal) {
+    t = t.slice(approx + 3).trim();
+    const decimals = Math.max(0, ...[...t.matchAll(/\d\.(\d+)/g)].map((m) => (m[1] as string).length));
+    tol = Math.max(tol ?? 0, 1 / 10 ** decimals);
+  } else if (equal >= 0) {
+    t = t.slice(equal + 3).trim();
+  }
+  t = t.replace(/\b((?:Float|Int|Uint)(?:8|16|32|64)(?:Clamped)?Array)\(\d+\) \[([^\]]*)\]/g, "new $1([$2])");
+  return { expr: t, tol };
+}
+
+function expectCall(actual: string, expectedText: string, where: string): string {
+  const { expr, tol } = expectedValue(expectedText);
+  return `__expect((${actual}), (${expr}), ${where}${tol === null ? "" : `, ${tol}`})`;
 }
 
 /** Turns `expr; // => value` comments into `__expect(expr, value, where)` calls. */
@@ -95,28 +146,43 @@ export function withAssertions(sample: DocSample): string {
     const line = lines[k] as string;
     const inline = /^(\s*)(.*\S)\s*;\s*\/\/ => (.+)$/.exec(line);
     if (inline !== null) {
-      lines[k] = `${inline[1]}__expect((${inline[2]}), (${inline[3]}), ${where(k)});`;
+      lines[k] = `${inline[1]}${expectCall(inline[2] as string, inline[3] as string, where(k))};`;
       continue;
     }
     const alone = /^\s*\/\/ => (.+)$/.exec(line);
     if (alone !== null) {
       let end = k - 1;
       while (end >= 0 && (lines[end] as string).trim() === "") end--;
+      if (end >= 0) lines[end] = (lines[end] as string).replace(TRAILING_COMMENT, "");
       if (end < 0 || !(lines[end] as string).trimEnd().endsWith(";")) {
         throw new Error(`${sample.doc}:${sample.line + 1 + k}: "// =>" must follow an expression statement ending with ";"`);
       }
       const start = statementStart(lines, end);
       const stmt = lines.slice(start, end + 1).join("\n").trimEnd().replace(/;$/, "");
       const indent = /^\s*/.exec(lines[start] as string)?.[0] ?? "";
-      lines.splice(start, end - start + 1, `${indent}__expect((${stmt.trimStart()}), (${alone[1]}), ${where(k)});`, ...Array(end - start).fill(""));
+      lines.splice(start, end - start + 1, `${indent}${expectCall(stmt.trimStart(), alone[1] as string, where(k))};`, ...Array(end - start).fill(""));
       lines[k] = "";
     }
   }
   return [
     `import { deepStrictEqual as __deepStrictEqual } from "node:assert/strict";`,
     ...lines,
-    `function __expect(actual: unknown, expected: unknown, where: string): void {`,
-    `  try { __deepStrictEqual(actual, expected); } catch (e) { throw new Error(where + ": " + (e as Error).message); }`,
+    `function __expect(actual: unknown, expected: unknown, where: string, tol?: number): void {`,
+    `  try {`,
+    `    if (tol === undefined) __deepStrictEqual(actual, expected);`,
+    `    else if (!__near(actual, expected, tol)) throw new Error("expected " + JSON.stringify(expected) + " ± " + tol + ", got " + JSON.stringify(Array.isArray(actual) || ArrayBuffer.isView(actual) ? Array.from(actual as ArrayLike<number>) : actual));`,
+    `  } catch (e) { throw new Error(where + ": " + (e as Error).message); }`,
+    `}`,
+    `function __near(a: unknown, b: unknown, tol: number): boolean {`,
+    `  if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= tol * Math.max(1, Math.abs(b));`,
+    `  const list = (v: unknown) => (Array.isArray(v) || ArrayBuffer.isView(v) ? Array.from(v as ArrayLike<unknown>) : null);`,
+    `  const la = list(a), lb = list(b);`,
+    `  if (la !== null && lb !== null) return la.length === lb.length && la.every((x, i) => __near(x, lb[i], tol));`,
+    `  if (a !== null && b !== null && typeof a === "object" && typeof b === "object") {`,
+    `    const ka = Object.keys(a), kb = Object.keys(b);`,
+    `    return ka.length === kb.length && ka.every((k) => __near((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tol));`,
+    `  }`,
+    `  return Object.is(a, b);`,
     `}`,
     ``,
   ].join("\n");
@@ -146,7 +212,63 @@ const TRANSPILE: ts.CompilerOptions = {
 };
 
 function sampleDir(sample: DocSample): string {
-  return sample.doc.replace(/\.md$/, "").replace(/[^\w/-]/g, "_");
+  return sample.doc.replace(/\.(md|ts)$/, "").replace(/[^\w/-]/g, "_");
+}
+
+function listSourceFiles(dir: string, out: string[]): string[] {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) listSourceFiles(p, out);
+    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(p);
+  }
+  return out;
+}
+
+/**
+ * The ```ts blocks of every `@example` in src/ (TSDoc), as samples. Examples
+ * use the library's exports without importing them, so each gets an import of
+ * the exported names it mentions and does not declare itself.
+ */
+export function collectTsdocExamples(exportedNames: readonly string[]): DocSample[] {
+  const samples: DocSample[] = [];
+  for (const path of listSourceFiles(join(REPO, "src"), []).sort()) {
+    const file = relative(REPO, path);
+    const lines = readFileSync(path, "utf8").split("\n");
+    let n = 0;
+    for (let i = 0; i < lines.length; i++) {
+      if (!/^\s*\*\s*@example\b/.test(lines[i] as string)) continue;
+      let j = i + 1;
+      while (j < lines.length && !/^\s*\*\s*```(ts|typescript)\b/.test(lines[j] as string)) {
+        if (/^\s*\*\//.test(lines[j] as string) || /^\s*\*\s*@\w+/.test(lines[j] as string)) break;
+        j++;
+      }
+      if (j >= lines.length || !/```/.test(lines[j] as string)) continue;
+      const fence = j;
+      const body: string[] = [];
+      for (j = fence + 1; j < lines.length && !/^\s*\*\s*```\s*$/.test(lines[j] as string); j++) {
+        body.push((lines[j] as string).replace(/^\s*\* ?/, ""));
+      }
+      const code = body.join("\n");
+      const declared = new Set([...code.matchAll(/\b(?:const|let|var|function|class)\s+([A-Za-z_$][\w$]*)/g)].map((m) => m[1] as string));
+      for (const m of code.matchAll(/\b(?:const|let|var)\s*\{([^}]*)\}/g)) {
+        for (const name of (m[1] as string).split(",")) declared.add(name.split(":").pop()?.trim() ?? "");
+      }
+      const used = exportedNames.filter((name) => !declared.has(name) && new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`).test(code));
+      let prelude = used.length > 0 ? `import { ${used.join(", ")} } from "forecastmodel";\n` : "";
+      if (/\bseedrandom\(/.test(code) && !declared.has("seedrandom")) prelude += `import seedrandom from "seedrandom";\n`;
+      n++;
+      samples.push({
+        doc: file,
+        line: fence + 1,
+        file: `example-${String(n).padStart(2, "0")}.ts`,
+        run: true,
+        // imports are hoisted: appending it keeps the example's line numbers those of the source file
+        source: code + "\n" + prelude,
+      });
+      i = j;
+    }
+  }
+  return samples;
 }
 
 /**
@@ -170,7 +292,13 @@ export function createWorkspace(samples: readonly DocSample[]): SampleWorkspace 
   for (const sample of samples) {
     const { ts: tsPath, js: jsPath } = paths(sample);
     mkdirSync(dirname(tsPath), { recursive: true });
-    const code = withAssertions(sample);
+    let code: string;
+    try {
+      code = withAssertions(sample);
+    } catch (e) {
+      // a malformed `// =>` fails this sample only
+      code = `throw new Error(${JSON.stringify((e as Error).message)});\nexport {};\n`;
+    }
     writeFileSync(tsPath, code);
     const libIndex = relative(dirname(jsPath), join(root, "src", "index.js"));
     const specifier = libIndex.startsWith(".") ? libIndex : `./${libIndex}`;
@@ -227,5 +355,40 @@ export function runSample(
         resolvePromise({ code, stdout, stderr });
       },
     );
+  });
+}
+
+/**
+ * Runs many samples in ONE Node process (each imported in turn, failures
+ * caught per sample): the library loads once. For short examples without
+ * servers or workers. Resolves with the error text of each failed sample.
+ */
+export function runSamplesTogether(
+  workspace: SampleWorkspace,
+  samples: readonly DocSample[],
+  timeoutMs = 120_000,
+): Promise<Map<DocSample, string | null>> {
+  const runner = join(workspace.root, `runner-${Date.now().toString(36)}.mjs`);
+  const list = samples.map((s) => pathToFileURL(workspace.paths(s).js).href);
+  writeFileSync(
+    runner,
+    [
+      `const list = ${JSON.stringify(list)};`,
+      `const errors = [];`,
+      `for (const url of list) {`,
+      `  try { await import(url); errors.push(null); }`,
+      `  catch (e) { errors.push(String((e && e.stack) || e).split("\\n").slice(0, 6).join("\\n")); }`,
+      `}`,
+      `process.stdout.write("\\n@@RESULTS@@" + JSON.stringify(errors) + "\\n");`,
+      `process.exit(0);`,
+    ].join("\n"),
+  );
+  return new Promise((resolvePromise, reject) => {
+    execFile(process.execPath, [runner], { cwd: REPO, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const marker = stdout.lastIndexOf("@@RESULTS@@");
+      if (marker < 0) return reject(new Error(`sample runner failed: ${error?.message ?? ""}\n${stderr}`));
+      const errors = JSON.parse(stdout.slice(marker + "@@RESULTS@@".length)) as (string | null)[];
+      resolvePromise(new Map(samples.map((s, i) => [s, errors[i] ?? null])));
+    });
   });
 }

@@ -1,0 +1,33 @@
+/**
+ * Every `@example` of the TSDoc in src/ runs: its `// =>` comments are
+ * checked like the docs' samples (see samples.ts). Examples are run, not
+ * type-checked (they may elide setup types); the guides' samples are both.
+ * All examples run in one Node process so the library loads once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as library from "../../src/index.js";
+import { collectTsdocExamples, createWorkspace, runSamplesTogether, type DocSample, type SampleWorkspace } from "./samples.js";
+
+const examples = collectTsdocExamples(Object.keys(library));
+let workspace: SampleWorkspace;
+let outcomes: Map<DocSample, string | null>;
+
+beforeAll(async () => {
+  workspace = createWorkspace(examples);
+  outcomes = await runSamplesTogether(workspace, examples);
+}, 180_000);
+
+afterAll(() => {
+  workspace?.dispose();
+});
+
+describe("TSDoc examples", () => {
+  it("are found in src/", () => {
+    expect(examples.length).toBeGreaterThan(50);
+    expect(examples.some((e) => e.doc === "src/partition/index.ts")).toBe(true);
+  });
+
+  it.each(examples.map((e) => [`${e.doc}:${e.line}`, e] as const))("%s runs", (_name, example) => {
+    expect(outcomes.get(example) ?? null).toBeNull();
+  });
+});
