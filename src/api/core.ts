@@ -34,6 +34,12 @@ export interface CoreCallOptions {
 
 /** Result of the core `finetune`: tokens, the model's id and its weights (store them to use the id later). */
 export interface FinetuneCallResult extends TokenCounts {
+  /** Numbers received: y plus every X value. */
+  input_tokens: number;
+  /** Always 0: a fine-tune returns no per-row values. */
+  output_tokens: number;
+  /** finetune_steps × number of series. */
+  finetune_tokens: number;
   /** `output_model_id` of the request, or an id derived from the request's content. */
   finetuned_model_id: string;
   /** The fine-tuned parameters (only what changed). */
