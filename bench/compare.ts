@@ -17,7 +17,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { arch, cpus, platform, release, totalmem, type as osType } from "node:os";
+import { arch, cpus, loadavg, platform, release, totalmem, type as osType } from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
@@ -269,8 +269,20 @@ function packageVersion(path: string): string {
   }
 }
 
+/** The "Made by" / "Model" header lines of the embedded weights module. */
+function weightsProvenance(): string {
+  try {
+    const head = readFileSync(new URL("src/model/weights/forecastmodel-1.ts", REPO_URL), "utf8").slice(0, 2000);
+    const lines = head.split("\n").filter((l) => /^\/\/ (Made by|Model|Final)/.test(l)).map((l) => l.slice(3).trim());
+    return lines.length > 0 ? lines.join(" ") : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
 /** Parent: runs every workload in a child process, prints progress, writes the report. */
 function parent(): void {
+  const loadAtStart = loadavg();
   const passThrough = ["--repeat", "--limit"].flatMap((f) => {
     const v = argValue(f);
     return v === undefined ? [] : [f, v];
@@ -324,6 +336,8 @@ function parent(): void {
     `- memory: ${fixed(totalmem() / 2 ** 30, 1)} GiB`,
     `- OS: ${osType()} ${release()} (${platform()})`,
     `- Node ${process.version}; forecastmodel ${packageVersion("package.json")}; @bsull/augurs ${packageVersion("node_modules/@bsull/augurs/package.json")}`,
+    `- load average at start (1, 5, 15 min): ${loadAtStart.map((l) => l.toFixed(2)).join(", ")} — the machine may be shared; compare rows of one run, not across runs`,
+    `- forecastmodel-1 weights: ${weightsProvenance()}`,
     "",
     "## Workloads",
     "",
