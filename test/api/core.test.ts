@@ -3,6 +3,7 @@
  * the service over the real pipelines agreeing with them.
  */
 import { describe, expect, it } from "vitest";
+import { fc, test } from "@fast-check/vitest";
 import { createService, detectAnomaliesOnline, finetune, forecast, historicForecast, ValidationError } from "../../src/index.js";
 import type { FinetunedWeights } from "../../src/types.js";
 import { createMemoryStore } from "../../src/api/store.js";
@@ -145,4 +146,45 @@ describe("the service over the real pipelines", () => {
     expect(Array.from(a?.weights.values ?? [])).toEqual(Array.from(b?.weights.values ?? []));
     expect(Array.from(a?.weights.values ?? [])).toEqual(Array.from(finetune(body).weights.values));
   }, 60_000);
+});
+
+describe("valid requests over the real pipelines", () => {
+  const service = createService({ accounts: [{ id: "acme", apiKeys: ["k"], credits: Infinity, hasPaymentMethod: true }] });
+  const seriesArb = fc
+    .array(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }), { minLength: 1, maxLength: 60 }), { minLength: 1, maxLength: 3 })
+    .chain((list) =>
+      fc.record({
+        list: fc.constant(list),
+        features: fc.integer({ min: 0, max: 2 }),
+        freq: fc.constantFrom("H", "D", "W", "M"),
+        h: fc.integer({ min: 1, max: 30 }),
+        level: fc.option(fc.uniqueArray(fc.integer({ min: 1, max: 99 }), { minLength: 1, maxLength: 2 }), { nil: undefined }),
+        detection: fc.integer({ min: 1, max: 10 }),
+        route: fc.constantFrom("/v2/forecast", "/v2/online_anomaly_detection", "/v2/historic_forecast"),
+      }),
+    );
+  test.prop([seriesArb], { numRuns: 80 })("answer 200 or a 422 naming the problem, never 500, with consistent shapes", async (c) => {
+    const y = c.list.flat();
+    const X = Array.from({ length: c.features }, (_, k) => y.map((_, t) => ((t + k) % 3) - 1));
+    const series = { y, sizes: c.list.map((s) => s.length), ...(c.features > 0 ? { X } : {}) };
+    const body: Record<string, unknown> = { series, freq: c.freq };
+    if (c.route === "/v2/forecast") {
+      Object.assign(body, { h: c.h, level: c.level ?? null });
+      if (c.features > 0) body.X_future = X.map(() => Array.from({ length: c.list.length * c.h }, (_, t) => t % 2));
+    } else if (c.route === "/v2/online_anomaly_detection") Object.assign(body, { h: c.h, detection_size: c.detection, level: c.level?.[0] ?? 99 });
+    else Object.assign(body, { level: c.level ?? null });
+    const res = await service.handle({ method: "POST", path: c.route, headers: { authorization: "Bearer k" }, body });
+    expect([200, 422]).toContain(res.status);
+    if (res.status === 422) {
+      const detail = (res.body as { detail: { type: string; loc: unknown[] }[] }).detail;
+      expect(detail.length).toBeGreaterThan(0);
+      for (const d of detail) expect(d.loc[0]).toBe("body");
+      return;
+    }
+    const r = res.body as { mean: number[]; sizes: number[]; input_tokens: number; output_tokens: number };
+    expect(r.mean.length).toBe(r.sizes.reduce((a, b) => a + b, 0));
+    expect(r.input_tokens).toBe(y.length * (1 + c.features) + (c.route === "/v2/forecast" ? c.features * c.list.length * c.h : 0));
+    expect(r.output_tokens).toBeGreaterThanOrEqual(r.mean.length);
+    for (const v of r.mean) expect(Number.isFinite(v)).toBe(true);
+  });
 });
