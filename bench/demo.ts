@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { anomalyChartInput, detectAnomaliesOnline, renderAnomalyChart, type AnomalyResult } from "../src/index.js";
+import { anomalyChartInput, cropAnomalyChartInput, detectAnomaliesOnline, renderAnomalyChart, type AnomalyResult } from "../src/index.js";
 
 /** One series of bench/data/r-datasets.json. */
 interface RSeries {
@@ -33,6 +33,7 @@ const SERIES = [
 const H = 12; // forecast one year ahead in each rolling window
 const DETECTION_SIZE = 24; // score the last two years of each series
 const LEVEL = 99;
+const CHART_MONTHS = 120; // charts show the last ten years
 
 function argValue(flag: string): string | undefined {
   const i = process.argv.indexOf(flag);
@@ -47,12 +48,12 @@ function monthLabel(start: readonly [number, number], t: number): string {
   return `${year}-${String(month).padStart(2, "0")}`;
 }
 
-/** Ticks on January of every k-th year, k chosen so there are at most ~10 ticks. */
-function januaryTicks(start: readonly [number, number], n: number): number[] {
-  const years = n / 12;
+/** Ticks on January of every k-th year from position `from`, k chosen so there are at most ~10 ticks. */
+function januaryTicks(start: readonly [number, number], n: number, from: number): number[] {
+  const years = (n - from) / 12;
   const step = [1, 2, 5, 10, 20, 50].find((k) => years / k <= 10) ?? 100;
   const ticks: number[] = [];
-  for (let t = 0; t < n; t++) {
+  for (let t = from; t < n; t++) {
     const m0 = start[1] - 1 + t;
     if (m0 % 12 === 0 && (start[0] + m0 / 12) % step === 0) ticks.push(t);
   }
@@ -132,12 +133,17 @@ function main(): void {
   const files: string[] = [];
   chosen.forEach((c, i) => {
     const n = c.series.y.length;
-    const input = anomalyChartInput(request, result, i, {
-      title: `${c.name}: ${c.what}`,
-      labels: Array.from({ length: n }, (_, t) => monthLabel(c.series.start, t)),
-      xTicks: januaryTicks(c.series.start, n),
-      xTitle: `month (R datasets::${c.name}); shaded: the last ${DETECTION_SIZE} months scored`,
-    });
+    // the last ten years at most, so the scored months are wide enough to read
+    const from = Math.max(0, n - CHART_MONTHS);
+    const input = cropAnomalyChartInput(
+      anomalyChartInput(request, result, i, {
+        title: `${c.name}: ${c.what}`,
+        labels: Array.from({ length: n }, (_, t) => monthLabel(c.series.start, t)),
+        xTicks: januaryTicks(c.series.start, n, from),
+        xTitle: `month (R datasets::${c.name}${from > 0 ? `, from ${monthLabel(c.series.start, from)}` : ""}); shaded: the last ${DETECTION_SIZE} months, scored`,
+      }),
+      from,
+    );
     const file = join(outDir, `${c.name}.svg`);
     writeFileSync(file, renderAnomalyChart(input));
     files.push(file);

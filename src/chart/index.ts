@@ -596,3 +596,51 @@ export function anomalyChartInput(
   };
   return { ...base, ...extra };
 }
+
+/**
+ * Keeps only x positions `from` onwards of a chart input (e.g. the last ten
+ * years of a long series), shifting every position so that `from` becomes 0:
+ * values, labels, ticks, anomalies, the highlight and the forecast (cut where
+ * it starts before `from`). Pure: the input is not modified.
+ *
+ * @param input - a chart input.
+ * @param from - first x position to keep, an integer >= 0 (0 returns an equal input).
+ * @returns the cropped input.
+ * @throws RangeError when `from` is not an integer >= 0.
+ *
+ * @example
+ * ```ts
+ * const cropped = cropAnomalyChartInput(
+ *   { title: "t", values: [1, 2, 3, 4, 5], anomalies: [1, 4], forecast: { start: 2, mean: [3, 4, 5] }, highlightStart: 2 },
+ *   3,
+ * );
+ * [Array.from(cropped.values), cropped.anomalies, cropped.forecast?.start, Array.from(cropped.forecast?.mean ?? []), cropped.highlightStart];
+ * // => [[4, 5], [1], 0, [4, 5], 0]
+ * ```
+ */
+export function cropAnomalyChartInput(input: AnomalyChartInput, from: number): AnomalyChartInput {
+  if (!Number.isInteger(from) || from < 0) throw new RangeError("cropAnomalyChartInput: from must be an integer >= 0");
+  const slice = (a: ArrayLike<number>, start: number): number[] => Array.from(a).slice(start);
+  const out: { -readonly [K in keyof AnomalyChartInput]: AnomalyChartInput[K] } = { ...input, values: slice(input.values, from) };
+  if (input.labels !== undefined) out.labels = input.labels.slice(from);
+  if (input.xTicks !== undefined) out.xTicks = input.xTicks.filter((t) => t >= from).map((t) => t - from);
+  if (input.anomalies !== undefined) {
+    out.anomalies = Array.from(input.anomalies)
+      .filter((i) => i >= from)
+      .map((i) => i - from);
+  }
+  if (input.highlightStart !== undefined) out.highlightStart = Math.max(0, input.highlightStart - from);
+  const f = input.forecast;
+  if (f !== undefined) {
+    const skip = Math.max(0, from - f.start);
+    if (skip >= f.mean.length) delete out.forecast;
+    else {
+      out.forecast = {
+        start: f.start + skip - from,
+        mean: slice(f.mean, skip),
+        ...(f.lo !== undefined && f.hi !== undefined ? { lo: slice(f.lo, skip), hi: slice(f.hi, skip) } : {}),
+      };
+    }
+  }
+  return out;
+}

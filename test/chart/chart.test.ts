@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { anomalyChartInput, escapeSvgText, renderAnomalyChart, type AnomalyChartInput } from "../../src/chart/index.js";
+import { anomalyChartInput, cropAnomalyChartInput, escapeSvgText, renderAnomalyChart, type AnomalyChartInput } from "../../src/chart/index.js";
 import { checkGeometry, parseSvg, pathPoints } from "./svg-check.js";
 
 function render(input: AnomalyChartInput) {
@@ -226,5 +226,39 @@ describe("anomalyChartInput", () => {
   it("rejects a series index out of range and idxs outside the series", () => {
     expect(() => anomalyChartInput(request, result, 2)).toThrow(RangeError);
     expect(() => anomalyChartInput(request, { ...result, idxs: [2, 3, 3, 8] }, 1)).toThrow(/idxs\[2\]/);
+  });
+});
+
+describe("cropAnomalyChartInput", () => {
+  const input: AnomalyChartInput = {
+    title: "t",
+    values: [1, 2, 3, 4, 5, 6],
+    labels: ["a", "b", "c", "d", "e", "f"],
+    xTicks: [0, 2, 4],
+    anomalies: [1, 4, 5],
+    forecast: { start: 2, mean: [3, 4, 5, 6, 7], lo: [2, 3, 4, 5, 6], hi: [4, 5, 6, 7, 8] },
+    highlightStart: 2,
+  };
+
+  it("shifts every position and cuts the forecast", () => {
+    const c = cropAnomalyChartInput(input, 3);
+    expect(c.values).toEqual([4, 5, 6]);
+    expect(c.labels).toEqual(["d", "e", "f"]);
+    expect(c.xTicks).toEqual([1]);
+    expect(c.anomalies).toEqual([1, 2]);
+    expect(c.forecast).toEqual({ start: 0, mean: [4, 5, 6, 7], lo: [3, 4, 5, 6], hi: [5, 6, 7, 8] });
+    expect(c.highlightStart).toBe(0);
+    expect(input.values).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  it("drops a forecast that ends before the crop and keeps one that starts after it", () => {
+    expect(cropAnomalyChartInput(input, 7).forecast).toBeUndefined();
+    expect(cropAnomalyChartInput(input, 1).forecast?.start).toBe(1);
+    expect(cropAnomalyChartInput(input, 0)).toEqual({ ...input, values: [1, 2, 3, 4, 5, 6], anomalies: [1, 4, 5], forecast: { ...input.forecast, mean: [3, 4, 5, 6, 7], lo: [2, 3, 4, 5, 6], hi: [4, 5, 6, 7, 8] } });
+    expect(() => cropAnomalyChartInput(input, -1)).toThrow(RangeError);
+  });
+
+  test.prop([fc.integer({ min: 0, max: 8 })], { numRuns: 20 })("a cropped chart is still well-formed", (from) => {
+    render(cropAnomalyChartInput(input, from));
   });
 });
