@@ -2,12 +2,15 @@
  * Runs the code samples of the docs for real: every ```ts block of every
  * docs/**.md (except the generated docs/api/) is extracted, its `// =>`
  * comments become assertions, it is type-checked against src/ and run by
- * Node in its own process against a transpiled copy of the library.
+ * Node (all samples in turn in one process, see runSamplesTogether) against a
+ * copy of the library transpiled to JavaScript in a temporary folder.
  *
  * Conventions for doc writers:
  * - `import { … } from "forecastmodel";` imports the library.
  * - `expr; // => value` (or `// => value` alone on the next line) asserts
  *   `deepStrictEqual(expr, value)`; the statement must be an expression.
+ *   Notes, `a = b` / `a ≈ b` and `(to 1e-9)` are read as described at
+ *   {@link expectedValue}.
  * - A block whose first line is `// file: name.ts` is a helper module written
  *   next to the others of the same page (import it as `./name.js`); it is not
  *   run by itself. Every other block is run.
