@@ -83,6 +83,9 @@ function inferKind(body: Json): PartitionKind {
  */
 export function partitionBlocker(body: unknown): string | null {
   if (!isObject(body)) return null;
+  if ("output_model_id" in body) {
+    return "a fine-tune request (output_model_id) learns one model from all its series; send it whole";
+  }
   if (body.threshold_method === "multivariate") {
     return 'threshold_method = "multivariate" sums z² across all series at each time step, so no series can be computed alone; send the request whole';
   }
@@ -94,6 +97,19 @@ export function partitionBlocker(body: unknown): string | null {
     return `finetune_steps = ${steps} fine-tunes one model on all series together, so each series' result depends on the others; send the request whole (or fine-tune once with /v2/finetune and partition requests that use finetuned_model_id)`;
   }
   return null;
+}
+
+/** A body given as JSON text or UTF-8 bytes is parsed (malformed JSON is a `json_invalid` ValidationError). */
+function readBody(input: unknown): unknown {
+  if (typeof input !== "string" && !(input instanceof Uint8Array)) return input;
+  const text = typeof input === "string" ? input : new TextDecoder().decode(input);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new ValidationError([
+      { type: "json_invalid", loc: ["body"], msg: `JSON decode error: ${(e as Error).message}`, ctx: { error: (e as Error).message } },
+    ]);
+  }
 }
 
 /** Series boundaries b[0] = 0 < b[1] < … < b[parts] = n, balancing the number of values per part. */
@@ -232,7 +248,8 @@ function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
  * (one part for a request without series). Computing every part and passing
  * the results to {@link merge} gives exactly the single-call result.
  *
- * @param body - JSON body of POST /v2/online_anomaly_detection, /v2/forecast or /v2/historic_forecast.
+ * @param body - JSON body of POST /v2/online_anomaly_detection, /v2/forecast or /v2/historic_forecast
+ *   (a parsed value, or JSON text / UTF-8 bytes, which are parsed first).
  * @param k - the wanted number of parts, an integer >= 1.
  * @param options - see {@link PartitionOptions}.
  * @returns the parts in series order.
@@ -267,8 +284,9 @@ export function partition<B extends object>(body: B, k: number, options?: Partit
  * ```
  */
 export function partition(body: unknown, k: number, options?: PartitionOptions): RequestPart[];
-export function partition(body: unknown, k: number, options: PartitionOptions = {}): RequestPart[] {
+export function partition(input: unknown, k: number, options: PartitionOptions = {}): RequestPart[] {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`partition: k must be an integer >= 1, got ${String(k)}`);
+  const body = readBody(input);
   const kind = options.kind ?? (isObject(body) ? inferKind(body) : "forecast");
   const issues = checkBody(body, kind);
   if (issues.length > 0) throw new ValidationError(issues);

@@ -156,6 +156,18 @@ describe("partition", () => {
     expect(partitionBlocker({ ...base, finetuned_model_id: "m-1" })).toBeNull();
   });
 
+  it("parses a body given as JSON text or bytes", () => {
+    const body = anomalyBody([[1, 2], [3, 4, 5]], 1);
+    const fromText = partition(JSON.stringify(body), 2);
+    expect(fromText.map((p) => p.body)).toEqual(partition(body, 2).map((p) => p.body));
+    expect(partition(new TextEncoder().encode(JSON.stringify(body)), 2)).toHaveLength(2);
+    expect(() => partition("{oops", 2)).toThrow(ValidationError);
+  });
+
+  it("refuses fine-tune requests", () => {
+    expect(() => partition({ series: { y: [1, 2], sizes: [1, 1] }, freq: "D", output_model_id: "m" }, 2)).toThrow(/fine-tune request/);
+  });
+
   it("rejects a bad k with a RangeError", () => {
     for (const k of [0, -1, 1.5, NaN]) expect(() => partition(anomalyBody([[1]], 1), k)).toThrow(RangeError);
   });
