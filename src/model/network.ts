@@ -221,9 +221,52 @@ export class NetworkRunner {
   }
 }
 
-/** y[r, n] = bias[n] + Σ_k x[r, k] · w[n, k] for `rows` rows (w row-major, n × k). */
+/**
+ * y[r, n] = bias[n] + Σ_k x[r, k] · w[n, k] for `rows` rows (w row-major, n × k).
+ * Two rows share each pass over a weight row (fewer loads); every row keeps
+ * the same four-way split of its sum, so results do not depend on the pairing.
+ */
 function linearForward(x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number, y: Float64Array): void {
-  for (let r = 0; r < rows; r++) {
+  const tail = inSize - (inSize % 4);
+  let r = 0;
+  for (; r + 1 < rows; r += 2) {
+    const xa = r * inSize;
+    const xb = xa + inSize;
+    const ya = r * outSize;
+    const yb = ya + outSize;
+    for (let n = 0; n < outSize; n++) {
+      const wn = wOff + n * inSize;
+      let a0 = 0;
+      let a1 = 0;
+      let a2 = 0;
+      let a3 = 0;
+      let b0 = 0;
+      let b1 = 0;
+      let b2 = 0;
+      let b3 = 0;
+      for (let k = 0; k < tail; k += 4) {
+        const w0 = p[wn + k]!;
+        const w1 = p[wn + k + 1]!;
+        const w2 = p[wn + k + 2]!;
+        const w3 = p[wn + k + 3]!;
+        a0 += x[xa + k]! * w0;
+        a1 += x[xa + k + 1]! * w1;
+        a2 += x[xa + k + 2]! * w2;
+        a3 += x[xa + k + 3]! * w3;
+        b0 += x[xb + k]! * w0;
+        b1 += x[xb + k + 1]! * w1;
+        b2 += x[xb + k + 2]! * w2;
+        b3 += x[xb + k + 3]! * w3;
+      }
+      for (let k = tail; k < inSize; k++) {
+        a0 += x[xa + k]! * p[wn + k]!;
+        b0 += x[xb + k]! * p[wn + k]!;
+      }
+      y[ya + n] = p[bOff + n]! + (a0 + a1) + (a2 + a3);
+      y[yb + n] = p[bOff + n]! + (b0 + b1) + (b2 + b3);
+    }
+  }
+  for (; r < rows; r++) {
     const xr = r * inSize;
     const yr = r * outSize;
     for (let n = 0; n < outSize; n++) {
@@ -232,14 +275,13 @@ function linearForward(x: Float64Array, rows: number, inSize: number, p: Float64
       let s1 = 0;
       let s2 = 0;
       let s3 = 0;
-      let k = 0;
-      for (; k + 3 < inSize; k += 4) {
+      for (let k = 0; k < tail; k += 4) {
         s0 += x[xr + k]! * p[wn + k]!;
         s1 += x[xr + k + 1]! * p[wn + k + 1]!;
         s2 += x[xr + k + 2]! * p[wn + k + 2]!;
         s3 += x[xr + k + 3]! * p[wn + k + 3]!;
       }
-      for (; k < inSize; k++) s0 += x[xr + k]! * p[wn + k]!;
+      for (let k = tail; k < inSize; k++) s0 += x[xr + k]! * p[wn + k]!;
       y[yr + n] = p[bOff + n]! + (s0 + s1) + (s2 + s3);
     }
   }
