@@ -6,10 +6,15 @@
 
 /** One validation problem: where (`loc`, starting with `"body"`), what rule (`type`), and a message. */
 export interface ErrorItem {
+  /** The rule broken, e.g. `missing`, `int_type`, `value_error`. */
   type: string;
+  /** Where: `["body", field, index, …]`. */
   loc: (string | number)[];
+  /** A readable message. */
   msg: string;
+  /** The offending value, where pydantic reports it. */
   input?: unknown;
+  /** The rule's parameters, e.g. `{ gt: 0 }`. */
   ctx?: Record<string, unknown>;
 }
 

@@ -7,7 +7,11 @@ export * from "./types.js";
 export * from "./errors.js";
 export * from "./stats/index.js";
 export * from "./series/index.js";
-export * from "./model/index.js";
+export {
+  modelParams, horizonWarning, isModelName, MODEL_NAMES, createNetworkForecaster, pretrainedParameters,
+  applyFinetuned, depthStart, parameterCount, networkLossAndGradient, AdamOptimizer,
+} from "./model/index.js";
+export type { ModelParams, NetworkForecasterOptions, SampleLoss, AdamOptions } from "./model/index.js";
 export * from "./cv/index.js";
 export * from "./intervals/index.js";
 export * from "./anomaly/index.js";

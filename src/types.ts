@@ -49,8 +49,11 @@ export interface SeriesData {
 
 /** Fine-tuning settings of a request. `steps === 0` means zero-shot. */
 export interface FinetuneSpec {
+  /** Adam steps (0 = zero-shot). */
   readonly steps: number;
+  /** Loss minimised while fine-tuning. */
   readonly loss: LossName;
+  /** How much of the network is opened (1 = output end, 5 = all). */
   readonly depth: FinetuneDepth;
 }
 
@@ -59,6 +62,7 @@ export interface FinetuneSpec {
  * the network's flat parameter vector, starting at `start`).
  */
 export interface FinetunedWeights {
+  /** The pretrained model these parameters belong to. */
   readonly model: ModelName;
   /** Index of the first stored parameter in the flat parameter vector. */
   readonly start: number;
@@ -68,39 +72,53 @@ export interface FinetunedWeights {
 
 /** What every model-using request shares. */
 export interface ModelSpec {
+  /** Which pretrained model forecasts. */
   readonly model: ModelName;
+  /** Frequency of the series (sets the season length and native horizon). */
   readonly freq: Freq;
+  /** Fine-tuning settings (steps 0 = zero-shot). */
   readonly finetune: FinetuneSpec;
   /** A fine-tuned model to start from (already resolved from its id), or null. */
   readonly finetuned: FinetunedWeights | null;
   /** forecastmodel-2.1 only: use the other (equal-length) series of the batch. */
   readonly multivariate: boolean;
+  /** Free-form model parameters of the request (accepted, currently unused by the networks). */
   readonly modelParameters: Readonly<Record<string, unknown>> | null;
 }
 
 /** Validated POST /v2/forecast request. */
 export interface ForecastRequest extends ModelSpec {
+  /** The series to forecast. */
   readonly series: SeriesData;
+  /** Steps to forecast after each series. */
   readonly h: number;
   /** Interval levels in percent, as given (may be empty). */
   readonly levels: readonly number[];
   /** Feature-major future values: `Xfuture[k]` has `sizes.length * h` values, series after series. */
   readonly Xfuture: readonly Float64Array[];
+  /** true: regress y on X before the model; false: X explains the model's residuals. */
   readonly cleanExFirst: boolean;
+  /** Indices of features known only up to the forecast origin. */
   readonly histExog: readonly number[];
 }
 
 /** Validated POST /v2/online_anomaly_detection request. */
 export interface AnomalyRequest extends ModelSpec {
+  /** The series to scan. */
   readonly series: SeriesData;
+  /** Length of each rolling forecast window. */
   readonly h: number;
+  /** Points at the end of each series in which anomalies are reported. */
   readonly detectionSize: number;
   /** Level in percent, 0 <= level < 100. */
   readonly level: number;
+  /** Per series (z against the normal quantile) or across series (Σz² against chi-square). */
   readonly thresholdMethod: "univariate" | "multivariate";
   /** Step between cross-validation windows (defaults to h). */
   readonly stepSize: number;
+  /** As in {@link ForecastRequest.cleanExFirst}. */
   readonly cleanExFirst: boolean;
+  /** As in {@link ForecastRequest.histExog}. */
   readonly histExog: readonly number[];
   /** Fine-tune in each window (true) or only on the first window (false). */
   readonly refit: boolean;
@@ -108,14 +126,19 @@ export interface AnomalyRequest extends ModelSpec {
 
 /** Validated POST /v2/historic_forecast request. */
 export interface HistoricRequest extends ModelSpec {
+  /** The series to fit. */
   readonly series: SeriesData;
+  /** Interval levels in percent (may be empty). */
   readonly levels: readonly number[];
+  /** As in {@link ForecastRequest.cleanExFirst}. */
   readonly cleanExFirst: boolean;
+  /** Also return the (features + 1) contribution arrays. */
   readonly featureContributions: boolean;
 }
 
 /** Validated POST /v2/finetune request. */
 export interface FinetuneRequest extends ModelSpec {
+  /** The series to fine-tune on. */
   readonly series: SeriesData;
 }
 
@@ -124,45 +147,70 @@ export type Intervals = Record<string, number[]>;
 
 /** Token counts every result carries. */
 export interface TokenCounts {
+  /** Numbers received: y plus every X and X_future value. */
   input_tokens: number;
+  /** Numbers returned in per-row arrays. */
   output_tokens: number;
+  /** finetune_steps × number of series (0 without fine-tuning). */
   finetune_tokens: number;
 }
 
 /** Result of a forecast (JSON-serialisable; `warnings` go to the `warning` header at the API). */
 export interface ForecastResult extends TokenCounts {
+  /** Point forecasts, h per series, series after series. */
   mean: number[];
+  /** Rows per series (h each). */
   sizes: number[];
+  /** Conformal intervals per requested level, or null. */
   intervals: Intervals | null;
+  /** Fitted coefficient of each exogenous feature, or null without features. */
   weights_x: number[] | null;
+  /** Contribution arrays (features + 1), or null. */
   feature_contributions: number[][] | null;
+  /** Notes such as the horizon warning (the API moves them to headers). */
   warnings: string[];
 }
 
 /** Result of online anomaly detection. */
 export interface AnomalyResult extends TokenCounts {
+  /** Forecast ŷ of each output row. */
   mean: number[];
+  /** Output rows per series. */
   sizes: number[];
+  /** Position of each output row in the request's concatenated y. */
   idxs: number[];
+  /** Whether each row is flagged. */
   anomaly: boolean[];
+  /** Signed z-score (y − ŷ)/σ of each row. */
   anomaly_score: number[];
+  /** z² (univariate) or Σ over series of z² at the row's step (multivariate). */
   accumulated_anomaly_score: number[];
+  /** The interval used for the decision (univariate), or null (multivariate). */
   intervals: Intervals | null;
+  /** Notes such as the horizon warning. */
   warnings: string[];
 }
 
 /** Result of the historic (in-sample) forecast. */
 export interface HistoricResult extends TokenCounts {
+  /** In-sample fitted values of the output rows. */
   mean: number[];
+  /** Output rows per series. */
   sizes: number[];
+  /** ŷ ± q·σ per requested level, or null. */
   intervals: Intervals | null;
+  /** Fitted coefficient of each exogenous feature, or null. */
   weights_x: number[] | null;
+  /** Contribution arrays (features + 1), or null. */
   feature_contributions: number[][] | null;
+  /** Notes for the caller. */
   warnings: string[];
 }
 
 /** Result of a fine-tune (the API adds the stored model's id). */
 export interface FinetuneResult extends TokenCounts {
+  /** The parameters to store (only what changed). */
   weights: FinetunedWeights;
+  /** Notes for the caller. */
   warnings: string[];
 }

@@ -26,6 +26,7 @@ export interface TrainingBatch {
  * buffers between calls; not safe to share between concurrent users.
  */
 export class BatchGradient {
+  /** The network shape this computes gradients for. */
   readonly shape: NetworkShape;
   private readonly featurizer: WindowFeaturizer;
   private readonly runner: NetworkRunner;
@@ -190,9 +191,13 @@ export function parameterCount(model: ModelName): number {
 
 /** Options of {@link AdamOptimizer}. */
 export interface AdamOptions {
+  /** Step size (default 1e-3). */
   learningRate?: number;
+  /** Decay of the first-moment average (default 0.9). */
   beta1?: number;
+  /** Decay of the second-moment average (default 0.999). */
   beta2?: number;
+  /** Added to the denominator for stability (default 1e-8). */
   epsilon?: number;
 }
 

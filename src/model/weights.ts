@@ -12,8 +12,11 @@ import { WEIGHTS_FM21 } from "./weights/forecastmodel-2.1.js";
 
 /** A generated weights module: parameters as little-endian float32, base64. */
 export interface EmbeddedWeights {
+  /** The model the weights belong to. */
   readonly model: ModelName;
+  /** Number of parameters. */
   readonly count: number;
+  /** The parameters as little-endian float32, base64-encoded. */
   readonly base64: string;
 }
 

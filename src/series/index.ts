@@ -15,5 +15,6 @@ export {
   packFeatures,
   featureView,
   futureFeatureView,
+  type PackedSeries,
 } from "./pack.js";
 export { checkSeriesInput, validateSeriesInput, type SeriesInputOptions, type SeriesInputCheck } from "./validate.js";

@@ -38,6 +38,14 @@ export function seriesOffsets(sizes: ArrayLike<number>): Int32Array {
   return offsets;
 }
 
+/** Many series packed into one array. */
+export interface PackedSeries {
+  /** Values of all series, concatenated. */
+  y: Float64Array;
+  /** Length of each series. */
+  sizes: Int32Array;
+}
+
 /**
  * Packs a list of series into one `y` (the series concatenated in order) and their `sizes`.
  *
@@ -54,7 +62,7 @@ export function seriesOffsets(sizes: ArrayLike<number>): Int32Array {
  * Array.from(sizes); // => [3, 2]
  * ```
  */
-export function packSeries(list: readonly ArrayLike<number>[]): { y: Float64Array; sizes: Int32Array } {
+export function packSeries(list: readonly ArrayLike<number>[]): PackedSeries {
   const sizes = new Int32Array(list.length);
   let total = 0;
   for (let i = 0; i < list.length; i++) {
