@@ -232,7 +232,11 @@ function listSourceFiles(dir: string, out: string[]): string[] {
  * use the library's exports without importing them, so each gets an import of
  * the exported names it mentions and does not declare itself.
  */
-export function collectTsdocExamples(exportedNames: readonly string[]): DocSample[] {
+export function collectTsdocExamples(
+  exportedNames: readonly string[],
+  moduleExports: ReadonlyMap<string, readonly string[]> = new Map(),
+): DocSample[] {
+  const library = new Set(exportedNames);
   const samples: DocSample[] = [];
   for (const path of listSourceFiles(join(REPO, "src"), []).sort()) {
     const file = relative(REPO, path);
@@ -256,8 +260,21 @@ export function collectTsdocExamples(exportedNames: readonly string[]): DocSampl
       for (const m of code.matchAll(/\b(?:const|let|var)\s*\{([^}]*)\}/g)) {
         for (const name of (m[1] as string).split(",")) declared.add(name.split(":").pop()?.trim() ?? "");
       }
-      const used = exportedNames.filter((name) => !declared.has(name) && new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`).test(code));
-      let prelude = used.length > 0 ? `import { ${used.join(", ")} } from "forecastmodel";\n` : "";
+      // names the example uses without declaring: from the library, else its own module, else any module of src/
+      const mentions = (name: string) => !declared.has(name) && new RegExp(`(?<![\\w$.])${name.replace(/\$/g, "\\$")}(?![\\w$])`).test(code);
+      const fromLibrary = exportedNames.filter(mentions);
+      const imports = new Map<string, string[]>();
+      const known = new Set(fromLibrary);
+      const own = moduleExports.get(file) ?? [];
+      for (const [module, names] of [[file, own] as const, ...moduleExports]) {
+        for (const name of names) {
+          if (library.has(name) || known.has(name) || !mentions(name)) continue;
+          known.add(name);
+          imports.set(module, [...(imports.get(module) ?? []), name]);
+        }
+      }
+      let prelude = fromLibrary.length > 0 ? `import { ${fromLibrary.join(", ")} } from "forecastmodel";\n` : "";
+      for (const [module, names] of imports) prelude += `import { ${names.join(", ")} } from "forecastmodel/${module.replace(/\.ts$/, ".js")}";\n`;
       if (/\bseedrandom\(/.test(code) && !declared.has("seedrandom")) prelude += `import seedrandom from "seedrandom";\n`;
       n++;
       samples.push({
@@ -307,7 +324,12 @@ export function createWorkspace(samples: readonly DocSample[]): SampleWorkspace 
     const specifier = libIndex.startsWith(".") ? libIndex : `./${libIndex}`;
     const js = ts
       .transpileModule(code, { compilerOptions: TRANSPILE })
-      .outputText.replace(/(from\s+|import\s*\(\s*)"forecastmodel"/g, `$1"${specifier}"`);
+      .outputText.replace(/(from\s+|import\s*\(\s*)"forecastmodel"/g, `$1"${specifier}"`)
+      // internal modules (TSDoc examples of functions the library does not re-export)
+      .replace(/(from\s+)"forecastmodel\/(src\/[\w/.-]+)"/g, (_m, from: string, path: string) => {
+        const rel = relative(dirname(jsPath), join(root, path));
+        return `${from}"${rel.startsWith(".") ? rel : `./${rel}`}"`;
+      });
     writeFileSync(jsPath, js);
   }
   return { root, paths, dispose: () => rmSync(root, { recursive: true, force: true }) };

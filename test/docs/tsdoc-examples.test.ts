@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as library from "../../src/index.js";
 import { collectTsdocExamples, createWorkspace, runSamplesTogether, type DocSample, type SampleWorkspace } from "./samples.js";
 
-const examples = collectTsdocExamples(Object.keys(library));
+// runtime exports of every module of src/, for examples of functions the library does not re-export
+const modules = import.meta.glob<Record<string, unknown>>("../../src/**/*.ts", { eager: true });
+const moduleExports = new Map(Object.entries(modules).map(([path, mod]) => [path.replace(/^\.\.\/\.\.\//, ""), Object.keys(mod)]));
+const examples = collectTsdocExamples(Object.keys(library), moduleExports);
 let workspace: SampleWorkspace;
 let outcomes: Map<DocSample, string | null>;
 
