@@ -105,7 +105,8 @@ export class WindowFeaturizer {
       }
     }
     const sd = Math.sqrt(Math.max(m2, 0) / n);
-    scaleOut.location = mean * maxAbs;
+    // An all-zero window keeps its own zero (so −0 stays −0).
+    scaleOut.location = maxAbs === 0 ? window[window.length - 1]! : mean * maxAbs;
     scaleOut.scale = sd * maxAbs;
     scaleOut.constant = maxAbs === 0 || !(sd > 1e-13 * Math.max(Math.abs(mean), 1e-300)) || !Number.isFinite(scaleOut.scale) || scaleOut.scale === 0;
     if (scaleOut.constant) {

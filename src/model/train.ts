@@ -9,6 +9,9 @@ import { modelParams, networkShape, type NetworkShape } from "./config.js";
 import { WindowFeaturizer, type WindowScale } from "./features.js";
 import { NetworkRunner, parameterLayout } from "./network.js";
 
+/** Standardised targets are clipped to ±this in pretraining. */
+const TARGET_CLIP = 30;
+
 /** A per-sample loss: returns its value and writes d(loss)/d(pred) into `gradOut`. */
 export type SampleLoss = (pred: Float64Array, actual: Float64Array, gradOut: Float64Array) => number;
 
@@ -100,7 +103,9 @@ export class BatchGradient {
           const zOut = this.out[r * O + k]!;
           if (standardised) {
             pred[k] = zOut;
-            actual[k] = (target[k]! - s.location) / s.scale;
+            // Winsorise targets far outside the context (explosive synthetic paths) so no sample dominates.
+            const z = (target[k]! - s.location) / s.scale;
+            actual[k] = z > TARGET_CLIP ? TARGET_CLIP : z < -TARGET_CLIP ? -TARGET_CLIP : z;
           } else {
             pred[k] = s.location + s.scale * zOut;
             actual[k] = target[k]!;
