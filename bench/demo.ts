@@ -24,7 +24,11 @@ interface RSeries {
 /** Monthly series (freq "M") from R's datasets package. */
 const SERIES = [
   { name: "AirPassengers", what: "airline passengers, thousands per month" },
-  { name: "UKDriverDeaths", what: "car drivers killed or seriously injured in Great Britain, per month" },
+  {
+    name: "UKDriverDeaths",
+    what: "car drivers killed or seriously injured in Great Britain, per month",
+    note: "wearing front seat belts became compulsory on 31 January 1983 (R: ?Seatbelts)",
+  },
   { name: "nottem", what: "average air temperature at Nottingham Castle, °F" },
   { name: "USAccDeaths", what: "accidental deaths in the USA, per month" },
   { name: "co2", what: "Mauna Loa atmospheric CO2 concentration, ppm" },
@@ -128,6 +132,7 @@ function main(): void {
   console.log(table(summary));
   console.log(`\nFlagged points (outside the ${LEVEL}% interval ŷ ± q·σ; z = (y − ŷ)/σ):\n`);
   console.log(rows.length > 1 ? table(rows) : "(none)");
+  for (const c of chosen) if ("note" in c) console.log(`\nNote on ${c.name}: ${c.note}.`);
 
   mkdirSync(outDir, { recursive: true });
   const files: string[] = [];
