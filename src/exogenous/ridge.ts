@@ -5,6 +5,9 @@
  */
 import { meanOf } from "../stats/index.js";
 
+/** Features whose spread (root mean square about their mean) is at most this are treated as constant. */
+const MIN_FEATURE_SPREAD = 2.2250738585072014e-308; // the smallest normal double: subnormal spreads have too few significant bits
+
 /**
  * Default ridge penalty per row on the standardised scale.
  *
@@ -147,7 +150,8 @@ export function ridgeFitInto(ws: RidgeWorkspace, n: number, penalty: number): vo
     centers[k] = center;
     if (lo === hi) continue;
     const s = centreAndScale(design, start, n, center);
-    if (!(s > 0) || !Number.isFinite(s)) continue;
+    // A spread this small is numerically constant: its coefficient could not be represented.
+    if (!(s > MIN_FEATURE_SPREAD) || !Number.isFinite(s)) continue;
     scale[k] = s;
     for (let r = 0; r < n; r++) design[start + r] = (design[start + r] as number) / s;
     active[activeCount++] = k;
@@ -234,6 +238,10 @@ export function ridgeFitInto(ws: RidgeWorkspace, n: number, penalty: number): vo
     const k = active[a] as number;
     if (identified[k] === 0) continue;
     const beta = ((solution[a] as number) * responseScale) / (scale[k] as number);
+    if (!Number.isFinite(beta)) {
+      identified[k] = 0;
+      continue;
+    }
     coefficients[k] = beta;
     intercept -= beta * (centers[k] as number);
   }

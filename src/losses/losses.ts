@@ -189,7 +189,7 @@ export function createScaledHuberLoss(options: ScaledHuberLossOptions = {}): Fin
  * ```ts
  * const g = new Float64Array(2);
  * defaultRobustLoss(new Float64Array([10, 10]), new Float64Array([10, 10]), g); // => 0
- * defaultRobustLoss(new Float64Array([12, 10]), new Float64Array([10, 10]), g); // => (0.2 - 0.05) / 2 = 0.075
+ * defaultRobustLoss(new Float64Array([12, 10]), new Float64Array([10, 10]), g); // => (0.2 - 0.05) / 2 ≈ 0.075
  * ```
  */
 export const defaultRobustLoss: FinetuneLossFunction = createScaledHuberLoss();

@@ -34,7 +34,7 @@ export interface ParameterLayout {
  *
  * @example
  * ```ts
- * parameterLayout(networkShape("forecastmodel-1")).total; // => 223912
+ * parameterLayout(networkShape("forecastmodel-1")).total; // => 212776
  * ```
  */
 export function parameterLayout(shape: NetworkShape): ParameterLayout {

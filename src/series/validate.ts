@@ -245,7 +245,8 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
  * const s = validateSeriesInput({ y: [1, 2, 3, 4, 5], sizes: [2, 3], X: [[0, 1, 0, 1, 0]] });
  * Array.from(s.offsets);
  * // => [0, 2, 5]
- * try { validateSeriesInput({ y: [1, 2], sizes: [0, 2] }); } catch (e) { (e as ValidationError).detail[0]!.loc; }
+ * const bad = checkSeriesInput({ y: [1, 2], sizes: [0, 2] }); // what validateSeriesInput throws as ValidationError.detail
+ * bad.errors[0]!.loc;
  * // => ["body", "series", "sizes", 0]
  * ```
  */

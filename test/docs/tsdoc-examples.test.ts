@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /**
  * Every `@example` of the TSDoc in src/ runs: its `// =>` comments are
  * checked like the docs' samples (see samples.ts). Examples are run, not

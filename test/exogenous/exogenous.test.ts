@@ -338,6 +338,17 @@ describe("properties", () => {
     }
   });
 
+  it("a feature varying only in the subnormal range counts as constant (regression: non-finite mean)", () => {
+    const y = new Array<number>(43).fill(0);
+    y[39] = 2.1208156473648684e-13;
+    y[41] = 8.070047060410951e-28;
+    const x0 = new Array<number>(43).fill(0);
+    x0[38] = 1e-323;
+    const d = { lengths: [16, 27], y, X: [x0, new Array<number>(43).fill(0), new Array<number>(43).fill(0)] };
+    const { out } = runBoth(toSeries(d), seasonalNaive(3), { cleanExFirst: false, histExog: [0] }, 4, [0, 1, 2].map(() => new Float64Array(8)), 4);
+    for (const block of [out.inSample, out.future]) block?.mean.forEach((m) => expect(Number.isFinite(m)).toBe(true));
+  });
+
   fcTest.prop([dataArb.filter((d) => d.X.length >= 2), fc.integer({ min: 1, max: 5 })], { numRuns: 40 })(
     "permuting the features permutes weights_x and the contribution arrays",
     (d, shift) => {
