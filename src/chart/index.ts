@@ -494,15 +494,26 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
 
 /** The series part of an anomaly-detection request body that {@link anomalyChartInput} reads. */
 export interface AnomalyChartRequest {
-  readonly series: { readonly y: ArrayLike<number>; readonly sizes: ArrayLike<number> };
+  /** The request's series: values concatenated, with their lengths. */
+  readonly series: {
+    /** Values of all series, concatenated. */
+    readonly y: ArrayLike<number>;
+    /** Length of each series. */
+    readonly sizes: ArrayLike<number>;
+  };
 }
 
 /** The parts of an anomaly-detection result that {@link anomalyChartInput} reads. */
 export interface AnomalyChartResult {
+  /** Forecast of each output row. */
   readonly mean: ArrayLike<number>;
+  /** Output rows per series. */
   readonly sizes: ArrayLike<number>;
+  /** Position of each output row in the request's y. */
   readonly idxs: ArrayLike<number>;
+  /** Whether each row is flagged. */
   readonly anomaly: ArrayLike<boolean>;
+  /** Interval bounds keyed `lo-<L>` / `hi-<L>`, or null. */
   readonly intervals: Readonly<Record<string, ArrayLike<number>>> | null;
 }
 
