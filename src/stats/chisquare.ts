@@ -83,6 +83,8 @@ export function chiSquareQuantile(p: number, df: number): number {
   const f = (y: number): number => (upper ? q - regularizedGammaQ(a, y) : regularizedGammaP(a, y) - p);
 
   let y = startingPoint(p, df, a);
+  // The small-y expansion underflowing means the quantile itself is below the smallest double.
+  if (y === 0) return 0;
   let lo = 0;
   let hi = Infinity;
   for (let iteration = 0; iteration < 200; iteration++) {
@@ -117,7 +119,7 @@ function startingPoint(p: number, df: number, a: number): number {
   if (df < -1.24 * logP) {
     // P(a, y) ≈ y^a / Γ(a + 1) for small y.
     const y = Math.exp((logP + Math.log(a) + logGamma(a)) / a);
-    if (y > 0 && Number.isFinite(y)) return y;
+    if (Number.isFinite(y)) return y;
   }
   const c = 2 / (9 * df);
   const t = 1 - c + normalQuantile(p) * Math.sqrt(c);
