@@ -51,7 +51,7 @@ function walk(dir: string, out: string[]): string[] {
 /** All ```ts / ```typescript blocks of the docs. */
 export function collectSamples(): DocSample[] {
   const samples: DocSample[] = [];
-  for (const path of walk(join(REPO, "docs"), []).sort()) {
+  for (const path of [join(REPO, "README.md"), ...walk(join(REPO, "docs"), []).sort()]) {
     const doc = relative(REPO, path);
     const lines = readFileSync(path, "utf8").split("\n");
     let n = 0;
