@@ -191,21 +191,12 @@ export interface AnomalyResult extends TokenCounts {
   warnings: string[];
 }
 
-/** Result of the historic (in-sample) forecast. */
-export interface HistoricResult extends TokenCounts {
-  /** In-sample fitted values of the output rows. */
-  mean: number[];
-  /** Output rows per series. */
-  sizes: number[];
-  /** ŷ ± q·σ per requested level, or null. */
-  intervals: Intervals | null;
-  /** Fitted coefficient of each exogenous feature, or null. */
-  weights_x: number[] | null;
-  /** Contribution arrays (features + 1), or null. */
-  feature_contributions: number[][] | null;
-  /** Notes for the caller. */
-  warnings: string[];
-}
+/**
+ * Result of the historic (in-sample) forecast: the same fields as a forecast,
+ * where `mean` holds the in-sample fitted values of the output rows, `sizes`
+ * the rows per series and `intervals` ŷ ± q·σ with σ the in-sample residual std.
+ */
+export type HistoricResult = ForecastResult;
 
 /** Result of a fine-tune (the API adds the stored model's id). */
 export interface FinetuneResult extends TokenCounts {
