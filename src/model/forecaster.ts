@@ -50,13 +50,14 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
   const L = shape.contextLength;
   const out = new Float64Array(CHUNK * O);
   const peerSums = new Float64Array(L);
+  const chunkInputs = new Float64Array(CHUNK * D);
+  const chunkScales: WindowScale[] = Array.from({ length: CHUNK }, () => ({ location: 0, scale: 0, constant: true }));
 
   /** Direct forecast of `steps` (≤ horizon) values for each context into result[i*stride + offset + k]. */
   function direct(contexts: readonly Float64Array[], steps: number, result: Float64Array, stride: number, offset: number): void {
     const n = contexts.length;
-    const scales: WindowScale[] = [];
-    for (let i = 0; i < Math.min(n, crossSeries ? n : CHUNK); i++) scales.push({ location: 0, scale: 0, constant: true });
     if (crossSeries) {
+      const scales: WindowScale[] = Array.from({ length: n }, () => ({ location: 0, scale: 0, constant: true }));
       // Peers need every context featurised before any forward pass.
       const x = new Float64Array(n * D);
       for (let i = 0; i < n; i++) featurizer.featurize(contexts[i]!, seasonLength, x, i * D, scales[i]!);
@@ -67,12 +68,11 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
         for (let r = 0; r < rows; r++) emit(scales[c0 + r]!, r, c0 + r);
       }
     } else {
-      const x = new Float64Array(CHUNK * D);
       for (let c0 = 0; c0 < n; c0 += CHUNK) {
         const rows = Math.min(CHUNK, n - c0);
-        for (let r = 0; r < rows; r++) featurizer.featurize(contexts[c0 + r]!, seasonLength, x, r * D, scales[r]!);
-        runner.forward(params, x, rows, out);
-        for (let r = 0; r < rows; r++) emit(scales[r]!, r, c0 + r);
+        for (let r = 0; r < rows; r++) featurizer.featurize(contexts[c0 + r]!, seasonLength, chunkInputs, r * D, chunkScales[r]!);
+        runner.forward(params, chunkInputs, rows, out);
+        for (let r = 0; r < rows; r++) emit(chunkScales[r]!, r, c0 + r);
       }
     }
     function emit(s: WindowScale, r: number, i: number): void {
