@@ -97,7 +97,7 @@ if (smoke) {
     process.exit(1);
   }
 } else {
-  const command = `npm run pretrain -- ${process.argv.slice(2).join(" ")}`;
+  const command = `npm run pretrain:one -- ${process.argv.slice(2).join(" ")}` + " (one stage of npm run pretrain)";
   writeWeightsModule(out, model, params, [
     `Made by: ${command}`,
     `Model: ${model}; seed "${seed}"; ${steps} steps of ${batchSize} synthetic windows; Adam lr ${learningRate}, warm-up ${warmupSteps}, cosine decay; ${workers} worker threads.`,
