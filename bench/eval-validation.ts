@@ -44,8 +44,10 @@ for (const [name, s] of Object.entries(data)) {
     for (const w of weights) {
       const fc = net.map((v, k) => w * v + (1 - w) * comb[k]!);
       const key = `${spec.freq}|${w}`;
+      const m = mase(train, test, fc, s.frequency);
+      if (!Number.isFinite(m)) continue; // a series with a zero in-sample scale (e.g. a 0/1 dummy) has no MASE
       const t = totals.get(key) ?? { mase: 0, smape: 0, n: 0 };
-      t.mase += mase(train, test, fc, s.frequency);
+      t.mase += m;
       t.smape += smape(test, fc);
       t.n++;
       totals.set(key, t);
