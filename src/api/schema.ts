@@ -370,7 +370,7 @@ export function toJsonSchema(schema: ApiSchema, components: Record<string, unkno
     }
     case "object": {
       if (!Object.prototype.hasOwnProperty.call(components, schema.name)) {
-        components[schema.name] = {}; // placeholder against recursion
+        components[schema.name] = {}; // reserve the name first so a self-referencing schema terminates
         const properties: Record<string, unknown> = {};
         const required: string[] = [];
         for (const p of schema.properties) {
