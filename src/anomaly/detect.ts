@@ -4,7 +4,7 @@
  * `detectionSize` points, univariate or multivariate thresholds.
  * @module
  */
-import { crossValidate, type CrossValidationForecasterFactory } from "../cv/index.js";
+import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianIntervals } from "../intervals/index.js";
@@ -15,6 +15,7 @@ import {
   multivariateAccumulatedScores,
   multivariateThreshold,
   seriesAnomalyScores,
+  sigmaFitEnd,
   univariateAnomalyFlags,
 } from "./scores.js";
 
@@ -210,13 +211,12 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
 
   // One forecast per point (latest cutoff wins) and its origin, for the exogenous phase.
   const total = series.y.length;
-  const pointForecast = new Float64Array(total).fill(NaN);
+  const pointForecast = latestWindowForecasts(cv, offsets);
   const pointCutoff = new Int32Array(total).fill(-1);
   for (let i = 0; i < seriesCount; i++) {
     const start = offsets[i] as number;
     for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
       const cutoff = cv.cutoffs[row] as number;
-      pointForecast.set(cv.forecasts.subarray(row * h, row * h + h), start + cutoff);
       pointCutoff.fill(cutoff, start + cutoff, start + cutoff + h);
     }
   }
@@ -240,7 +240,7 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
       const detectionStart = n - detectionSize;
       let outside = 0;
       for (let t = 0; t < detectionStart; t++) if ((pointCutoff[start + t] as number) >= 0) outside++;
-      const fitEnd = outside >= 6 * detectionSize ? detectionStart : n;
+      const fitEnd = sigmaFitEnd(outside, detectionSize, n);
       for (let t = 0; t < n; t++) {
         const cutoff = pointCutoff[start + t] as number;
         if (cutoff < 0) continue;

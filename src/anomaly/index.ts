@@ -9,6 +9,7 @@ export {
   multivariateAccumulatedScores,
   multivariateThreshold,
   seriesAnomalyScores,
+  sigmaFitEnd,
   univariateAnomalyFlags,
 } from "./scores.js";
 export {

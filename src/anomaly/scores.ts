@@ -85,7 +85,7 @@ export function seriesAnomalyScores(
     if (magnitude > scale) scale = magnitude;
   }
 
-  const end = outside >= 6 * detectionSize ? detectionStart : n;
+  const end = sigmaFitEnd(outside, detectionSize, n);
   let count = 0;
   for (let t = 0; t < end; t++) {
     const f = forecast[t] as number;
@@ -203,4 +203,24 @@ export function multivariateThreshold(level: number, seriesCount: number): numbe
   if (seriesCount === 1) return q * q;
   if (seriesCount === 2) return -2 * Math.log1p(-level / 100);
   return chiSquareQuantile(level / 100, seriesCount);
+}
+
+/**
+ * Where the points σ is computed from end (CONTRACT §4): σ uses the forecast
+ * points before the detection window when at least 6 · detection_size of them
+ * exist (`n − detectionSize`), else every forecast point (`n`).
+ *
+ * @param outside - Forecast points before the detection window.
+ * @param detectionSize - Points of the detection window.
+ * @param n - Points of the series.
+ * @returns The end (exclusive) of the points σ uses.
+ *
+ * @example
+ * ```ts
+ * sigmaFitEnd(30, 5, 100); // => 95
+ * sigmaFitEnd(29, 5, 100); // => 100
+ * ```
+ */
+export function sigmaFitEnd(outside: number, detectionSize: number, n: number): number {
+  return outside >= 6 * detectionSize ? n - detectionSize : n;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { seriesOffsets } from "../series/index.js";
 import type {
   AnomalyRequest,
   FinetuneDepth,
@@ -290,15 +291,8 @@ export function validateEndpointBody<E extends ApiEndpoint>(
 
 /** Packs validated series into `SeriesData` (offsets from sizes). */
 export function toSeriesData(series: ValidatedSeries): SeriesData {
-  const k = series.sizes.length;
-  const sizes = new Int32Array(k);
-  const offsets = new Int32Array(k + 1);
-  for (let i = 0; i < k; i++) {
-    const s = series.sizes[i] as number;
-    sizes[i] = s;
-    offsets[i + 1] = (offsets[i] as number) + s;
-  }
-  return { y: series.y, sizes, offsets, X: series.X ?? [] };
+  const sizes = Int32Array.from(series.sizes);
+  return { y: series.y, sizes, offsets: seriesOffsets(sizes), X: series.X ?? [] };
 }
 
 /**

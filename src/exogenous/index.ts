@@ -21,6 +21,7 @@
  */
 import type { SeriesData } from "../types.js";
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { seriesOfRow } from "../series/index.js";
 import { EXOGENOUS_DEFAULT_PENALTY, createRidgeWorkspace, ridgeFitInto } from "./ridge.js";
 
 export { EXOGENOUS_DEFAULT_PENALTY, fitRidgeRegression, type RidgeRegressionFit } from "./ridge.js";
@@ -165,18 +166,6 @@ function createFits(seriesCount: number, p: number): ExogenousSeriesFits {
     identified: new Uint8Array(seriesCount * p),
     rowCounts: new Int32Array(seriesCount),
   };
-}
-
-/** Index of the series holding global row `row` (binary search in offsets). */
-function seriesOfRow(offsets: Int32Array, row: number): number {
-  let lo = 0;
-  let hi = offsets.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((offsets[mid] as number) <= row) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /**

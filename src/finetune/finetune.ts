@@ -14,7 +14,6 @@ import {
   depthStart,
   modelParams,
   networkLossAndGradient,
-  pretrainedParameters,
 } from "../model/index.js";
 import type {
   FinetuneDepth,
@@ -428,7 +427,7 @@ export function prepareForecaster(spec: ModelSpec, series: SeriesData, options: 
 export function finetuneModel(request: FinetuneRequest): FinetuneResult {
   const run = finetuneParameters(request, request.series);
   const model = request.model;
-  const weights = run.weights ?? { model, start: pretrainedParameters(model).length, values: new Float64Array(0) };
+  const weights = run.weights ?? { model, start: run.params.length, values: new Float64Array(0) };
   let inputTokens = request.series.y.length;
   for (const feature of request.series.X) inputTokens += feature.length;
   return {

@@ -8,9 +8,8 @@ import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { crossValidate, type CrossValidationResult } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
 import { prepareForecaster } from "../finetune/index.js";
-import { conformalHalfWidths, intervalKey } from "../intervals/index.js";
+import { conformalHalfWidthsByLevel, gaussianMultiplier, intervalsFromHalfWidths } from "../intervals/index.js";
 import { horizonWarning } from "../model/index.js";
-import { normalQuantile } from "../stats/index.js";
 import type { ForecastRequest, ForecastResult, Intervals, SeriesData } from "../types.js";
 
 /**
@@ -132,66 +131,21 @@ function calibrationRows(cv: CrossValidationResult, offsets: Int32Array): { rows
   return { rows, origins };
 }
 
-/** Conformal intervals per series and step, with the random-walk fallback for short series. */
+/** Conformal intervals per series and step, with the random-walk fallback for series with too few windows. */
 function forecastIntervals(mean: Float64Array, cv: CrossValidationResult, series: SeriesData, h: number, levels: readonly number[]): Intervals {
   const nSeries = series.sizes.length;
-  // Split the series into those with enough windows (conformal) and the rest (fallback).
-  const conformal: number[] = [];
-  for (let i = 0; i < nSeries; i++) if (cv.windowOffsets[i + 1]! - cv.windowOffsets[i]! >= CONFORMAL_MIN_WINDOWS) conformal.push(i);
-  const sub = subsetCv(cv, series, conformal);
-  const result: Intervals = {};
-  for (const level of levels) {
-    const widths = new Float64Array(nSeries * h);
-    if (sub !== null) {
-      const w = conformalHalfWidths(sub.cv, sub.y, sub.offsets, level);
-      conformal.forEach((i, j) => widths.set(w.subarray(j * h, (j + 1) * h), i * h));
-    }
-    const q = normalQuantile(0.5 + level / 200);
-    let next = 0;
+  const fallbackSigma = new Float64Array(nSeries).fill(NaN);
+  const conformal = conformalHalfWidthsByLevel(cv, series.y, series.offsets, levels, CONFORMAL_MIN_WINDOWS);
+  return intervalsFromHalfWidths(mean, levels, (level, index) => {
+    const widths = conformal[index]!;
+    const q = gaussianMultiplier(level);
     for (let i = 0; i < nSeries; i++) {
-      if (conformal[next] === i) {
-        next++;
-        continue;
-      }
-      const sigma = oneStepDifferenceStd(series.y, series.offsets[i]!, series.offsets[i + 1]!);
-      for (let k = 0; k < h; k++) widths[i * h + k] = q * sigma * Math.sqrt(k + 1);
+      if (!Number.isNaN(widths[i * h]!)) continue;
+      if (Number.isNaN(fallbackSigma[i]!)) fallbackSigma[i] = oneStepDifferenceStd(series.y, series.offsets[i]!, series.offsets[i + 1]!);
+      for (let k = 0; k < h; k++) widths[i * h + k] = q * fallbackSigma[i]! * Math.sqrt(k + 1);
     }
-    const lo = new Array<number>(mean.length);
-    const hi = new Array<number>(mean.length);
-    for (let r = 0; r < mean.length; r++) {
-      lo[r] = clampFinite(mean[r]! - widths[r]!);
-      hi[r] = clampFinite(mean[r]! + widths[r]!);
-    }
-    result[intervalKey(level, "lo")] = lo;
-    result[intervalKey(level, "hi")] = hi;
-  }
-  return result;
-}
-
-/** The cross-validation rows of some series only, with their own packed y. */
-function subsetCv(
-  cv: CrossValidationResult, series: SeriesData, members: number[],
-): { cv: CrossValidationResult; y: Float64Array; offsets: Int32Array } | null {
-  if (members.length === 0) return null;
-  if (members.length === series.sizes.length) return { cv, y: series.y, offsets: series.offsets };
-  const { h } = cv;
-  const offsets = new Int32Array(members.length + 1);
-  const windowOffsets = new Int32Array(members.length + 1);
-  members.forEach((i, j) => {
-    offsets[j + 1] = offsets[j]! + series.sizes[i]!;
-    windowOffsets[j + 1] = windowOffsets[j]! + (cv.windowOffsets[i + 1]! - cv.windowOffsets[i]!);
+    return widths;
   });
-  const y = new Float64Array(offsets[members.length]!);
-  const cutoffs = new Int32Array(windowOffsets[members.length]!);
-  const forecasts = new Float64Array(cutoffs.length * h);
-  members.forEach((i, j) => {
-    y.set(series.y.subarray(series.offsets[i]!, series.offsets[i + 1]!), offsets[j]!);
-    const from = cv.windowOffsets[i]!;
-    const count = cv.windowOffsets[i + 1]! - from;
-    cutoffs.set(cv.cutoffs.subarray(from, from + count), windowOffsets[j]!);
-    forecasts.set(cv.forecasts.subarray(from * h, (from + count) * h), windowOffsets[j]! * h);
-  });
-  return { cv: { h, stepSize: cv.stepSize, windowOffsets, cutoffs, forecasts }, y, offsets };
 }
 
 /** Sample standard deviation of y[t] − y[t−1] over one series (0 with fewer than 3 points). */
@@ -208,10 +162,6 @@ function oneStepDifferenceStd(y: Float64Array, start: number, end: number): numb
   }
   const s = Math.sqrt(m2 / (n - 1));
   return Number.isFinite(s) ? s : Number.MAX_VALUE;
-}
-
-function clampFinite(x: number): number {
-  return x > Number.MAX_VALUE ? Number.MAX_VALUE : x < -Number.MAX_VALUE ? -Number.MAX_VALUE : x;
 }
 
 /** Rules across fields of a forecast request (the API schema checks each field). */

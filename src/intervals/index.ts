@@ -5,8 +5,10 @@
  */
 export {
   conformalHalfWidths,
+  conformalHalfWidthsByLevel,
   conformalIntervals,
   gaussianIntervals,
   gaussianMultiplier,
   intervalKey,
+  intervalsFromHalfWidths,
 } from "./intervals.js";

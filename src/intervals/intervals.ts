@@ -83,21 +83,12 @@ export function gaussianIntervals(mean: ArrayLike<number>, sigma: ArrayLike<numb
     const s = sigma[r] as number;
     if (!(s >= 0 && s <= Number.MAX_VALUE)) throw new RangeError(`gaussianIntervals: sigma[${r}] must be finite and >= 0, got ${s}`);
   }
-  const result: Intervals = {};
-  for (const level of levels) {
+  return intervalsFromHalfWidths(mean, levels, (level) => {
     const q = gaussianMultiplier(level);
-    const lo = new Array<number>(mean.length);
-    const hi = new Array<number>(mean.length);
-    for (let r = 0; r < mean.length; r++) {
-      const m = mean[r] as number;
-      const width = q * (sigma[r] as number);
-      lo[r] = clampFinite(m - width);
-      hi[r] = clampFinite(m + width);
-    }
-    result[intervalKey(level, "lo")] = lo;
-    result[intervalKey(level, "hi")] = hi;
-  }
-  return result;
+    const widths = new Float64Array(mean.length);
+    for (let r = 0; r < mean.length; r++) widths[r] = q * (sigma[r] as number);
+    return widths;
+  });
 }
 
 /**
@@ -120,8 +111,10 @@ export function gaussianIntervals(mean: ArrayLike<number>, sigma: ArrayLike<numb
  * @param y - The packed observations the cross-validation ran on.
  * @param offsets - Series offsets into `y` (`sizes.length + 1` entries).
  * @param level - Level in percent, finite, 0 <= level < 100.
+ * @param minWindows - When given, a series with fewer windows gets `NaN`
+ *   half-widths instead of an error (the caller supplies a fallback).
  * @returns `halfWidth[i · h + k]` for series i, step k.
- * @throws RangeError when a series has no window, `cv` does not match the series, or the level is out of range.
+ * @throws RangeError when a series has no window (and `minWindows` is not given), `cv` does not match the series, or the level is out of range.
  *
  * @example
  * ```ts
@@ -132,40 +125,85 @@ export function gaussianIntervals(mean: ArrayLike<number>, sigma: ArrayLike<numb
  * // => [2.5]
  * ```
  */
-export function conformalHalfWidths(cv: CrossValidationResult, y: Float64Array, offsets: Int32Array, level: number): Float64Array {
-  checkLevel(level, "conformalHalfWidths");
+export function conformalHalfWidths(
+  cv: CrossValidationResult, y: Float64Array, offsets: Int32Array, level: number, minWindows?: number,
+): Float64Array {
+  return conformalHalfWidthsByLevel(cv, y, offsets, [level], minWindows)[0] as Float64Array;
+}
+
+/**
+ * {@link conformalHalfWidths} for several levels at once: the absolute errors
+ * of each (series, step) are collected and sorted once, then each level reads
+ * its type-7 quantile from them.
+ *
+ * Cost: O(rows · h · log windows + levels · nSeries · h).
+ *
+ * @param cv - Cross-validation result of these series.
+ * @param y - The packed observations the cross-validation ran on.
+ * @param offsets - Series offsets into `y` (`sizes.length + 1` entries).
+ * @param levels - Levels in percent, each finite, 0 <= level < 100.
+ * @param minWindows - As in {@link conformalHalfWidths}.
+ * @returns One array of half-widths per level, in the given order.
+ * @throws RangeError as {@link conformalHalfWidths}.
+ *
+ * @example
+ * ```ts
+ * const y = new Float64Array([1, 2, 4, 7, 11]);
+ * const series = { y, sizes: new Int32Array([5]), offsets: new Int32Array([0, 5]), X: [] };
+ * const cv = crossValidate(seasonalNaiveForecaster(1), series, { h: 1 }); // errors 1, 2, 3, 4
+ * conformalHalfWidthsByLevel(cv, y, series.offsets, [50, 0]).map((w) => Array.from(w));
+ * // => [[2.5], [1]]
+ * ```
+ */
+export function conformalHalfWidthsByLevel(
+  cv: CrossValidationResult, y: Float64Array, offsets: Int32Array, levels: readonly number[], minWindows?: number,
+): Float64Array[] {
+  for (const level of levels) checkLevel(level, "conformalHalfWidths");
   const nSeries = offsets.length - 1;
   if (nSeries < 0 || cv.windowOffsets.length !== nSeries + 1) {
     throw new RangeError("conformalHalfWidths: cv.windowOffsets and offsets describe different numbers of series");
   }
   const { h } = cv;
-  let mostWindows = 0;
   for (let i = 0; i < nSeries; i++) {
     const windows = (cv.windowOffsets[i + 1] as number) - (cv.windowOffsets[i] as number);
-    if (windows === 0) throw new RangeError(`conformalHalfWidths: series ${i} has no cross-validation window`);
-    mostWindows = Math.max(mostWindows, windows);
+    if (windows === 0 && minWindows === undefined) throw new RangeError(`conformalHalfWidths: series ${i} has no cross-validation window`);
   }
-  const p = level / 100;
-  const errors = new Float64Array(mostWindows);
-  const result = new Float64Array(nSeries * h);
+  // errors[(firstRow(i)) · h + k · windows(i) + w]: the errors of series i at step k, sorted.
+  const errors = new Float64Array(cv.cutoffs.length * h);
   for (let i = 0; i < nSeries; i++) {
     const start = offsets[i] as number;
     const length = (offsets[i + 1] as number) - start;
     const firstRow = cv.windowOffsets[i] as number;
     const windows = (cv.windowOffsets[i + 1] as number) - firstRow;
     for (let k = 0; k < h; k++) {
+      const from = firstRow * h + k * windows;
       for (let w = 0; w < windows; w++) {
         const row = firstRow + w;
         const t = (cv.cutoffs[row] as number) + k;
         if (t >= length) throw new RangeError(`conformalHalfWidths: window ${row} does not fit series ${i}`);
         const error = Math.abs((y[start + t] as number) - (cv.forecasts[row * h + k] as number));
-        errors[w] = error > Number.MAX_VALUE ? Number.MAX_VALUE : error;
+        errors[from + w] = error > Number.MAX_VALUE ? Number.MAX_VALUE : error;
       }
-      const sorted = errors.subarray(0, windows).sort();
-      result[i * h + k] = quantileSorted(sorted, p);
+      errors.subarray(from, from + windows).sort();
     }
   }
-  return result;
+  return levels.map((level) => {
+    const p = level / 100;
+    const result = new Float64Array(nSeries * h);
+    for (let i = 0; i < nSeries; i++) {
+      const firstRow = cv.windowOffsets[i] as number;
+      const windows = (cv.windowOffsets[i + 1] as number) - firstRow;
+      if (windows === 0 || (minWindows !== undefined && windows < minWindows)) {
+        result.fill(NaN, i * h, (i + 1) * h);
+        continue;
+      }
+      for (let k = 0; k < h; k++) {
+        const from = firstRow * h + k * windows;
+        result[i * h + k] = quantileSorted(errors, p, from, from + windows);
+      }
+    }
+    return result;
+  });
 }
 
 /**
@@ -206,9 +244,38 @@ export function conformalIntervals(
   if (mean.length !== nSeries * cv.h) {
     throw new RangeError(`conformalIntervals: mean has ${mean.length} values, expected ${nSeries} series × h ${cv.h}`);
   }
+  const widths = conformalHalfWidthsByLevel(cv, series.y, series.offsets, levels);
+  return intervalsFromHalfWidths(mean, levels, (_level, index) => widths[index] as Float64Array);
+}
+
+/**
+ * Intervals ŷ ± w from half-widths: for each level (in the given order)
+ * `lo-<L>[r] = mean[r] − w_L[r]` and `hi-<L>[r] = mean[r] + w_L[r]`, bounds
+ * clamped to ±`Number.MAX_VALUE`. The one place every interval kind builds
+ * its keyed arrays.
+ *
+ * Cost: O(levels · rows) plus the half-width function.
+ *
+ * @param mean - Point forecasts, one per row.
+ * @param levels - Levels in percent, in output order.
+ * @param halfWidths - The half-widths of one level (given the level and its index), one per row.
+ * @returns The intervals, arrays of `mean.length` numbers.
+ *
+ * @example
+ * ```ts
+ * intervalsFromHalfWidths([10, 20], [80], () => [1, 2]);
+ * // => { "lo-80": [9, 18], "hi-80": [11, 22] }
+ * ```
+ */
+export function intervalsFromHalfWidths(
+  mean: ArrayLike<number>,
+  levels: readonly number[],
+  halfWidths: (level: number, index: number) => ArrayLike<number>,
+): Intervals {
   const result: Intervals = {};
-  for (const level of levels) {
-    const widths = conformalHalfWidths(cv, series.y, series.offsets, level);
+  for (let index = 0; index < levels.length; index++) {
+    const level = levels[index] as number;
+    const widths = halfWidths(level, index);
     const lo = new Array<number>(mean.length);
     const hi = new Array<number>(mean.length);
     for (let r = 0; r < mean.length; r++) {

@@ -166,7 +166,6 @@ export class WindowFeaturizer {
     if (useSeason) this.seasonalIndices(n, m);
     for (let i = 0; i < n; i++) x[i] = useSeason ? z[i]! - seasonal[i % m]! : z[i]!;
     const last = z[n - 1]!;
-    const seasonAt = (k: number): number => (useSeason ? seasonal[(n - 1 + k) % m]! : 0);
     // Simple exponential smoothing with the grid alpha of least one-step squared error.
     let bestAlpha = 1;
     let bestLevel = x[n - 1]!;
@@ -199,7 +198,7 @@ export class WindowFeaturizer {
     let dampSum = 0;
     for (let k = 1; k <= H; k++) {
       dampSum += Math.pow(DAMPING, k);
-      const s = seasonAt(k);
+      const s = useSeason ? seasonal[(n - 1 + k) % m]! : 0;
       const snaive = m > 1 && n >= m ? z[n - m + ((k - 1) % m)]! : last;
       row[at + k - 1] = clip(last, PROJECTION_CLIP);
       row[at + H + k - 1] = clip(snaive, PROJECTION_CLIP);

@@ -176,7 +176,7 @@ export function seriesOfRow(offsets: Int32Array, row: number): number {
 
 /**
  * Builds a `SeriesData` from already packed typed arrays, checking that they agree
- * (for code and tests; request bodies go through {@link validateSeriesInput}).
+ * (for code and tests; raw JSON-ish series objects go through {@link validateSeriesInput}, and API request bodies through the schemas of src/api).
  * `y` and the `X` arrays are used as given, not copied.
  *
  * Cost: O(k) for k series (X lengths are compared, their values not scanned).

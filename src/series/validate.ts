@@ -4,6 +4,7 @@
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import type { SeriesData } from "../types.js";
+import { seriesOffsets } from "./pack.js";
 
 const INT32_MAX = 2147483647;
 
@@ -176,14 +177,9 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
   if (rawSizes === undefined) errors.push(item("missing", [...loc, "sizes"], "Field required"));
   else sizes = sizesList(rawSizes, [...loc, "sizes"], errors);
 
-  let offsets: Int32Array | null = null;
   if (sizes !== null) {
-    offsets = new Int32Array(sizes.length + 1);
     let total = 0;
-    for (let i = 0; i < sizes.length; i++) {
-      total += sizes[i] as number;
-      offsets[i + 1] = Math.min(total, INT32_MAX);
-    }
+    for (let i = 0; i < sizes.length; i++) total += sizes[i] as number;
     if (yLength !== null && total !== yLength) {
       errors.push(valueError([...loc, "sizes"], `sizes must sum to len(y) = ${yLength}, got ${total}`));
     }
@@ -222,9 +218,10 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
     }
   }
 
-  if (errors.length > 0 || y === null || sizes === null || offsets === null || X === null) return fail();
+  if (errors.length > 0 || y === null || sizes === null || X === null) return fail();
   const features = X.filter((feature): feature is Float64Array => feature !== null);
-  return { series: { y, sizes, offsets, X: features }, Xfuture, errors };
+  // Sizes are now integers >= 1 summing to len(y), so the offsets fit.
+  return { series: { y, sizes, offsets: seriesOffsets(sizes), X: features }, Xfuture, errors };
 }
 
 /**
