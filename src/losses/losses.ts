@@ -72,7 +72,15 @@ function checkLengths(pred: Float64Array, actual: Float64Array, gradOut: Float64
   }
 }
 
-/** Neumaier-compensated accumulator step; returns the new [sum, compensation] packed in a reusable pair. */
+/** The shared [sum, compensation] pair of the losses (they run synchronously), reset to zero. */
+const ACCUMULATOR = new Float64Array(2);
+function freshAccumulator(): Float64Array {
+  ACCUMULATOR[0] = 0;
+  ACCUMULATOR[1] = 0;
+  return ACCUMULATOR;
+}
+
+/** Neumaier-compensated accumulator step: adds x to the [sum, compensation] pair in place. */
 function neumaierAdd(acc: Float64Array, x: number): void {
   const s = acc[0] as number;
   const t = s + x;
@@ -138,15 +146,13 @@ export function createScaledHuberLoss(options: ScaledHuberLossOptions = {}): Fin
   if (fixedScale !== undefined && (!(fixedScale > 0) || !Number.isFinite(fixedScale))) {
     throw new RangeError(`createScaledHuberLoss: scale must be a finite number > 0, got ${fixedScale}`);
   }
-  const acc = new Float64Array(2);
   return (pred, actual, gradOut) => {
+    const acc = freshAccumulator();
     checkLengths(pred, actual, gradOut);
     const n = pred.length;
     if (n === 0) return 0;
     let scale = fixedScale;
     if (scale === undefined) {
-      acc[0] = 0;
-      acc[1] = 0;
       // mean of |a|/n rather than sum/n, so values near the double maximum do not overflow
       for (let i = 0; i < n; i++) neumaierAdd(acc, Math.abs(actual[i] as number) / n);
       const meanAbs = finishSum(acc[0] as number, acc[1] as number);
@@ -213,17 +219,14 @@ export function maeLoss(pred: Float64Array, actual: Float64Array, gradOut: Float
   checkLengths(pred, actual, gradOut);
   const n = pred.length;
   if (n === 0) return 0;
-  let sum = 0;
-  let comp = 0;
+  const acc = freshAccumulator();
   for (let i = 0; i < n; i++) {
     const e = (pred[i] as number) - (actual[i] as number);
     const x = Math.abs(e) / n;
-    const t = sum + x;
-    comp += Math.abs(sum) >= x ? sum - t + x : x - t + sum;
-    sum = t;
+    neumaierAdd(acc, x);
     gradOut[i] = sign(e) / n;
   }
-  return finishSum(sum, comp);
+  return finishSum(acc[0] as number, acc[1] as number);
 }
 
 /**
@@ -245,17 +248,14 @@ export function mseLoss(pred: Float64Array, actual: Float64Array, gradOut: Float
   checkLengths(pred, actual, gradOut);
   const n = pred.length;
   if (n === 0) return 0;
-  let sum = 0;
-  let comp = 0;
+  const acc = freshAccumulator();
   for (let i = 0; i < n; i++) {
     const e = (pred[i] as number) - (actual[i] as number);
     const x = (e * e) / n;
-    const t = sum + x;
-    comp += Math.abs(sum) >= x ? sum - t + x : x - t + sum;
-    sum = t;
+    neumaierAdd(acc, x);
     gradOut[i] = (2 * e) / n;
   }
-  return finishSum(sum, comp);
+  return finishSum(acc[0] as number, acc[1] as number);
 }
 
 /**
@@ -293,16 +293,13 @@ export function rmseLoss(pred: Float64Array, actual: Float64Array, gradOut: Floa
     for (let i = 0; i < n; i++) gradOut[i] = sign((pred[i] as number) - (actual[i] as number)) / n;
     return Number.isNaN(maxAbs) ? NaN : Infinity;
   }
-  let sum = 0;
-  let comp = 0;
+  const acc = freshAccumulator();
   for (let i = 0; i < n; i++) {
     const r = ((pred[i] as number) - (actual[i] as number)) / maxAbs;
     const x = (r * r) / n;
-    const t = sum + x;
-    comp += Math.abs(sum) >= x ? sum - t + x : x - t + sum;
-    sum = t;
+    neumaierAdd(acc, x);
   }
-  const rootMeanScaled = Math.sqrt(sum + comp);
+  const rootMeanScaled = Math.sqrt((acc[0] as number) + (acc[1] as number));
   const rmse = maxAbs * rootMeanScaled;
   for (let i = 0; i < n; i++) {
     const r = ((pred[i] as number) - (actual[i] as number)) / maxAbs;
@@ -340,8 +337,7 @@ export function mapeLoss(pred: Float64Array, actual: Float64Array, gradOut: Floa
     gradOut.fill(0);
     return 0;
   }
-  let sum = 0;
-  let comp = 0;
+  const acc = freshAccumulator();
   for (let i = 0; i < n; i++) {
     const a = actual[i] as number;
     const aa = Math.abs(a);
@@ -351,12 +347,10 @@ export function mapeLoss(pred: Float64Array, actual: Float64Array, gradOut: Floa
     }
     const e = (pred[i] as number) - a;
     const x = Math.abs(e) / aa / m;
-    const t = sum + x;
-    comp += Math.abs(sum) >= x ? sum - t + x : x - t + sum;
-    sum = t;
+    neumaierAdd(acc, x);
     gradOut[i] = sign(e) / (m * aa);
   }
-  return finishSum(sum, comp);
+  return finishSum(acc[0] as number, acc[1] as number);
 }
 
 /**
@@ -384,8 +378,7 @@ export function smapeLoss(pred: Float64Array, actual: Float64Array, gradOut: Flo
   checkLengths(pred, actual, gradOut);
   const n = pred.length;
   if (n === 0) return 0;
-  let sum = 0;
-  let comp = 0;
+  const acc = freshAccumulator();
   for (let i = 0; i < n; i++) {
     const p = pred[i] as number;
     const a = actual[i] as number;
@@ -398,12 +391,10 @@ export function smapeLoss(pred: Float64Array, actual: Float64Array, gradOut: Flo
     }
     const f = (2 * Math.abs(halfDiff)) / halfDenom;
     const x = f / n;
-    const t = sum + x;
-    comp += Math.abs(sum) >= x ? sum - t + x : x - t + sum;
-    sum = t;
+    neumaierAdd(acc, x);
     gradOut[i] = (sign(halfDiff) - (f / 2) * sign(p)) / halfDenom / n;
   }
-  return finishSum(sum, comp);
+  return finishSum(acc[0] as number, acc[1] as number);
 }
 
 /** `x - log1p(x)` for x > -1, accurate (and >= 0) also for tiny |x|. */
@@ -461,8 +452,7 @@ export function poissonLoss(pred: Float64Array, actual: Float64Array, gradOut: F
   const c = POISSON_LOSS_LINEAR_FRACTION;
   const tailSlope = 1 - 1 / c;
   const valueAtThreshold = c - 1 - Math.log(c); // per unit of a
-  let sum = 0;
-  let comp = 0;
+  const acc = freshAccumulator();
   for (let i = 0; i < n; i++) {
     const p = pred[i] as number;
     const a = actual[i] as number;
@@ -493,12 +483,10 @@ export function poissonLoss(pred: Float64Array, actual: Float64Array, gradOut: F
       }
     }
     const x = value / n;
-    const t = sum + x;
-    comp += Math.abs(sum) >= Math.abs(x) ? sum - t + x : x - t + sum;
-    sum = t;
+    neumaierAdd(acc, x);
     gradOut[i] = grad / n;
   }
-  return finishSum(sum, comp);
+  return finishSum(acc[0] as number, acc[1] as number);
 }
 
 /**
