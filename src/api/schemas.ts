@@ -9,6 +9,9 @@ import type { ApiObjectSchema, ApiProperty, ApiSchema } from "./schema.js";
 /** Ids of fine-tuned models (CONTRACT section 3). */
 export const MODEL_ID_PATTERN = "^[a-zA-Z0-9\\-_]{1,36}$";
 
+/** Pattern of fine-tune job ids: `ft-` and 32 lowercase hex digits. */
+export const FINETUNE_JOB_ID_PATTERN = "^ft-[0-9a-f]{32}$";
+
 /** Frequencies accepted at the HTTP API. */
 export const API_FREQS = ["D", "M", "H", "W"] as const;
 /** Frequencies the core functions also accept. */
@@ -288,7 +291,7 @@ export const ASYNC_JOB_RESPONSE_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "AsyncJobResponse",
   description: "The id of the job that will run the request.",
-  properties: [prop("job_id", { kind: "string", pattern: "^ft-[0-9a-f]{32}$" }, "Job id: ft- followed by 32 hex digits.")],
+  properties: [prop("job_id", { kind: "string", pattern: FINETUNE_JOB_ID_PATTERN }, "Job id: ft- followed by 32 hex digits.")],
 };
 
 const nullableString: ApiSchema = { kind: "nullable", inner: { kind: "string" } };

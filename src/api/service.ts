@@ -6,7 +6,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { FinetunedWeights } from "../types.js";
+import type { FinetunedWeights, TokenCounts } from "../types.js";
 import { bearerToken, findAccountByKey, headerValue, type KeyEntry } from "./auth.js";
 import { executeEndpoint } from "./core.js";
 import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
@@ -22,7 +22,7 @@ import {
   type ValidatedBodies,
 } from "./requests.js";
 import { ErrorCollector, INVALID, validateAgainst } from "./schema.js";
-import { LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
+import { FINETUNE_JOB_ID_PATTERN, LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
 import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
 import { splitWarnings } from "./results.js";
 
@@ -258,6 +258,7 @@ export function createService(options: ServiceOptions): ForecastService {
   }
   const clock = options.clock ?? ((): Date => new Date(0));
   const ids = options.ids ?? seededIdSequence("forecastmodel-service");
+  const freshUuid = (): string => uuidLayout(toHex32(String(ids())));
   const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
   const store = options.store ?? createMemoryStore();
   const pipelines = options.pipelines ?? DEFAULT_PIPELINES;
@@ -320,7 +321,7 @@ export function createService(options: ServiceOptions): ForecastService {
   /** Fine-tunes and stores the model; returns the response body. */
   const runFinetune = async (accountId: string, b: ValidatedBodies["finetune"], finetuned: FinetunedWeights | null) => {
     const result = executeEndpoint("finetune", b, finetuned, pipelines);
-    const id = b.output_model_id ?? uuidLayout(toHex32(String(ids())));
+    const id = b.output_model_id ?? freshUuid();
     const record: FinetunedModelRecord = {
       id,
       created_at: now(),
@@ -335,7 +336,7 @@ export function createService(options: ServiceOptions): ForecastService {
     const outcome = await store.insertModel({ accountId, record, weights: result.weights }, maxModels);
     if (outcome === "exists") throw new ValidationError([valueError(["body", "output_model_id"], `a fine-tuned model '${id}' already exists in this account`, id)]);
     if (outcome === "limit") throw new ValidationError([modelLimitItem()]);
-    const tokens = result.input_tokens + result.output_tokens + result.finetune_tokens;
+    const tokens = tokensUsed(result);
     await store.chargeTokens(accountId, tokens);
     return { input_tokens: result.input_tokens, output_tokens: result.output_tokens, finetune_tokens: result.finetune_tokens, finetuned_model_id: id };
   };
@@ -350,7 +351,7 @@ export function createService(options: ServiceOptions): ForecastService {
   });
 
   const ownJob = async (accountId: string, jobId: string): Promise<StoredJob> => {
-    if (!/^ft-[0-9a-f]{32}$/.test(jobId)) throw notFoundJob();
+    if (!JOB_ID_REGEX.test(jobId)) throw notFoundJob();
     const job = await store.getJob(jobId);
     if (job === undefined || job.task !== "ft" || job.accountId !== accountId) throw notFoundJob();
     return job;
@@ -369,7 +370,7 @@ export function createService(options: ServiceOptions): ForecastService {
         const b = validateEndpointBody(name, readBody(req.body), { core: false, limits });
         const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
         const result = executeEndpoint(name, b, finetuned, pipelines);
-        await store.chargeTokens(account.id, result.input_tokens + result.output_tokens + result.finetune_tokens);
+        await store.chargeTokens(account.id, tokensUsed(result));
         const { body, warnings } = splitWarnings(result);
         return ok(body, { ...warningHeader(warnings), ...(name === "historic" ? { deprecation: "true" } : {}) });
       }
@@ -432,7 +433,7 @@ export function createService(options: ServiceOptions): ForecastService {
           { core: false, limits },
         );
         const result = executeEndpoint("forecast", validated, null, pipelines);
-        await store.chargeTokens(account.id, result.input_tokens + result.output_tokens + result.finetune_tokens);
+        await store.chargeTokens(account.id, tokensUsed(result));
         return ok(
           {
             status: 200,
@@ -458,7 +459,7 @@ export function createService(options: ServiceOptions): ForecastService {
   const handle = async (req: ServiceRequest): Promise<ServiceResponse> => {
     try {
       const request: ServiceRequest = typeof req === "object" && req !== null ? req : ({} as ServiceRequest);
-      const requestID = uuidLayout(toHex32(String(ids())));
+      const requestID = freshUuid();
       const base = { ...JSON_HEADERS, "x-request-id": requestID };
       const match = matchRoute(request.method, request.path);
       if (match.kind === "notFound") return { status: 404, headers: base, body: { detail: "Not Found" } };
@@ -522,3 +523,9 @@ function legacyLimits(raw: unknown, limits: ServiceLimits): ErrorItem[] {
   return out;
 }
 
+const JOB_ID_REGEX = new RegExp(FINETUNE_JOB_ID_PATTERN);
+
+/** Tokens a result charges: input + output + fine-tune. */
+function tokensUsed(result: TokenCounts): number {
+  return result.input_tokens + result.output_tokens + result.finetune_tokens;
+}
