@@ -3,7 +3,7 @@
  * @module
  */
 import { checkRange } from "./range.js";
-import { compensatedSum } from "./sum.js";
+import { compensatedSum, scaledCompensatedSum } from "./sum.js";
 
 /**
  * Arithmetic mean of `values[start .. end-1]`.
@@ -42,17 +42,7 @@ export function meanOf(values: ArrayLike<number>, start = 0, end: number = value
   const sum = compensatedSum(values, start, end);
   if (Number.isFinite(sum) || Number.isNaN(sum)) return sum / n;
   // Either a true infinity in the data, or an overflow of finite values: sum value/n instead.
-  let sumScaled = 0;
-  let compensation = 0;
-  for (let i = start; i < end; i++) {
-    const x = (values[i] as number) / n;
-    const t = sumScaled + x;
-    if (Math.abs(sumScaled) >= Math.abs(x)) compensation += sumScaled - t + x;
-    else compensation += x - t + sumScaled;
-    sumScaled = t;
-  }
-  const total = sumScaled + compensation;
-  return Number.isFinite(total) ? total : sumScaled;
+  return scaledCompensatedSum(values, start, end, n);
 }
 
 /**

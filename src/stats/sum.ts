@@ -37,10 +37,19 @@ import { checkRange } from "./range.js";
  */
 export function compensatedSum(values: ArrayLike<number>, start = 0, end: number = values.length): number {
   checkRange(values.length, start, end, "compensatedSum");
+  return scaledCompensatedSum(values, start, end, 1);
+}
+
+/**
+ * Neumaier sum of `values[i] / divisor` over `[start, end)` (range already
+ * checked): `meanOf` divides each term by n when the plain sum overflows.
+ * `x / 1` is exact, so divisor 1 is {@link compensatedSum}.
+ */
+export function scaledCompensatedSum(values: ArrayLike<number>, start: number, end: number, divisor: number): number {
   let sum = 0;
   let compensation = 0;
   for (let i = start; i < end; i++) {
-    const x = values[i] as number;
+    const x = (values[i] as number) / divisor;
     const t = sum + x;
     // The smaller-magnitude operand loses its low-order bits: recover them exactly.
     if (Math.abs(sum) >= Math.abs(x)) compensation += sum - t + x;
