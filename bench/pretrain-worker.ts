@@ -10,6 +10,8 @@ interface Setup {
   seed: string;
   part: number;
   count: number;
+  /** Cycle through this many distinct batches (0 = a new batch every step). */
+  distinct: number;
   params: SharedArrayBuffer;
   grad: SharedArrayBuffer;
 }
@@ -20,7 +22,7 @@ const params = new Float64Array(setup.params);
 const grad = new Float64Array(setup.grad);
 const worker = new BatchGradient(shape);
 parentPort!.on("message", (msg: { step: number }) => {
-  const batch = pretrainBatch(shape, setup.seed, msg.step, setup.part, setup.count);
+  const batch = pretrainBatch(shape, setup.seed, setup.distinct > 0 ? msg.step % setup.distinct : msg.step, setup.part, setup.count);
   const loss = worker.run(params, batch, standardisedMae, grad, 0, true);
   parentPort!.postMessage({ loss });
 });

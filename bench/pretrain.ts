@@ -11,7 +11,7 @@ import { Worker } from "node:worker_threads";
 import { writeFileSync } from "node:fs";
 import { networkShape } from "../src/model/config.js";
 import { parameterLayout } from "../src/model/network.js";
-import { clipGradientNorm, expandToCrossSeries, learningRateAt, pretrainInitialParameters } from "../src/model/pretrain.js";
+import { expandToCrossSeries, pretrainInitialParameters, pretrainUpdate } from "../src/model/pretrain.js";
 import { AdamOptimizer } from "../src/model/train.js";
 import { pretrainedParameters } from "../src/model/weights.js";
 import type { ModelName } from "../src/types.js";
@@ -31,6 +31,8 @@ const warmupSteps = Number(arg("warmup", "300"));
 const workers = Number(arg("workers", "2"));
 const initFrom = arg("init", "");
 const smoke = process.argv.includes("--smoke");
+// The smoke run fits a few fixed batches, so its loss must go down; a real run draws a new batch every step.
+const distinct = Number(arg("distinct", smoke ? "2" : "0"));
 const logEvery = Number(arg("log-every", "100"));
 const out = arg("out", `src/model/weights/${model}.ts`);
 
@@ -46,7 +48,7 @@ const perWorker = Math.ceil(batchSize / workers);
 const gradBuffers = Array.from({ length: workers }, () => new SharedArrayBuffer(total * 8));
 const grads = gradBuffers.map((b) => new Float64Array(b));
 const pool = gradBuffers.map(
-  (grad, part) => new Worker(new URL("./pretrain-worker.js", import.meta.url), { workerData: { model, seed, part, count: perWorker, params: paramsBuffer, grad } }),
+  (grad, part) => new Worker(new URL("./pretrain-worker.js", import.meta.url), { workerData: { model, seed, part, count: perWorker, distinct, params: paramsBuffer, grad } }),
 );
 const grad = new Float64Array(total);
 const adam = new AdamOptimizer(total, { learningRate });
@@ -72,9 +74,7 @@ for (let step = 0; step < steps; step++) {
   const losses = await runStep(step);
   grad.fill(0);
   for (const g of grads) for (let i = 0; i < total; i++) grad[i]! += g[i]! / workers;
-  clipGradientNorm(grad, 1);
-  adam.learningRate = learningRateAt(config, step);
-  adam.step(params, grad);
+  pretrainUpdate(adam, params, grad, config, step);
   windowLoss += losses.reduce((a, b) => a + b, 0) / losses.length;
   windowCount++;
   if ((step + 1) % logEvery === 0 || step === steps - 1) {

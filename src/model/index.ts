@@ -12,5 +12,5 @@ export { networkLossAndGradient, depthStart, parameterCount, AdamOptimizer, Batc
 export type { SampleLoss, TrainingBatch, AdamOptions } from "./train.js";
 export { syntheticSeries, syntheticWindow, syntheticGroup, trainingHorizon } from "./synthetic.js";
 export type { Uniform, SyntheticWindow } from "./synthetic.js";
-export { expandToCrossSeries, standardisedMae, pretrainBatch, learningRateAt, clipGradientNorm, pretrainInitialParameters, pretrainSingleThread } from "./pretrain.js";
+export { expandToCrossSeries, pretrainUpdate, standardisedMae, pretrainBatch, learningRateAt, clipGradientNorm, pretrainInitialParameters, pretrainSingleThread } from "./pretrain.js";
 export type { PretrainConfig } from "./pretrain.js";

@@ -114,6 +114,20 @@ export function clipGradientNorm(grad: Float64Array, maxNorm: number): number {
   return norm;
 }
 
+/**
+ * One pretraining update from a batch-mean gradient: clip its norm at 1, set
+ * the scheduled learning rate, take an Adam step (the single- and the
+ * multi-threaded drivers share it).
+ */
+export function pretrainUpdate(
+  adam: AdamOptimizer, params: Float64Array, grad: Float64Array,
+  config: { learningRate: number; warmupSteps: number; steps: number }, step: number,
+): void {
+  clipGradientNorm(grad, 1);
+  adam.learningRate = learningRateAt(config, step);
+  adam.step(params, grad);
+}
+
 /** Fresh parameters of a model for a seed. */
 export function pretrainInitialParameters(model: ModelName, seed: string): Float64Array {
   return initialParameters(networkShape(model), seedrandom(`${seed}:init`));
@@ -139,9 +153,7 @@ export function pretrainSingleThread(config: PretrainConfig, onStep?: (step: num
   for (let step = 0; step < config.steps; step++) {
     const batch = pretrainBatch(shape, config.seed, config.distinctBatches === undefined ? step : step % config.distinctBatches, 0, config.batchSize);
     const loss = worker.run(params, batch, standardisedMae, grad, 0, true);
-    clipGradientNorm(grad, 1);
-    adam.learningRate = learningRateAt(config, step);
-    adam.step(params, grad);
+    pretrainUpdate(adam, params, grad, config, step);
     onStep?.(step, loss);
   }
   return params;
