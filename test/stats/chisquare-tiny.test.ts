@@ -10,10 +10,11 @@ describe("chiSquareQuantile in the far lower tail", () => {
     expect(Math.abs(x / ((Math.PI * 1e-200) / 2) - 1)).toBeLessThan(1e-9);
   });
   test.prop([fc.double({ min: 1e-320, max: 0.5, noNaN: true }), fc.double({ min: 1e-320, max: 0.5, noNaN: true }), fc.constantFrom(0.5, 1, 2, 3, 10)])(
-    "is monotone in p for tiny p",
+    "is monotone in p down to tiny p (up to rounding of the iterative solve)",
     (p1, p2, df) => {
       const [lo, hi] = p1 < p2 ? [p1, p2] : [p2, p1];
-      expect(chiSquareQuantile(lo, df)).toBeLessThanOrEqual(chiSquareQuantile(hi, df));
+      // A few ulps of solver rounding are allowed; the old bug (6e-64 where the answer is 0) is not.
+      expect(chiSquareQuantile(lo, df)).toBeLessThanOrEqual(chiSquareQuantile(hi, df) * (1 + 1e-14));
     },
   );
   it("still inverts the CDF at moderate p", () => {
