@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build() { npx tsc -p tsconfig.build.json || echo "(type errors elsewhere in the tree; JavaScript was still emitted)"; }
 build
-node dist/bench/pretrain.js --model forecastmodel-1 --seed fm1-v2 --steps 15000 --batch 256 --lr 0.001 --warmup 300
+node dist/bench/pretrain.js --model forecastmodel-1 --seed fm1-v5 --steps 15000 --batch 256 --lr 0.001 --warmup 300
 build
-node dist/bench/pretrain.js --model forecastmodel-2.1 --init forecastmodel-1 --seed fm21-v2 --steps 1200 --batch 256 --lr 0.0005 --warmup 100
-node dist/bench/pretrain.js --model forecastmodel-1-long-horizon --seed fm1long-v2 --steps 2000 --batch 128 --lr 0.001 --warmup 200
+node dist/bench/pretrain.js --model forecastmodel-2.1 --init forecastmodel-1 --seed fm21-v5 --steps 1200 --batch 256 --lr 0.0005 --warmup 100
+node dist/bench/pretrain.js --model forecastmodel-1-long-horizon --seed fm1long-v5 --steps 2000 --batch 128 --lr 0.001 --warmup 200
 build

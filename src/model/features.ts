@@ -13,7 +13,10 @@ import { KNOWN_SEASON_LENGTHS, META_COUNT, PROJECTION_COUNT, type NetworkShape }
 const PROJECTION_CLIP = 20;
 /** Smoothing parameters tried for simple exponential smoothing. */
 const SES_GRID = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1];
-const DAMPING = 0.9;
+/** Grids of the damped-trend projection: level smoothing, trend smoothing as a share of it, damping. */
+const DAMPED_ALPHA = [0.1, 0.3, 0.5, 0.8, 1];
+const DAMPED_BETA = [0.05, 0.2, 0.5];
+const DAMPED_PHI = [0.8, 0.9, 0.98, 1];
 
 /** Layout of the input vector of a network. */
 export interface InputLayout {
@@ -64,6 +67,8 @@ export class WindowFeaturizer {
   private readonly trend: Float64Array;
   private readonly seasonal: Float64Array;
   private readonly counts: Float64Array;
+  /** Multiplicative seasonal factors of the current window (when used). */
+  private readonly factors: Float64Array;
 
   constructor(shape: NetworkShape) {
     this.shape = shape;
@@ -74,6 +79,7 @@ export class WindowFeaturizer {
     this.trend = new Float64Array(L);
     this.seasonal = new Float64Array(Math.max(...KNOWN_SEASON_LENGTHS));
     this.counts = new Float64Array(this.seasonal.length);
+    this.factors = new Float64Array(this.seasonal.length);
   }
 
   /**
@@ -121,7 +127,7 @@ export class WindowFeaturizer {
       row[ctx + i] = Math.asinh(z[i]!);
       row[mask + i] = 1;
     }
-    this.writeProjections(n, seasonLength, row, offset + layout.projections, H);
+    this.writeProjections(n, seasonLength, row, offset + layout.projections, H, mean, sd);
     // Descriptors: season one-hot, history length, volatility, slope, seasonal strength.
     const meta = offset + layout.meta;
     const seasonIndex = KNOWN_SEASON_LENGTHS.indexOf(seasonLength);
@@ -156,15 +162,26 @@ export class WindowFeaturizer {
 
   private seasonalStrength = 0;
 
-  /** Six projections in standardised units: naive, seasonal naive, SES, Theta, damped trend, drift. */
-  private writeProjections(n: number, m: number, row: Float64Array, at: number, H: number): void {
+  /**
+   * Six projections in standardised units: naive, seasonal naive, SES, Theta,
+   * damped trend, drift. `mean` and `sd` are the window's (in units of its
+   * largest magnitude), so `mean + sd·z` is the window on a positive scale.
+   */
+  private writeProjections(n: number, m: number, row: Float64Array, at: number, H: number, mean: number, sd: number): void {
     const z = this.z;
     const x = this.deseason;
     const seasonal = this.seasonal;
+    const factors = this.factors;
     const useSeason = m > 1 && n >= 2 * m;
     this.seasonalStrength = 0;
     if (useSeason) this.seasonalIndices(n, m);
-    for (let i = 0; i < n; i++) x[i] = useSeason ? z[i]! - seasonal[i % m]! : z[i]!;
+    // Strictly positive windows are adjusted multiplicatively (classical ratio-to-moving-average).
+    const multiplicative = useSeason && this.multiplicativeFactors(n, m, mean, sd);
+    for (let i = 0; i < n; i++) {
+      if (!useSeason) x[i] = z[i]!;
+      else if (multiplicative) x[i] = ((mean + sd * z[i]!) / factors[i % m]! - mean) / sd;
+      else x[i] = z[i]! - seasonal[i % m]!;
+    }
     const last = z[n - 1]!;
     // Simple exponential smoothing with the grid alpha of least one-step squared error.
     let bestAlpha = 1;
@@ -186,27 +203,97 @@ export class WindowFeaturizer {
     }
     const slope = olsSlope(x, n);
     const thetaShift = (1 - Math.pow(1 - bestAlpha, n)) / bestAlpha;
-    // Damped trend (Holt) with fixed smoothing, started from the first two points.
+    // Damped trend (Holt): the grid (alpha, beta, phi) of least one-step squared error, started from the first two points.
     let dLevel = x[0]!;
-    let dTrend = n > 1 ? x[1]! - x[0]! : 0;
-    for (let i = 1; i < n; i++) {
-      const prevLevel = dLevel;
-      dLevel = 0.3 * x[i]! + 0.7 * (dLevel + DAMPING * dTrend);
-      dTrend = 0.1 * (dLevel - prevLevel) + 0.9 * DAMPING * dTrend;
+    let dTrend = 0;
+    let dPhi = 1;
+    let dSse = Infinity;
+    for (const alpha of DAMPED_ALPHA) {
+      for (const betaShare of DAMPED_BETA) {
+        const beta = alpha * betaShare;
+        for (const phi of DAMPED_PHI) {
+          let level = x[0]!;
+          let trend = n > 1 ? x[1]! - x[0]! : 0;
+          let sse = 0;
+          for (let i = 1; i < n; i++) {
+            const e = x[i]! - (level + phi * trend);
+            sse += e * e;
+            if (sse >= dSse) break; // cannot win any more
+            level = level + phi * trend + alpha * e;
+            trend = phi * trend + beta * e;
+          }
+          if (sse < dSse - 1e-12) {
+            dSse = sse;
+            dLevel = level;
+            dTrend = trend;
+            dPhi = phi;
+          }
+        }
+      }
     }
     const driftSlope = n > 1 ? (x[n - 1]! - x[0]!) / (n - 1) : 0;
     let dampSum = 0;
+    let dampPow = 1;
     for (let k = 1; k <= H; k++) {
-      dampSum += Math.pow(DAMPING, k);
-      const s = useSeason ? seasonal[(n - 1 + k) % m]! : 0;
+      dampPow *= dPhi;
+      dampSum += dampPow;
+      const p = (n - 1 + k) % m;
       const snaive = m > 1 && n >= m ? z[n - m + ((k - 1) % m)]! : last;
       row[at + k - 1] = clip(last, PROJECTION_CLIP);
       row[at + H + k - 1] = clip(snaive, PROJECTION_CLIP);
-      row[at + 2 * H + k - 1] = clip(bestLevel + s, PROJECTION_CLIP);
-      row[at + 3 * H + k - 1] = clip(bestLevel + 0.5 * slope * (k - 1 + thetaShift) + s, PROJECTION_CLIP);
-      row[at + 4 * H + k - 1] = clip(dLevel + dampSum * dTrend + s, PROJECTION_CLIP);
-      row[at + 5 * H + k - 1] = clip(x[n - 1]! + k * driftSlope + s, PROJECTION_CLIP);
+      const ses = bestLevel;
+      const theta = bestLevel + 0.5 * slope * (k - 1 + thetaShift);
+      const damped = dLevel + dampSum * dTrend;
+      const drift = x[n - 1]! + k * driftSlope;
+      if (!useSeason) {
+        row[at + 2 * H + k - 1] = clip(ses, PROJECTION_CLIP);
+        row[at + 3 * H + k - 1] = clip(theta, PROJECTION_CLIP);
+        row[at + 4 * H + k - 1] = clip(damped, PROJECTION_CLIP);
+        row[at + 5 * H + k - 1] = clip(drift, PROJECTION_CLIP);
+      } else if (multiplicative) {
+        const f = factors[p]!;
+        const shift = (mean * (f - 1)) / sd;
+        row[at + 2 * H + k - 1] = clip(ses * f + shift, PROJECTION_CLIP);
+        row[at + 3 * H + k - 1] = clip(theta * f + shift, PROJECTION_CLIP);
+        row[at + 4 * H + k - 1] = clip(damped * f + shift, PROJECTION_CLIP);
+        row[at + 5 * H + k - 1] = clip(drift * f + shift, PROJECTION_CLIP);
+      } else {
+        const sp = seasonal[p]!;
+        row[at + 2 * H + k - 1] = clip(ses + sp, PROJECTION_CLIP);
+        row[at + 3 * H + k - 1] = clip(theta + sp, PROJECTION_CLIP);
+        row[at + 4 * H + k - 1] = clip(damped + sp, PROJECTION_CLIP);
+        row[at + 5 * H + k - 1] = clip(drift + sp, PROJECTION_CLIP);
+      }
     }
+  }
+
+  /**
+   * Multiplicative seasonal factors (mean 1) of the window r = mean + sd·z by
+   * ratio to a centred moving average; false (nothing written) unless the
+   * window is strictly positive.
+   */
+  private multiplicativeFactors(n: number, m: number, mean: number, sd: number): boolean {
+    const z = this.z;
+    const factors = this.factors;
+    const counts = this.counts;
+    for (let i = 0; i < n; i++) if (!(mean + sd * z[i]! > 0)) return false;
+    factors.fill(0, 0, m);
+    counts.fill(0, 0, m);
+    const half = Math.floor(m / 2);
+    for (let t = half; t < n - half; t++) {
+      const trend = mean + sd * centredMean(z, t, m);
+      if (!(trend > 0)) return false;
+      factors[t % m]! += (mean + sd * z[t]!) / trend;
+      counts[t % m]! += 1;
+    }
+    let total = 0;
+    for (let p = 0; p < m; p++) {
+      factors[p] = counts[p]! > 0 ? factors[p]! / counts[p]! : 1;
+      total += factors[p]!;
+    }
+    const norm = total / m;
+    for (let p = 0; p < m; p++) factors[p]! /= norm;
+    return true;
   }
 
   /** Additive seasonal indices of z by classical decomposition (centred moving average). */
@@ -218,18 +305,10 @@ export class WindowFeaturizer {
     seasonal.fill(0, 0, m);
     counts.fill(0, 0, m);
     const half = Math.floor(m / 2);
-    const even = m % 2 === 0;
     let detrendedVar = 0;
     let used = 0;
     for (let t = half; t < n - half; t++) {
-      let s = 0;
-      if (even) {
-        s = 0.5 * (z[t - half]! + z[t + half]!);
-        for (let j = t - half + 1; j < t + half; j++) s += z[j]!;
-      } else {
-        for (let j = t - half; j <= t + half; j++) s += z[j]!;
-      }
-      trend[t] = s / m;
+      trend[t] = centredMean(z, t, m);
       const d = z[t]! - trend[t]!;
       seasonal[t % m]! += d;
       counts[t % m]! += 1;
@@ -252,6 +331,19 @@ export class WindowFeaturizer {
     }
     this.seasonalStrength = used > 0 && detrendedVar > 0 ? Math.max(0, 1 - explained / detrendedVar) : 0;
   }
+}
+
+/** Centred moving average of period m at t (2×m for even m, so every season position weighs the same). */
+function centredMean(z: Float64Array, t: number, m: number): number {
+  const half = Math.floor(m / 2);
+  let s = 0;
+  if (m % 2 === 0) {
+    s = 0.5 * (z[t - half]! + z[t + half]!);
+    for (let j = t - half + 1; j < t + half; j++) s += z[j]!;
+  } else {
+    for (let j = t - half; j <= t + half; j++) s += z[j]!;
+  }
+  return s / m;
 }
 
 function clip(v: number, limit: number): number {
