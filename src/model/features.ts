@@ -69,6 +69,8 @@ export class WindowFeaturizer {
   private readonly counts: Float64Array;
   /** Multiplicative seasonal factors of the current window (when used). */
   private readonly factors: Float64Array;
+  /** End state (SSE, level, trend) of the four damping values of one grid point. */
+  private readonly dampedEnds = new Float64Array(12);
 
   constructor(shape: NetworkShape) {
     this.shape = shape;
@@ -204,29 +206,53 @@ export class WindowFeaturizer {
     const slope = olsSlope(x, n);
     const thetaShift = (1 - Math.pow(1 - bestAlpha, n)) / bestAlpha;
     // Damped trend (Holt): the grid (alpha, beta, phi) of least one-step squared error, started from the first two points.
+    // The four damping values run side by side (independent recurrences, so
+    // they overlap in the CPU); the choice is made in grid order afterwards,
+    // exactly as one loop per grid point would make it.
     let dLevel = x[0]!;
     let dTrend = 0;
     let dPhi = 1;
     let dSse = Infinity;
+    const [phiA, phiB, phiC, phiD] = DAMPED_PHI as [number, number, number, number];
+    const trend0 = n > 1 ? x[1]! - x[0]! : 0;
+    const ends = this.dampedEnds;
     for (const alpha of DAMPED_ALPHA) {
       for (const betaShare of DAMPED_BETA) {
         const beta = alpha * betaShare;
-        for (const phi of DAMPED_PHI) {
-          let level = x[0]!;
-          let trend = n > 1 ? x[1]! - x[0]! : 0;
-          let sse = 0;
-          for (let i = 1; i < n; i++) {
-            const e = x[i]! - (level + phi * trend);
-            sse += e * e;
-            if (sse >= dSse) break; // cannot win any more
-            level = level + phi * trend + alpha * e;
-            trend = phi * trend + beta * e;
-          }
+        let lA = x[0]!, lB = lA, lC = lA, lD = lA;
+        let tA = trend0, tB = trend0, tC = trend0, tD = trend0;
+        let sA = 0, sB = 0, sC = 0, sD = 0;
+        for (let i = 1; i < n; i++) {
+          const xi = x[i]!;
+          const eA = xi - (lA + phiA * tA);
+          const eB = xi - (lB + phiB * tB);
+          const eC = xi - (lC + phiC * tC);
+          const eD = xi - (lD + phiD * tD);
+          sA += eA * eA;
+          sB += eB * eB;
+          sC += eC * eC;
+          sD += eD * eD;
+          if (sA >= dSse && sB >= dSse && sC >= dSse && sD >= dSse) break; // none can win any more
+          lA = lA + phiA * tA + alpha * eA;
+          lB = lB + phiB * tB + alpha * eB;
+          lC = lC + phiC * tC + alpha * eC;
+          lD = lD + phiD * tD + alpha * eD;
+          tA = phiA * tA + beta * eA;
+          tB = phiB * tB + beta * eB;
+          tC = phiC * tC + beta * eC;
+          tD = phiD * tD + beta * eD;
+        }
+        ends[0] = sA; ends[1] = lA; ends[2] = tA;
+        ends[3] = sB; ends[4] = lB; ends[5] = tB;
+        ends[6] = sC; ends[7] = lC; ends[8] = tC;
+        ends[9] = sD; ends[10] = lD; ends[11] = tD;
+        for (let j = 0; j < 4; j++) {
+          const sse = ends[3 * j]!;
           if (sse < dSse - 1e-12) {
             dSse = sse;
-            dLevel = level;
-            dTrend = trend;
-            dPhi = phi;
+            dLevel = ends[3 * j + 1]!;
+            dTrend = ends[3 * j + 2]!;
+            dPhi = DAMPED_PHI[j]!;
           }
         }
       }
@@ -269,8 +295,8 @@ export class WindowFeaturizer {
 
   /**
    * Multiplicative seasonal factors (mean 1) of the window r = mean + sd·z by
-   * ratio to a centred moving average; false (nothing written) unless the
-   * window is strictly positive.
+   * ratio to the centred moving average `seasonalIndices` left in `trend`;
+   * false (nothing written) unless the window is strictly positive.
    */
   private multiplicativeFactors(n: number, m: number, mean: number, sd: number): boolean {
     const z = this.z;
@@ -281,7 +307,7 @@ export class WindowFeaturizer {
     counts.fill(0, 0, m);
     const half = Math.floor(m / 2);
     for (let t = half; t < n - half; t++) {
-      const trend = mean + sd * centredMean(z, t, m);
+      const trend = mean + sd * this.trend[t]!;
       if (!(trend > 0)) return false;
       factors[t % m]! += (mean + sd * z[t]!) / trend;
       counts[t % m]! += 1;

@@ -69,4 +69,16 @@ describe("classical projections", () => {
       });
     }
   });
+
+  test.prop([
+    fc.array(fc.double({ min: 1e-300, max: 1e300, noNaN: true }), { minLength: 8, maxLength: 120 }),
+    fc.constantFrom(4, 7, 12),
+  ])("stay finite and within the clip on strictly positive windows of any magnitude (multiplicative path)", (y, m) => {
+    const f = new WindowFeaturizer(shape);
+    const row = new Float64Array(f.layout.size);
+    const scale: WindowScale = { location: 0, scale: 0, constant: true };
+    f.featurize(Float64Array.from(y), m, row, 0, scale);
+    for (let i = 0; i < f.layout.size; i++) expect(Number.isFinite(row[i]!)).toBe(true);
+    for (let i = 0; i < 6 * H; i++) expect(Math.abs(row[f.layout.projections + i]!)).toBeLessThanOrEqual(20);
+  });
 });
