@@ -52,3 +52,35 @@ export function valueError(loc: (string | number)[], message: string, input?: un
   if (input !== undefined) item.input = input;
   return item;
 }
+
+/**
+ * The item for a value that should be an object with fields (the request
+ * body, `series`) but is not, worded like pydantic v2's `model_attributes_type`.
+ * The API, the series validator and `partition` all use it, so they agree.
+ *
+ * @example
+ * ```ts
+ * notAnObjectError(["body", "series"], 5).type; // => "model_attributes_type"
+ * ```
+ */
+export function notAnObjectError(loc: (string | number)[], input: unknown): ErrorItem {
+  return { type: NOT_AN_OBJECT.type, loc, msg: NOT_AN_OBJECT.msg, input };
+}
+
+/**
+ * Type and message of {@link notAnObjectError}.
+ *
+ * @example
+ * ```ts
+ * NOT_AN_OBJECT.msg; // => "Input should be a valid dictionary or object to extract fields from"
+ * ```
+ */
+export const NOT_AN_OBJECT: Readonly<{
+  /** The item's `type`. */
+  type: string;
+  /** The item's `msg`. */
+  msg: string;
+}> = Object.freeze({
+  type: "model_attributes_type",
+  msg: "Input should be a valid dictionary or object to extract fields from",
+});

@@ -5,7 +5,7 @@
  * items and GET /openapi.json come from them.
  * @module
  */
-import type { ErrorItem } from "../errors.js";
+import { NOT_AN_OBJECT, type ErrorItem } from "../errors.js";
 import { echoInput } from "./json.js";
 
 /** Bounds of a numeric field (pydantic `gt`, `ge`, `lt`, `le`). */
@@ -306,7 +306,7 @@ export function validateAgainst(schema: ApiSchema, value: unknown, loc: Loc, err
     }
     case "object": {
       if (!isJsonObject(value)) {
-        errors.add(item("model_attributes_type", loc, "Input should be a valid dictionary or object to extract fields from", value));
+        errors.add(item(NOT_AN_OBJECT.type, loc, NOT_AN_OBJECT.msg, value));
         return INVALID;
       }
       const out: Record<string, unknown> = {};

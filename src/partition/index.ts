@@ -11,7 +11,7 @@
  * @module
  */
 
-import { ValidationError, type ErrorItem } from "../errors.js";
+import { notAnObjectError, ValidationError, type ErrorItem } from "../errors.js";
 
 /** Which endpoint a request body is for. */
 export type PartitionKind = "forecast" | "anomaly" | "historic";
@@ -138,14 +138,14 @@ function cutPoints(sizes: readonly number[], parts: number): number[] {
 function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
   const issues: ErrorItem[] = [];
   if (!isObject(body)) {
-    return [{ type: "dict_type", loc: ["body"], msg: "Input should be a valid dictionary", input: body }];
+    return [notAnObjectError(["body"], body)];
   }
   const series = body.series;
   if (!isObject(series)) {
     return [
       series === undefined
         ? { type: "missing", loc: ["body", "series"], msg: "Field required" }
-        : { type: "dict_type", loc: ["body", "series"], msg: "Input should be a valid dictionary", input: series },
+        : notAnObjectError(["body", "series"], series),
     ];
   }
   const { y, sizes, X } = series;

@@ -2,7 +2,7 @@
  * Validation of the series object of a request body (CONTRACT section 3) into `SeriesData`.
  * @module
  */
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { notAnObjectError, ValidationError, valueError, type ErrorItem } from "../errors.js";
 import type { SeriesData } from "../types.js";
 import { seriesOffsets } from "./pack.js";
 
@@ -88,7 +88,8 @@ function sizesList(value: unknown, loc: (string | number)[], errors: ErrorItem[]
   let ok = true;
   for (let i = 0; i < list.length; i++) {
     const v = list[i];
-    if (typeof v !== "number" || !Number.isInteger(v)) {
+    // Like the API: an integer beyond 2^53 cannot be read exactly, so it is not a valid integer.
+    if (typeof v !== "number" || !Number.isSafeInteger(v)) {
       errors.push(item("int_type", [...loc, i], "Input should be a valid integer", v === undefined ? null : v));
       ok = false;
     } else if (v < 1) {
@@ -122,7 +123,7 @@ function featureLists(value: unknown, loc: (string | number)[], errors: ErrorIte
  * to typed arrays, collecting every problem instead of stopping at the first. Never throws.
  *
  * Rules (CONTRACT section 3), each reported as a 422 item whose `loc` names the field and index:
- * - `series` must be an object (`missing` / `dict_type`); `y` and `sizes` are required (`missing`);
+ * - `series` must be an object (`missing` / `model_attributes_type`, as the API says); `y` and `sizes` are required (`missing`);
  * - `y` is a list (`list_type`) of finite numbers: a null, a string, NaN or ±Infinity is
  *   `float_type` / `finite_number` at `[..., "y", i]`;
  * - `sizes` is a non-empty list (`too_short`) of integers (`int_type`) >= 1
@@ -156,7 +157,7 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
     return fail();
   }
   if (!isRecord(input)) {
-    errors.push(item("dict_type", loc, "Input should be a valid dictionary", input));
+    errors.push(notAnObjectError(loc, input));
     return fail();
   }
 
@@ -191,7 +192,7 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
     if (X !== null && yLength !== null) {
       X.forEach((feature, k) => {
         if (feature !== null && feature.length !== yLength) {
-          errors.push(valueError([...loc, "X", k], `X[${k}] must have len(y) = ${yLength} values (one per row of y), got ${feature.length}`));
+          errors.push(valueError([...loc, "X", k], `X[${k}] must have len(y) = ${yLength} values, got ${feature.length}`));
         }
       });
     }

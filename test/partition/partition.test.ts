@@ -182,7 +182,7 @@ describe("partition", () => {
       }
       throw new Error("expected a ValidationError");
     };
-    expect(bad(null)).toEqual([["dict_type", "body"]]);
+    expect(bad(null)).toEqual([["model_attributes_type", "body"]]);
     expect(bad({ freq: "D" })).toEqual([["missing", "body.series"]]);
     expect(bad({ series: { y: [1, "2", Infinity], sizes: [1, 1.5] } })).toEqual([
       ["float_type", "body.series.y.1"],

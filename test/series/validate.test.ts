@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { ValidationError, type ErrorItem } from "../../src/errors.js";
 import { checkSeriesInput, packSeries, validateSeriesInput } from "../../src/series/index.js";
+import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
 
 /** The errors of an input, as "type loc" strings. */
 function problems(input: unknown, options?: Parameters<typeof checkSeriesInput>[1]): string[] {
@@ -132,10 +133,10 @@ describe("validateSeriesInput: every rule names the field and the index", () => 
     ]);
   });
 
-  it("missing or mistyped series, y, sizes → missing / dict_type / list_type", () => {
+  it("missing or mistyped series, y, sizes → missing / model_attributes_type / list_type", () => {
     expect(problems(undefined)).toEqual(["missing body.series"]);
-    expect(problems([1, 2])).toEqual(["dict_type body.series"]);
-    expect(problems(null)).toEqual(["dict_type body.series"]);
+    expect(problems([1, 2])).toEqual(["model_attributes_type body.series"]);
+    expect(problems(null)).toEqual(["model_attributes_type body.series"]);
     expect(problems({})).toEqual(["missing body.series.y", "missing body.series.sizes"]);
     expect(problems({ y: "1,2", sizes: 2 })).toEqual(["list_type body.series.y", "list_type body.series.sizes"]);
   });
@@ -165,5 +166,35 @@ describe("validateSeriesInput: every rule names the field and the index", () => 
     const errors = errorsOf({ y, sizes: [values.length] });
     expect(errors).toHaveLength(1);
     expect(errors[0]!.loc).toEqual(["body", "series", "y", index]);
+  });
+});
+
+describe("checkSeriesInput agrees with the API's validation of body.series", () => {
+  /** The API's items about `series` for a forecast body carrying it (empty when it passes). */
+  function apiItems(series: unknown): string[] {
+    try {
+      validateEndpointBody("forecast", { series, freq: "D", h: 1 }, { core: true, limits: DEFAULT_SERVICE_LIMITS });
+      return [];
+    } catch (e) {
+      expect(e).toBeInstanceOf(ValidationError);
+      return (e as ValidationError).detail.filter((d) => d.loc[1] === "series").map((d) => `${d.type}|${d.loc.join(".")}|${d.msg}`);
+    }
+  }
+  const element = fc.oneof(
+    fc.double({ noNaN: false }), fc.integer({ min: -3, max: 5 }), fc.constant(null), fc.string({ maxLength: 2 }), fc.boolean(),
+  );
+  const list = (item: fc.Arbitrary<unknown>) => fc.oneof({ weight: 5, arbitrary: fc.array(item, { maxLength: 6 }) }, fc.constant(undefined), fc.constant("1,2"), fc.integer());
+  const seriesArb = fc.oneof(
+    { weight: 8, arbitrary: fc.record({ y: list(element), sizes: list(fc.oneof(fc.integer({ min: -1, max: 6 }), fc.double(), fc.string({ maxLength: 1 }))), X: fc.oneof(fc.constant(undefined), fc.constant(null), fc.array(list(element), { maxLength: 2 })) }, { requiredKeys: [] }) },
+    fc.constant(null), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.string({ maxLength: 3 }),
+  );
+
+  test.prop([seriesArb], { numRuns: 500 })("every API item about series is one of the validator's (same type, loc and message); both pass or both fail", (series) => {
+    const mine = checkSeriesInput(series).errors.map((d) => `${d.type}|${d.loc.join(".")}|${d.msg}`);
+    const api = apiItems(series);
+    for (const a of api) expect(mine).toContain(a);
+    // The API stops after field errors before checking rules across fields, so it may report fewer items, never none when there are some.
+    if (api.length === 0) expect(mine.filter((m) => !m.includes("X_future"))).toEqual([]);
+    else expect(mine.length).toBeGreaterThan(0);
   });
 });
