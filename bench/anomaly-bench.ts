@@ -10,6 +10,7 @@ import seedrandom from "seedrandom";
 import { anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../src/cv/index.js";
 import type { AnomalyRequest, Forecaster, SeriesData } from "../src/types.js";
+import { univariateAnomalyRequest } from "./anomaly-request.js";
 
 const seriesCount = Number(process.argv[2] ?? 1000);
 const points = Number(process.argv[3] ?? 1000);
@@ -35,23 +36,7 @@ function makeSeries(): SeriesData {
 }
 
 function request(series: SeriesData): AnomalyRequest {
-  return {
-    series,
-    freq: "H",
-    h,
-    detectionSize,
-    level: 99,
-    thresholdMethod: "univariate",
-    stepSize: h,
-    model: "forecastmodel-1",
-    finetune: { steps: 0, loss: "default", depth: 1 },
-    finetuned: null,
-    multivariate: false,
-    modelParameters: null,
-    cleanExFirst: true,
-    histExog: [],
-    refit: false,
-  };
+  return univariateAnomalyRequest(series, "H", h, detectionSize, 99);
 }
 
 function time(label: string, forecaster: Forecaster | undefined, series: SeriesData): string[] {

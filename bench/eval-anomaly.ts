@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import seedrandom from "seedrandom";
 import { anomalyMinimumLength, anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../src/cv/index.js";
-import type { AnomalyRequest, Forecaster, Freq, SeriesData } from "../src/types.js";
+import type { Forecaster, Freq, SeriesData } from "../src/types.js";
+import { univariateAnomalyRequest } from "./anomaly-request.js";
 
 const COMMAND = "npm run build && node dist/bench/eval-anomaly.js";
 const LEVELS = [95, 99, 99.9];
@@ -151,23 +152,7 @@ function emptyCounts(): Counts {
 }
 
 function evaluate(group: Group, level: number, forecaster: Forecaster | undefined, counts: Counts): number {
-  const request: AnomalyRequest = {
-    series: group.series,
-    freq: group.freq,
-    h: group.h,
-    detectionSize: DETECTION_SIZE,
-    level,
-    thresholdMethod: "univariate",
-    stepSize: group.h,
-    model: "forecastmodel-1",
-    finetune: { steps: 0, loss: "default", depth: 1 },
-    finetuned: null,
-    multivariate: false,
-    modelParameters: null,
-    cleanExFirst: true,
-    histExog: [],
-    refit: false,
-  };
+  const request = univariateAnomalyRequest(group.series, group.freq, group.h, DETECTION_SIZE, level);
   const start = process.hrtime.bigint();
   const result = detectAnomalies(request, forecaster === undefined ? {} : { forecaster });
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;

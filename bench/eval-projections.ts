@@ -6,15 +6,12 @@
  *
  *   npm run build && node dist/bench/eval-projections.js
  */
-import { readFileSync } from "node:fs";
 import { networkShape, PROJECTION_COUNT } from "../src/model/config.js";
 import { WindowFeaturizer, type WindowScale } from "../src/model/features.js";
 import { mase } from "./m1.js";
+import { loadValidation, validationWindows } from "./validation-data.js";
 
-interface ValidationFile {
-  series: Record<string, { frequency: number; y: number[]; origins: { origin: number; ets: (number | null)[] }[] }>;
-}
-const file = JSON.parse(readFileSync("bench/data/validation.json", "utf8")) as ValidationFile;
+const file = loadValidation();
 const shape = networkShape("forecastmodel-1");
 const featurizer = new WindowFeaturizer(shape);
 const row = new Float64Array(featurizer.layout.size);
@@ -24,26 +21,19 @@ console.log("| group | windows | " + NAMES.join(" | ") + " |\n|---|---|" + NAMES
 for (const [m, h, label] of [[1, 6, "yearly"], [4, 8, "quarterly"], [12, 18, "monthly"]] as const) {
   const logRel = new Float64Array(NAMES.length);
   let windows = 0;
-  for (const name of Object.keys(file.series).sort()) {
-    const s = file.series[name]!;
-    if (s.frequency !== m) continue;
-    for (const o of s.origins) {
-      if (o.ets.some((v) => v === null)) continue;
-      const end = s.y.length - o.origin * h;
-      const train = s.y.slice(Math.max(0, end - h - 96), end - h);
-      const test = s.y.slice(end - h, end);
-      const etsMase = mase(train, test, o.ets as number[], m);
-      if (!(etsMase > 0 && Number.isFinite(etsMase))) continue;
-      const scale: WindowScale = { location: 0, scale: 0, constant: true };
-      featurizer.featurize(Float64Array.from(train), m, row, 0, scale);
-      const at = featurizer.layout.projections;
-      const value = (p: number, k: number): number => (scale.constant ? scale.location : scale.location + scale.scale * row[at + p * O + k]!);
-      const forecasts: number[][] = [];
-      for (let p = 0; p < PROJECTION_COUNT; p++) forecasts.push(Array.from({ length: h }, (_, k) => value(p, k)));
-      forecasts.push(Array.from({ length: h }, (_, k) => (value(2, k) + value(3, k) + value(4, k)) / 3));
-      forecasts.forEach((f, i) => (logRel[i]! += Math.log(mase(train, test, f, m) / etsMase)));
-      windows++;
-    }
+  for (const { origin: o, train, test } of validationWindows(file, m, h)) {
+    if (o.ets.some((v) => v === null)) continue;
+    const etsMase = mase(train, test, o.ets as number[], m);
+    if (!(etsMase > 0 && Number.isFinite(etsMase))) continue;
+    const scale: WindowScale = { location: 0, scale: 0, constant: true };
+    featurizer.featurize(Float64Array.from(train), m, row, 0, scale);
+    const at = featurizer.layout.projections;
+    const value = (p: number, k: number): number => (scale.constant ? scale.location : scale.location + scale.scale * row[at + p * O + k]!);
+    const forecasts: number[][] = [];
+    for (let p = 0; p < PROJECTION_COUNT; p++) forecasts.push(Array.from({ length: h }, (_, k) => value(p, k)));
+    forecasts.push(Array.from({ length: h }, (_, k) => (value(2, k) + value(3, k) + value(4, k)) / 3));
+    forecasts.forEach((f, i) => (logRel[i]! += Math.log(mase(train, test, f, m) / etsMase)));
+    windows++;
   }
   console.log(`| ${label} | ${windows} | ` + NAMES.map((_, i) => Math.exp(logRel[i]! / windows).toFixed(3)).join(" | ") + " |");
 }

@@ -8,27 +8,11 @@
  *   npm run eval:validation            prints the table
  *   npm run eval:validation -- --write also writes docs/validation.md
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createNetworkForecaster } from "../src/model/forecaster.js";
 import type { Freq } from "../src/types.js";
 import { mase, smape } from "./m1.js";
-
-interface Origin {
-  origin: number;
-  snaive: (number | null)[];
-  ets: (number | null)[];
-  thetaf: (number | null)[];
-}
-interface ValidationSeries {
-  frequency: number;
-  y: number[];
-  origins: Origin[];
-}
-interface ValidationFile {
-  r: string;
-  forecast: string;
-  series: Record<string, ValidationSeries>;
-}
+import { loadValidation, validationWindows } from "./validation-data.js";
 
 const GROUPS: { m: number; freq: Freq; h: number; label: string }[] = [
   { m: 1, freq: "Y", h: 6, label: "yearly" },
@@ -38,39 +22,31 @@ const GROUPS: { m: number; freq: Freq; h: number; label: string }[] = [
 const METHODS = ["forecastmodel-1", "snaive", "ets", "thetaf"] as const;
 type Method = (typeof METHODS)[number];
 
-const file = JSON.parse(readFileSync("bench/data/validation.json", "utf8")) as ValidationFile;
+const file = loadValidation();
 type Totals = Record<Method, { mase: number; smape: number; logRel: number }>;
 const results = new Map<number, { windows: number; series: number; totals: Totals }>();
 for (const group of GROUPS) {
   const totals = Object.fromEntries(METHODS.map((k) => [k, { mase: 0, smape: 0, logRel: 0 }])) as Totals;
   let windows = 0;
-  let seriesCount = 0;
+  const used = new Set<string>();
   const forecaster = createNetworkForecaster("forecastmodel-1", group.freq);
-  for (const name of Object.keys(file.series).sort()) {
-    const s = file.series[name]!;
-    if (s.frequency !== group.m) continue;
-    let used = 0;
-    for (const o of s.origins) {
-      const end = s.y.length - o.origin * group.h;
-      const train = s.y.slice(Math.max(0, end - group.h - 96), end - group.h);
-      const test = s.y.slice(end - group.h, end);
-      const baselines = { snaive: o.snaive, ets: o.ets, thetaf: o.thetaf };
-      // A window counts only when every method has a finite forecast and MASE is defined.
-      if (Object.values(baselines).some((f) => f.some((v) => v === null || !Number.isFinite(v)))) continue;
-      const net = forecaster.forecast([Float64Array.from(train)], group.h);
-      const forecasts: Record<Method, ArrayLike<number>> = { "forecastmodel-1": net, ...(baselines as Record<"snaive" | "ets" | "thetaf", number[]>) };
-      const scores = METHODS.map((k) => mase(train, test, forecasts[k], group.m));
-      if (scores.some((v) => !(Number.isFinite(v) && v > 0))) continue;
-      METHODS.forEach((k, i) => {
-        totals[k].mase += scores[i]!;
-        totals[k].smape += smape(test, forecasts[k]);
-        totals[k].logRel += Math.log(scores[i]! / scores[2]!);
-      });
-      windows++;
-      used++;
-    }
-    if (used > 0) seriesCount++;
+  for (const { name, origin: o, train, test } of validationWindows(file, group.m, group.h)) {
+    const baselines = { snaive: o.snaive, ets: o.ets, thetaf: o.thetaf };
+    // A window counts only when every method has a finite forecast and MASE is defined.
+    if (Object.values(baselines).some((f) => f.some((v) => v === null || !Number.isFinite(v)))) continue;
+    const net = forecaster.forecast([Float64Array.from(train)], group.h);
+    const forecasts: Record<Method, ArrayLike<number>> = { "forecastmodel-1": net, ...(baselines as Record<"snaive" | "ets" | "thetaf", number[]>) };
+    const scores = METHODS.map((k) => mase(train, test, forecasts[k], group.m));
+    if (scores.some((v) => !(Number.isFinite(v) && v > 0))) continue;
+    METHODS.forEach((k, i) => {
+      totals[k].mase += scores[i]!;
+      totals[k].smape += smape(test, forecasts[k]);
+      totals[k].logRel += Math.log(scores[i]! / scores[2]!);
+    });
+    windows++;
+    used.add(name);
   }
+  const seriesCount = used.size;
   results.set(group.m, { windows, series: seriesCount, totals });
 }
 

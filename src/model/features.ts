@@ -267,28 +267,17 @@ export class WindowFeaturizer {
       const snaive = m > 1 && n >= m ? z[n - m + ((k - 1) % m)]! : last;
       row[at + k - 1] = clip(last, PROJECTION_CLIP);
       row[at + H + k - 1] = clip(snaive, PROJECTION_CLIP);
-      const ses = bestLevel;
-      const theta = bestLevel + 0.5 * slope * (k - 1 + thetaShift);
-      const damped = dLevel + dampSum * dTrend;
-      const drift = x[n - 1]! + k * driftSlope;
-      if (!useSeason) {
-        row[at + 2 * H + k - 1] = clip(ses, PROJECTION_CLIP);
-        row[at + 3 * H + k - 1] = clip(theta, PROJECTION_CLIP);
-        row[at + 4 * H + k - 1] = clip(damped, PROJECTION_CLIP);
-        row[at + 5 * H + k - 1] = clip(drift, PROJECTION_CLIP);
-      } else if (multiplicative) {
-        const f = factors[p]!;
-        const shift = (mean * (f - 1)) / sd;
-        row[at + 2 * H + k - 1] = clip(ses * f + shift, PROJECTION_CLIP);
-        row[at + 3 * H + k - 1] = clip(theta * f + shift, PROJECTION_CLIP);
-        row[at + 4 * H + k - 1] = clip(damped * f + shift, PROJECTION_CLIP);
-        row[at + 5 * H + k - 1] = clip(drift * f + shift, PROJECTION_CLIP);
-      } else {
-        const sp = seasonal[p]!;
-        row[at + 2 * H + k - 1] = clip(ses + sp, PROJECTION_CLIP);
-        row[at + 3 * H + k - 1] = clip(theta + sp, PROJECTION_CLIP);
-        row[at + 4 * H + k - 1] = clip(damped + sp, PROJECTION_CLIP);
-        row[at + 5 * H + k - 1] = clip(drift + sp, PROJECTION_CLIP);
+      // SES, Theta, damped trend and drift on the adjusted scale, then the seasonality put back.
+      row[at + 2 * H + k - 1] = bestLevel;
+      row[at + 3 * H + k - 1] = bestLevel + 0.5 * slope * (k - 1 + thetaShift);
+      row[at + 4 * H + k - 1] = dLevel + dampSum * dTrend;
+      row[at + 5 * H + k - 1] = x[n - 1]! + k * driftSlope;
+      const f = multiplicative ? factors[p]! : 1;
+      const shift = multiplicative ? (mean * (f - 1)) / sd : useSeason ? seasonal[p]! : 0;
+      for (let j = 2; j < PROJECTION_COUNT; j++) {
+        const i = at + j * H + k - 1;
+        const v = row[i]!;
+        row[i] = clip(!useSeason ? v : multiplicative ? v * f + shift : v + shift, PROJECTION_CLIP);
       }
     }
   }
