@@ -1,7 +1,7 @@
 /** Worker thread of the pretraining driver: computes the gradient of its part of each batch. */
 import { parentPort, workerData } from "node:worker_threads";
 import { networkShape } from "../src/model/config.js";
-import { pretrainBatch, standardisedMae } from "../src/model/pretrain.js";
+import { pretrainBatch, pretrainStageGradient, type PretrainStage } from "../src/model/pretrain.js";
 import { BatchGradient } from "../src/model/train.js";
 import type { ModelName } from "../src/types.js";
 
@@ -12,6 +12,7 @@ interface Setup {
   count: number;
   /** Cycle through this many distinct batches (0 = a new batch every step). */
   distinct: number;
+  stage: PretrainStage;
   params: SharedArrayBuffer;
   grad: SharedArrayBuffer;
 }
@@ -23,6 +24,6 @@ const grad = new Float64Array(setup.grad);
 const worker = new BatchGradient(shape);
 parentPort!.on("message", (msg: { step: number }) => {
   const batch = pretrainBatch(shape, setup.seed, setup.distinct > 0 ? msg.step % setup.distinct : msg.step, setup.part, setup.count);
-  const loss = worker.run(params, batch, standardisedMae, grad, 0, true);
+  const loss = pretrainStageGradient(worker, setup.stage, params, batch, grad);
   parentPort!.postMessage({ loss });
 });

@@ -6,14 +6,23 @@
  * Each step's batch is split between worker threads (one per core); their
  * gradients are averaged in a fixed order, so the same seed and settings give
  * the same file. With --smoke it only checks that the loss goes down.
+ *
+ * Stages (--stage): "point" (default) trains the point network with the MAE;
+ * "spread" then trains the spread head alone with the quantile loss on the
+ * point network of the model's own weights module (--init <model>), the head
+ * started afresh from the seed, leaving the point network bit-identical; it
+ * keeps the module's point-stage header lines beside its own.
  */
 import { Worker } from "node:worker_threads";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { networkShape } from "../src/model/config.js";
 import { parameterLayout } from "../src/model/network.js";
-import { expandToCrossSeries, pretrainInitialParameters, pretrainUpdate } from "../src/model/pretrain.js";
+import { expandToCrossSeries, pretrainInitialParameters, pretrainUpdate, type PretrainStage } from "../src/model/pretrain.js";
 import { AdamOptimizer } from "../src/model/train.js";
-import { pretrainedParameters } from "../src/model/weights.js";
+import { decodeFloat32Base64 } from "../src/model/weights.js";
+import { WEIGHTS_FM1 } from "../src/model/weights/forecastmodel-1.js";
+import { WEIGHTS_FM1_LONG } from "../src/model/weights/forecastmodel-1-long-horizon.js";
+import { WEIGHTS_FM21 } from "../src/model/weights/forecastmodel-2.1.js";
 import type { ModelName } from "../src/types.js";
 import { writeWeightsModule } from "./weights-file.js";
 
@@ -35,20 +44,46 @@ const smoke = process.argv.includes("--smoke");
 const distinct = Number(arg("distinct", smoke ? "2" : "0"));
 const logEvery = Number(arg("log-every", "100"));
 const out = arg("out", `src/model/weights/${model}.ts`);
+const stage = arg("stage", "point") as PretrainStage;
+if (stage !== "point" && stage !== "spread") throw new Error(`--stage must be point or spread, got ${stage}`);
+
+const EMBEDDED = { "forecastmodel-1": WEIGHTS_FM1, "forecastmodel-1-long-horizon": WEIGHTS_FM1_LONG, "forecastmodel-2.1": WEIGHTS_FM21 } as const;
+
+/**
+ * The parameters of a weights module. A module written before the spread head
+ * existed holds the point network only; the spread head then starts from its
+ * initial values for this seed.
+ */
+function embeddedParameters(name: ModelName): Float64Array {
+  const layout = parameterLayout(networkShape(name));
+  const embedded = EMBEDDED[name];
+  const values = decodeFloat32Base64(embedded.base64, embedded.count);
+  if (embedded.count === layout.total) return values;
+  if (embedded.count !== layout.spreadStart) throw new Error(`${name}: weights module has ${embedded.count} values, expected ${layout.total} or ${layout.spreadStart}`);
+  const full = pretrainInitialParameters(name, seed);
+  full.set(values);
+  return full;
+}
 
 const shape = networkShape(model);
 const total = parameterLayout(shape).total;
 const paramsBuffer = new SharedArrayBuffer(total * 8);
 const params = new Float64Array(paramsBuffer);
-if (initFrom === "forecastmodel-1" && model === "forecastmodel-2.1") params.set(expandToCrossSeries(pretrainedParameters("forecastmodel-1")));
-else if (initFrom !== "") params.set(pretrainedParameters(initFrom as ModelName));
+if (initFrom === "forecastmodel-1" && model === "forecastmodel-2.1") params.set(expandToCrossSeries(embeddedParameters("forecastmodel-1")));
+else if (initFrom !== "") params.set(embeddedParameters(initFrom as ModelName));
 else params.set(pretrainInitialParameters(model, seed));
+if (stage === "spread") {
+  // The spread stage always starts its head afresh from its own seed, so its
+  // result depends only on the point network and the seed.
+  const layout = parameterLayout(shape);
+  params.set(pretrainInitialParameters(model, seed).subarray(layout.spreadStart), layout.spreadStart);
+}
 
 const perWorker = Math.ceil(batchSize / workers);
 const gradBuffers = Array.from({ length: workers }, () => new SharedArrayBuffer(total * 8));
 const grads = gradBuffers.map((b) => new Float64Array(b));
 const pool = gradBuffers.map(
-  (grad, part) => new Worker(new URL("./pretrain-worker.js", import.meta.url), { workerData: { model, seed, part, count: perWorker, distinct, params: paramsBuffer, grad } }),
+  (grad, part) => new Worker(new URL("./pretrain-worker.js", import.meta.url), { workerData: { model, seed, part, count: perWorker, distinct, stage, params: paramsBuffer, grad } }),
 );
 const grad = new Float64Array(total);
 const adam = new AdamOptimizer(total, { learningRate });
@@ -98,11 +133,27 @@ if (smoke) {
   }
 } else {
   const command = `npm run pretrain:one -- ${process.argv.slice(2).join(" ")}` + " (one stage of npm run pretrain)";
-  writeWeightsModule(out, model, params, [
+  const lossName = stage === "spread" ? "quantile loss of the spread head" : "MAE";
+  const lines = [
     `Made by: ${command}`,
-    `Model: ${model}; seed "${seed}"; ${steps} steps of ${batchSize} synthetic windows; Adam lr ${learningRate}, warm-up ${warmupSteps}, cosine decay; ${workers} worker threads.`,
-    `Final training loss (MAE, standardised units): ${curve[curve.length - 1]!.loss.toFixed(4)}.`,
-  ]);
-  writeFileSync(`bench/pretrain-log-${model}.json`, JSON.stringify({ model, seed, steps, batchSize, learningRate, warmupSteps, workers, curve }, null, 1) + "\n");
+    `Model: ${model}; stage ${stage}; seed "${seed}"; ${steps} steps of ${batchSize} synthetic windows; Adam lr ${learningRate}, warm-up ${warmupSteps}, cosine decay; ${workers} worker threads.`,
+    `Final training loss (${lossName}, standardised units): ${curve[curve.length - 1]!.loss.toFixed(4)}.`,
+  ];
+  // The spread stage keeps the point stage's provenance lines.
+  const previous = stage === "spread" ? pointStageHeader(`src/model/weights/${model}.ts`) : [];
+  writeWeightsModule(out, model, params, [...previous, ...lines]);
+  const logName = stage === "spread" ? `bench/pretrain-log-${model}-spread.json` : `bench/pretrain-log-${model}.json`;
+  writeFileSync(logName, JSON.stringify({ model, stage, seed, steps, batchSize, learningRate, warmupSteps, workers, curve }, null, 1) + "\n");
   console.log(`wrote ${out}`);
+}
+
+/** The header comment lines of the point stage in an existing weights module (a previous spread stage's lines dropped). */
+function pointStageHeader(path: string): string[] {
+  const lines: string[] = [];
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (!line.startsWith("// ")) break;
+    if (!line.startsWith("// GENERATED FILE")) lines.push(line.slice(3));
+  }
+  const at = lines.findIndex((l, i) => l.startsWith("Made by:") && (lines[i + 1] ?? "").includes("stage spread"));
+  return at >= 0 ? lines.slice(0, at) : lines;
 }

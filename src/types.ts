@@ -33,6 +33,33 @@ export interface Forecaster {
   readonly seasonLength: number;
   /** Forecasts `h` steps after each context; result has `contexts.length * h` values. */
   forecast(contexts: readonly Float64Array[], h: number): Float64Array;
+  /**
+   * Optional: the same point forecasts with the forecaster's own predictive
+   * spread (the pretrained network has one; see `withSpread` for the
+   * fallback given to forecasters without).
+   */
+  forecastDistribution?(contexts: readonly Float64Array[], h: number): ForecastDistribution;
+}
+
+/**
+ * Point forecasts with the half-widths of central intervals around them.
+ *
+ * For row `r = i · h + k` (step k + 1 after context i) and grid level
+ * `levels[j]` (a fraction, increasing), `below[r · G + j]` and
+ * `above[r · G + j]` (G = `levels.length`) are how far the quantiles
+ * (1 − levels[j])/2 and (1 + levels[j])/2 lie below and above `mean[r]`:
+ * finite, ≥ 0 and non-decreasing in j. Zero everywhere means the forecaster
+ * is certain (a constant context).
+ */
+export interface ForecastDistribution {
+  /** Central-interval levels of the grid, as fractions in (0, 1), increasing. */
+  readonly levels: readonly number[];
+  /** Point forecasts, `contexts.length · h` values. */
+  readonly mean: Float64Array;
+  /** Distance of each lower quantile below the point forecast, `mean.length · levels.length` values. */
+  readonly below: Float64Array;
+  /** Distance of each upper quantile above the point forecast, `mean.length · levels.length` values. */
+  readonly above: Float64Array;
 }
 
 /** Many series packed into one array (`y`) with their lengths (`sizes`). */

@@ -1,21 +1,22 @@
 /**
  * The online anomaly detection pipeline (CONTRACT §4): rolling-origin
- * forecasts of the past, a residual σ per series, z-scores of the last
- * `detectionSize` points, univariate or multivariate thresholds.
+ * forecasts of the past with the model's predictive spread, calibrated
+ * z-scores of the last `detectionSize` points, univariate or multivariate
+ * thresholds.
  * @module
  */
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
-import { gaussianIntervals } from "../intervals/index.js";
+import { intervalKey, withSpread } from "../intervals/index.js";
 import { prepareForecaster } from "../finetune/index.js";
 import { horizonWarning } from "../model/index.js";
 import type { AnomalyRequest, AnomalyResult, Forecaster, SeriesData } from "../types.js";
 import {
   multivariateAccumulatedScores,
   multivariateThreshold,
-  seriesAnomalyScores,
-  sigmaFitEnd,
+  seriesCalibratedScores,
+  calibrationFitEnd,
   univariateAnomalyFlags,
 } from "./scores.js";
 
@@ -117,12 +118,16 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    tuned on the points before each series' earliest cutoff (`refit` false)
  *    or before each window's cutoffs (`refit` true, one tuning per window).
  * 3. Exogenous phase 2 (X added back, or fitted on the residuals at the σ points).
- * 4. Per series, σ = sample std (n − 1) of y − ŷ over the forecast points before
- *    the detection window, or over all forecast points when fewer than
- *    6 · detectionSize lie before it; z = (y − ŷ)/σ (`anomaly_score`);
- *    σ = 0 gives z = 0 and no flag (see {@link seriesAnomalyScores}).
- * 5. Univariate: interval ŷ ± q·σ, q = Φ⁻¹(0.5 + level/200), flagged iff |z| > q
- *    (y outside the interval); `accumulated_anomaly_score` = z².
+ * 4. Per series, the calibration points are the forecast points before the
+ *    detection window, or all forecast points when fewer than
+ *    6 · detectionSize lie before it; each scores where y fell in the model's
+ *    predictive spread, and z (`anomaly_score`) is the calibrated z of each
+ *    detection point (see {@link seriesCalibratedScores}: nested conformal on
+ *    the series' own scores; a point the model was certain of scores 0 when
+ *    met exactly).
+ * 5. Univariate: the interval is the model's spread at the level's calibrated
+ *    multiplier, flagged iff |z| > q = Φ⁻¹(0.5 + level/200) (y outside the
+ *    interval); `accumulated_anomaly_score` = z².
  *    Multivariate: all series of one length; A_t = Σᵢ zᵢ,ₜ² on every series'
  *    row; step t flagged in every series iff A_t > χ²-quantile(level/100, n series);
  *    `intervals` null.
@@ -194,7 +199,7 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
   };
   let forecaster: Forecaster | CrossValidationForecasterFactory;
   if (options.forecaster !== undefined) {
-    forecaster = options.forecaster;
+    forecaster = withSpread(options.forecaster);
   } else if (request.finetune.steps > 0 && request.refit) {
     const trainLengths = new Int32Array(seriesCount);
     forecaster = (_window: number, cutoffs: Int32Array): Forecaster => {
@@ -202,12 +207,12 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
         const cutoff = cutoffs[i] as number;
         trainLengths[i] = cutoff >= 0 ? cutoff : (earliestCutoffs[i] as number);
       }
-      return prepare(trainLengths);
+      return withSpread(prepare(trainLengths));
     };
   } else {
-    forecaster = prepare(earliestCutoffs);
+    forecaster = withSpread(prepare(earliestCutoffs));
   }
-  const cv = crossValidate(forecaster, modelSeries, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT });
+  const cv = crossValidate(forecaster, modelSeries, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT, spread: true });
 
   // One forecast per point (latest cutoff wins) and its origin, for the exogenous phase.
   const total = series.y.length;
@@ -240,7 +245,7 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
       const detectionStart = n - detectionSize;
       let outside = 0;
       for (let t = 0; t < detectionStart; t++) if ((pointCutoff[start + t] as number) >= 0) outside++;
-      const fitEnd = sigmaFitEnd(outside, detectionSize, n);
+      const fitEnd = calibrationFitEnd(outside, detectionSize, n);
       for (let t = 0; t < n; t++) {
         const cutoff = pointCutoff[start + t] as number;
         if (cutoff < 0) continue;
@@ -262,27 +267,46 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
     warnings.push(...outcome.warnings);
   }
 
-  // 4. σ and z-scores per series.
+  // 4. Calibrated z-scores and intervals per series.
   const outputRows = seriesCount * detectionSize;
   const zScores = new Float64Array(outputRows);
-  const rowSigma = new Float64Array(outputRows);
+  const lower = new Float64Array(outputRows);
+  const upper = new Float64Array(outputRows);
   let longest = 0;
   for (let i = 0; i < seriesCount; i++) longest = Math.max(longest, sizes[i] as number);
+  const spread = cv.spread!;
+  const G = spread.levels.length;
   const scratch = new Float64Array(longest);
+  const pointBelow = new Float64Array(longest * G);
+  const pointAbove = new Float64Array(longest * G);
   const mean = new Array<number>(outputRows);
   const idxs = new Array<number>(outputRows);
   for (let i = 0; i < seriesCount; i++) {
     const start = offsets[i] as number;
     const end = offsets[i + 1] as number;
+    const n = end - start;
+    // The spread of each point's forecast, from the window its forecast came from (rows are oldest first).
+    const lastRow = (cv.windowOffsets[i + 1] as number) - 1;
+    for (let t = 0; t < n; t++) {
+      const cutoff = pointCutoff[start + t] as number;
+      if (cutoff < 0) continue;
+      const row = lastRow - (n - h - cutoff) / stepSize;
+      const from = (row * h + (t - cutoff)) * G;
+      pointBelow.set(spread.below.subarray(from, from + G), t * G);
+      pointAbove.set(spread.above.subarray(from, from + G), t * G);
+    }
     const base = i * detectionSize;
-    const sigma = seriesAnomalyScores(
+    seriesCalibratedScores(
       series.y.subarray(start, end),
       pointForecast.subarray(start, end),
+      pointBelow.subarray(0, n * G),
+      pointAbove.subarray(0, n * G),
+      spread.levels,
       detectionSize,
-      zScores.subarray(base, base + detectionSize),
+      level,
+      { z: zScores.subarray(base, base + detectionSize), lo: lower.subarray(base, base + detectionSize), hi: upper.subarray(base, base + detectionSize) },
       scratch,
     );
-    rowSigma.fill(sigma, base, base + detectionSize);
     for (let j = 0; j < detectionSize; j++) {
       const row = end - detectionSize + j;
       idxs[base + j] = row;
@@ -312,7 +336,7 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
       accumulated[r] = z * z;
       anomaly[r] = flags[r] === 1;
     }
-    intervals = gaussianIntervals(mean, rowSigma, [level]);
+    intervals = { [intervalKey(level, "lo")]: Array.from(lower), [intervalKey(level, "hi")]: Array.from(upper) };
   }
 
   let inputTokens = series.y.length;

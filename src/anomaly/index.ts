@@ -1,15 +1,15 @@
 /**
- * Online anomaly detection: residual σ and signed z-scores per series,
+ * Online anomaly detection: calibrated signed z-scores per series,
  * univariate (|z| > q) and multivariate (Σ z² > χ² quantile) thresholds, and
  * the typed pipeline {@link detectAnomalies} (CONTRACT §4).
  * @module
  */
 export {
-  ANOMALY_SIGMA_TOLERANCE,
   multivariateAccumulatedScores,
   multivariateThreshold,
-  seriesAnomalyScores,
-  sigmaFitEnd,
+  seriesCalibratedScores,
+  type SeriesScoreSummary,
+  calibrationFitEnd,
   univariateAnomalyFlags,
 } from "./scores.js";
 export {

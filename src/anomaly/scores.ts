@@ -1,112 +1,128 @@
 /**
- * Anomaly scores and thresholds: the residual standard deviation of a series,
- * signed z-scores of its detection window, univariate flags (|z| > q) and the
- * multivariate accumulated score (Σ z² against a chi-square quantile).
+ * Anomaly scores and thresholds: calibrated z-scores and intervals of a
+ * series' detection window, univariate flags (|z| > q) and the multivariate
+ * accumulated score (Σ z² against a chi-square quantile).
  * @module
  */
-import { gaussianMultiplier } from "../intervals/index.js";
-import { chiSquareQuantile, compensatedSum, sampleStd } from "../stats/index.js";
+import { calibratedZ, conformalMultiplier, gaussianMultiplier, spreadHalfWidth, spreadIsCertain, spreadKnots, spreadScore } from "../intervals/index.js";
+import { chiSquareQuantile, compensatedSum } from "../stats/index.js";
+
+/** What {@link seriesCalibratedScores} returns besides its outputs. */
+export interface SeriesScoreSummary {
+  /** Calibration points the scores were calibrated on (forecast points, certain ones left out). */
+  readonly calibrationPoints: number;
+  /** The calibrated multiplier of the level (see `conformalMultiplier`). */
+  readonly multiplier: number;
+}
 
 /**
- * A residual standard deviation at or below this fraction of the series'
- * largest magnitude (of y and ŷ) is floating-point noise and is taken as 0.
- */
-export const ANOMALY_SIGMA_TOLERANCE = 1e-12;
-
-/**
- * Residual standard deviation of one series and the signed z-scores of its
- * detection window (its last `detectionSize` points), as online anomaly
- * detection defines them.
+ * Calibrated z-scores and the level-L interval of one series' detection
+ * window (its last `detectionSize` points), as online anomaly detection
+ * defines them.
  *
- * Method: the residuals are r = y − ŷ at the points that have a forecast
- * (finite `forecast`; `NaN` marks a point without one). σ is the sample
- * standard deviation (n − 1) of the residuals at the forecast points before the
- * detection window, or of all forecast points when fewer than
- * 6 · `detectionSize` lie before it. The z-score of detection point t is
- * z = (y_t − ŷ_t) / σ, written to `zOut[0 … detectionSize − 1]`.
+ * Method: every point with a forecast has a score u (`spreadScore`: where y
+ * fell in the forecaster's predictive spread, on a normal scale). The
+ * calibration points are the forecast points before the detection window, or
+ * all forecast points when fewer than 6 · `detectionSize` lie before it
+ * ({@link calibrationFitEnd}); points the forecaster was certain of are left out.
+ * With their n sorted |u|, detection point t gets z = `calibratedZ(u_t)` and
+ * the interval ŷ − W_below(m), ŷ + W_above(m) with m = `conformalMultiplier`
+ * of the level: so |z| > Φ⁻¹(0.5 + L/200) exactly when y lies outside that
+ * interval, and on exchangeable anomaly-free data a point falls outside with
+ * probability at most about (100 − L) %.
  *
- * Degenerate cases, so that nothing is `NaN` or infinite for finite input:
- * the residuals are computed on y/s and ŷ/s with s the largest |y| or |ŷ| of the
- * forecast points (no overflow for values near 1e308); σ ≤
- * {@link ANOMALY_SIGMA_TOLERANCE} · s (a perfectly predicted series, up to
- * rounding) and fewer than two forecast points both give σ = 0 and every z = 0.
- * The returned σ is clamped to `Number.MAX_VALUE`.
- *
- * Cost: O(n) time; no allocation when `scratch` has at least n values.
+ * Cost: O(n log n + n · G) time; no allocation when `scratch` has n values.
  *
  * @param y - Observations of the series (a view is fine); never mutated.
  * @param forecast - One forecast per point of `y`, `NaN` where there is none; the detection window must have forecasts.
- * @param detectionSize - Number of points at the end of the series to score (integer, 1 <= detectionSize <= y.length).
- * @param zOut - Receives the `detectionSize` z-scores, oldest first.
+ * @param below - Half-widths below each forecast, G per point of `y` (as in `ForecastDistribution`).
+ * @param above - Half-widths above each forecast, G per point.
+ * @param levels - The spread's grid levels (fractions), G of them.
+ * @param detectionSize - Points at the end of the series to score (integer, 1 <= detectionSize <= y.length).
+ * @param level - Interval level in percent, 0 <= level < 100.
+ * @param out - Receives `detectionSize` values each: `z`, `lo`, `hi`.
  * @param scratch - Optional work buffer of at least `y.length` values.
- * @returns σ, the residual standard deviation on the scale of `y` (>= 0, finite).
  * @throws RangeError when lengths or `detectionSize` are invalid, or a detection point has no finite forecast.
  *
  * @example
  * ```ts
- * const y = new Float64Array([1, 2, 1, 2, 1, 2, 1, 2, 1, 9]);
- * const forecast = new Float64Array([NaN, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5]);
- * const z = new Float64Array(1);
- * // 8 forecast points lie before the window (at least 6 · 1), so σ uses only those 8
- * seriesAnomalyScores(y, forecast, 1, z);
- * // => 0.5345224838248487
- * z[0]; // (9 − 1.5) / σ
- * // => 14.031215200402283
+ * // a forecaster that says ±1 at the 68 % level and never changes its mind
+ * const G = SPREAD_LEVELS.length;
+ * const knots = spreadKnots(SPREAD_LEVELS);
+ * const n = 40;
+ * const y = Float64Array.from({ length: n }, (_, t) => (t % 2 === 0 ? 0.5 : -0.5));
+ * y[n - 1] = 9;
+ * const forecast = new Float64Array(n);
+ * const widths = new Float64Array(n * G).map((_, i) => knots[i % G]!);
+ * const out = { z: new Float64Array(1), lo: new Float64Array(1), hi: new Float64Array(1) };
+ * const summary = seriesCalibratedScores(y, forecast, widths, widths, SPREAD_LEVELS, 1, 99, out);
+ * summary.calibrationPoints; // => 39
+ * // 9 lies beyond the resolved scores: z = 9 / c, with c < 1 since every error was ±0.5
+ * out.z[0]! > 9;
+ * // => true
  * ```
  */
-export function seriesAnomalyScores(
+export function seriesCalibratedScores(
   y: ArrayLike<number>,
   forecast: ArrayLike<number>,
+  below: ArrayLike<number>,
+  above: ArrayLike<number>,
+  levels: readonly number[],
   detectionSize: number,
-  zOut: Float64Array,
+  level: number,
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array },
   scratch?: Float64Array,
-): number {
+): SeriesScoreSummary {
   const n = y.length;
-  if (forecast.length !== n) throw new RangeError(`seriesAnomalyScores: forecast has ${forecast.length} values, y has ${n}`);
+  const knots = spreadKnots(levels);
+  const G = knots.length;
+  if (forecast.length !== n) throw new RangeError(`seriesCalibratedScores: forecast has ${forecast.length} values, y has ${n}`);
+  if (below.length !== n * G || above.length !== n * G) throw new RangeError(`seriesCalibratedScores: below and above need ${n * G} values (G = ${G} per point)`);
   if (!Number.isInteger(detectionSize) || detectionSize < 1 || detectionSize > n) {
-    throw new RangeError(`seriesAnomalyScores: detectionSize must be an integer in 1..${n}, got ${String(detectionSize)}`);
+    throw new RangeError(`seriesCalibratedScores: detectionSize must be an integer in 1..${n}, got ${String(detectionSize)}`);
   }
-  if (zOut.length < detectionSize) throw new RangeError(`seriesAnomalyScores: zOut needs ${detectionSize} values, has ${zOut.length}`);
+  for (const key of ["z", "lo", "hi"] as const) {
+    if (out[key].length < detectionSize) throw new RangeError(`seriesCalibratedScores: out.${key} needs ${detectionSize} values, has ${out[key].length}`);
+  }
   const work = scratch !== undefined && scratch.length >= n ? scratch : new Float64Array(n);
   const detectionStart = n - detectionSize;
-
-  let scale = 0;
   let outside = 0;
   for (let t = 0; t < n; t++) {
     const f = forecast[t] as number;
     if (Number.isNaN(f)) {
-      if (t >= detectionStart) throw new RangeError(`seriesAnomalyScores: point ${t} of the detection window has no forecast`);
+      if (t >= detectionStart) throw new RangeError(`seriesCalibratedScores: point ${t} of the detection window has no forecast`);
       continue;
     }
-    const v = y[t] as number;
-    if (!Number.isFinite(f) || !Number.isFinite(v)) throw new RangeError(`seriesAnomalyScores: y and forecast must be finite at point ${t}`);
+    if (!Number.isFinite(f) || !Number.isFinite(y[t] as number)) throw new RangeError(`seriesCalibratedScores: y and forecast must be finite at point ${t}`);
     if (t < detectionStart) outside++;
-    const magnitude = Math.max(Math.abs(v), Math.abs(f));
-    if (magnitude > scale) scale = magnitude;
   }
-
-  const end = sigmaFitEnd(outside, detectionSize, n);
+  const end = calibrationFitEnd(outside, detectionSize, n);
   let count = 0;
   for (let t = 0; t < end; t++) {
     const f = forecast[t] as number;
-    if (Number.isNaN(f)) continue;
-    work[count++] = (y[t] as number) / scale - f / scale;
+    if (Number.isNaN(f) || spreadIsCertain(below, above, t * G, G)) continue;
+    work[count++] = Math.abs(spreadScore(y[t] as number, f, below, above, t * G, knots));
   }
-  let scaledSigma = count >= 2 && scale > 0 ? sampleStd(work, 0, count) : 0;
-  if (!(scaledSigma > ANOMALY_SIGMA_TOLERANCE)) scaledSigma = 0;
+  const sorted = work.subarray(0, count).sort();
+  const multiplier = conformalMultiplier(sorted, 0, count, level);
   for (let j = 0; j < detectionSize; j++) {
     const t = detectionStart + j;
-    zOut[j] = scaledSigma === 0 ? 0 : ((y[t] as number) / scale - (forecast[t] as number) / scale) / scaledSigma;
+    const f = forecast[t] as number;
+    const u = spreadScore(y[t] as number, f, below, above, t * G, knots);
+    out.z[j] = calibratedZ(u, sorted, 0, count);
+    out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
+    out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
   }
-  return Math.min(scaledSigma * scale, Number.MAX_VALUE);
+  return { calibrationPoints: count, multiplier };
 }
 
 /**
  * Univariate anomaly flags: a point is anomalous when |z| exceeds the two-sided
  * normal quantile of the level, q = Φ⁻¹(0.5 + level/200).
  *
- * This is the same as "y lies outside ŷ ± q·σ" (up to rounding), the interval
- * the result reports; z = 0 (σ = 0) is never flagged.
+ * With the calibrated z of {@link seriesCalibratedScores} this is the same as
+ * "y lies outside the level's calibrated interval", the interval the result
+ * reports; z = 0 is never flagged.
  *
  * Cost: O(n).
  *
@@ -206,21 +222,22 @@ export function multivariateThreshold(level: number, seriesCount: number): numbe
 }
 
 /**
- * Where the points σ is computed from end (CONTRACT §4): σ uses the forecast
- * points before the detection window when at least 6 · detection_size of them
- * exist (`n − detectionSize`), else every forecast point (`n`).
+ * Where the calibration points of online anomaly detection end (CONTRACT §4):
+ * the forecast points before the detection window when at least
+ * 6 · detection_size of them exist (`n − detectionSize`), else every forecast
+ * point (`n`). The exogenous fit of the anomaly pipeline uses the same points.
  *
  * @param outside - Forecast points before the detection window.
  * @param detectionSize - Points of the detection window.
  * @param n - Points of the series.
- * @returns The end (exclusive) of the points σ uses.
+ * @returns The end (exclusive) of the calibration points.
  *
  * @example
  * ```ts
- * sigmaFitEnd(30, 5, 100); // => 95
- * sigmaFitEnd(29, 5, 100); // => 100
+ * calibrationFitEnd(30, 5, 100); // => 95
+ * calibrationFitEnd(29, 5, 100); // => 100
  * ```
  */
-export function sigmaFitEnd(outside: number, detectionSize: number, n: number): number {
+export function calibrationFitEnd(outside: number, detectionSize: number, n: number): number {
   return outside >= 6 * detectionSize ? n - detectionSize : n;
 }

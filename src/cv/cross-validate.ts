@@ -25,6 +25,11 @@ export interface CrossValidationOptions {
   readonly windows?: number;
   /** Fewest context points a window needs before its cutoff, an integer >= 1 (default 1). */
   readonly minContext?: number;
+  /**
+   * Also keep the forecaster's predictive spread of every forecast (default
+   * false); the forecaster must then have `forecastDistribution` (see `withSpread`).
+   */
+  readonly spread?: boolean;
 }
 
 /**
@@ -46,6 +51,22 @@ export interface CrossValidationResult {
   readonly cutoffs: Int32Array;
   /** Per row, `h` forecasts: `forecasts[row * h + k]`. */
   readonly forecasts: Float64Array;
+  /**
+   * With the `spread` option: the half-widths of every forecast at the grid
+   * `levels`, `below[(row * h + k) * G + j]` (G = levels.length), as in
+   * `ForecastDistribution`; otherwise absent.
+   */
+  readonly spread?: CrossValidationSpread;
+}
+
+/** The forecaster's predictive spread of every cross-validation forecast (see `ForecastDistribution`). */
+export interface CrossValidationSpread {
+  /** Central-interval levels of the grid, as fractions, increasing. */
+  readonly levels: readonly number[];
+  /** Distance of each lower quantile below its forecast: `below[(row * h + k) * G + j]`. */
+  readonly below: Float64Array;
+  /** Distance of each upper quantile above its forecast, same layout. */
+  readonly above: Float64Array;
 }
 
 /**
@@ -149,6 +170,7 @@ export function crossValidate(
   const windowCutoffs = new Int32Array(nSeries);
   const members = new Int32Array(nSeries);
   const contexts: Float64Array[] = [];
+  let spread: CrossValidationSpread | undefined;
 
   for (let w = 0; w < mostWindows; w++) {
     contexts.length = 0;
@@ -166,7 +188,25 @@ export function crossValidate(
       contexts.push(y.subarray(start, start + cutoff));
     }
     const model = typeof forecaster === "function" ? forecaster(w, windowCutoffs) : forecaster;
-    const out = model.forecast(contexts, h);
+    let out: Float64Array;
+    if (options.spread === true) {
+      if (model.forecastDistribution === undefined) throw new RangeError(`crossValidate: forecaster "${model.name}" has no forecastDistribution (wrap it with withSpread)`);
+      const dist = model.forecastDistribution(contexts, h);
+      out = dist.mean;
+      const G = dist.levels.length;
+      spread ??= { levels: dist.levels, below: new Float64Array(rows * h * G), above: new Float64Array(rows * h * G) };
+      if (dist.levels.length !== spread.levels.length || dist.below.length !== out.length * G || dist.above.length !== out.length * G) {
+        throw new RangeError(`crossValidate: forecaster "${model.name}" returned a spread of the wrong shape`);
+      }
+      for (let j = 0; j < count; j++) {
+        const i = members[j] as number;
+        const row = (windowOffsets[i + 1] as number) - 1 - w;
+        spread.below.set(dist.below.subarray(j * h * G, (j + 1) * h * G), row * h * G);
+        spread.above.set(dist.above.subarray(j * h * G, (j + 1) * h * G), row * h * G);
+      }
+    } else {
+      out = model.forecast(contexts, h);
+    }
     if (out.length !== count * h) {
       throw new RangeError(`crossValidate: forecaster "${model.name}" returned ${out.length} values for ${count} contexts × h ${h}`);
     }
@@ -184,7 +224,7 @@ export function crossValidate(
       }
     }
   }
-  return { h, stepSize, windowOffsets, cutoffs, forecasts };
+  return spread !== undefined ? { h, stepSize, windowOffsets, cutoffs, forecasts, spread } : { h, stepSize, windowOffsets, cutoffs, forecasts };
 }
 
 /**

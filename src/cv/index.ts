@@ -11,4 +11,5 @@ export {
   type CrossValidationForecasterFactory,
   type CrossValidationOptions,
   type CrossValidationResult,
+  type CrossValidationSpread,
 } from "./cross-validate.js";

@@ -1,43 +1,67 @@
 /**
  * The plain future forecast (POST /v2/forecast): the model's mean for `h`
- * steps after each series, conformal intervals from rolling-origin errors of
- * the same model on the series' own history, and exogenous features.
+ * steps after each series, intervals from the model's predictive spread
+ * calibrated on rolling-origin errors of the same model on the series' own
+ * history (nested conformal), and exogenous features.
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { crossValidate, type CrossValidationResult } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
 import { prepareForecaster } from "../finetune/index.js";
-import { conformalHalfWidthsByLevel, gaussianMultiplier, intervalsFromHalfWidths } from "../intervals/index.js";
+import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { horizonWarning } from "../model/index.js";
-import type { ForecastRequest, ForecastResult, Intervals, SeriesData } from "../types.js";
+import type { ForecastDistribution, ForecastRequest, ForecastResult, Intervals, SeriesData } from "../types.js";
 
-/**
- * Rolling-origin windows (of length h, one every h points, tiling back from
- * the end) used to calibrate conformal intervals, at most.
- */
-export const CONFORMAL_WINDOWS = 3;
+/** Calibration windows aim at this many scores per series (windows × h). */
+export const CALIBRATION_TARGET_SCORES = 72;
 
-/** Fewest windows a series needs for conformal intervals; shorter series use the fallback. */
-export const CONFORMAL_MIN_WINDOWS = 2;
+/** Fewest calibration windows asked for (when the series is long enough). */
+export const CALIBRATION_MIN_WINDOWS = 3;
+
+/** Most calibration windows asked for (h = 1 asks for this many). */
+export const CALIBRATION_MAX_WINDOWS = 20;
 
 /** Fewest context points a calibration window must have. */
 export const CONFORMAL_MIN_CONTEXT = 3;
 
 /**
+ * Rolling-origin calibration windows (of length h, one every h points, tiling
+ * back from the end) a forecast asks for, at most:
+ * min(20, max(3, ⌈72 / h⌉)), so that a long enough series gives at least 60
+ * calibration errors (h = 1: 20).
+ *
+ * @example
+ * ```ts
+ * calibrationWindowCount(24); // => 3
+ * calibrationWindowCount(18); // => 4
+ * calibrationWindowCount(6); // => 12
+ * calibrationWindowCount(1); // => 20
+ * ```
+ */
+export function calibrationWindowCount(h: number): number {
+  if (!Number.isInteger(h) || h < 1) throw new RangeError(`calibrationWindowCount: h must be an integer >= 1, got ${String(h)}`);
+  return Math.min(CALIBRATION_MAX_WINDOWS, Math.max(CALIBRATION_MIN_WINDOWS, Math.ceil(CALIBRATION_TARGET_SCORES / h)));
+}
+
+/**
  * Forecasts `h` steps after every series, with conformal intervals.
  *
  * Method: the model (zero-shot, fine-tuned or a stored fine-tuned model, see
- * `prepareForecaster`) forecasts each series. For each requested level L the
- * interval at step k is mean ± w, where w is the type-7 quantile at L/100 of
- * the absolute errors at step k of the same model in up to
- * {@link CONFORMAL_WINDOWS} rolling-origin windows of length h on the series'
- * own history. Fallback when a series is too short for
- * {@link CONFORMAL_MIN_WINDOWS} windows (each with at least
- * {@link CONFORMAL_MIN_CONTEXT} context points): a Gaussian random-walk
- * interval, w = q · σ₁ · √k with q the normal quantile at 0.5 + L/200 and σ₁
- * the sample standard deviation of the series' one-step differences (0 for a
- * one-point series, whose interval is the point forecast itself).
+ * `prepareForecaster`) forecasts each series with its predictive spread (the
+ * network's quantiles; `withSpread` gives other forecasters a random-walk
+ * spread). With levels, the same model also forecasts up to
+ * {@link calibrationWindowCount}(h) rolling-origin windows of length h on the
+ * series' own history (each with at least {@link CONFORMAL_MIN_CONTEXT}
+ * context points); every forecast point of those windows gives a calibration
+ * score |u| (where the actual fell in the model's spread, on a normal scale;
+ * see `spreadScore`). The interval at level L is the model's spread at the
+ * calibrated multiplier `conformalMultiplier`: the ⌊(n + 1)·L/100⌋ + 1-th
+ * smallest of the series' n scores when there are enough (split conformal
+ * with its finite-sample correction), else the model's own quantile, never
+ * narrower than the widest calibration error. So intervals nest and widen
+ * with the level, lo ≤ mean ≤ hi, and only a constant history (the network is
+ * then certain) gives a zero width.
  *
  * Exogenous features (`series.X`, with `Xfuture`): see `exogenousBeforeModel`;
  * with `cleanExFirst` false the residual regression is fitted on the
@@ -70,14 +94,16 @@ export function runForecast(request: ForecastRequest): ForecastResult {
     : null;
   const modelSeries = plan?.modelSeries ?? series;
   const prepared = prepareForecaster(request, modelSeries);
-  const forecaster = prepared.forecaster;
+  const wantSpread = levels.length > 0;
+  const forecaster = wantSpread ? withSpread(prepared.forecaster) : prepared.forecaster;
   const contexts: Float64Array[] = [];
   for (let i = 0; i < nSeries; i++) contexts.push(modelSeries.y.subarray(series.offsets[i]!, series.offsets[i + 1]!));
-  let mean = forecaster.forecast(contexts, h);
+  const dist = wantSpread ? forecaster.forecastDistribution!(contexts, h) : null;
+  let mean = dist !== null ? dist.mean : forecaster.forecast(contexts, h);
 
-  const needCv = levels.length > 0 || (hasX && !request.cleanExFirst);
+  const needCv = wantSpread || (hasX && !request.cleanExFirst);
   let cv: CrossValidationResult | null = needCv
-    ? crossValidate(forecaster, modelSeries, { h, stepSize: h, windows: CONFORMAL_WINDOWS, minContext: CONFORMAL_MIN_CONTEXT })
+    ? crossValidate(forecaster, modelSeries, { h, stepSize: h, windows: calibrationWindowCount(h), minContext: CONFORMAL_MIN_CONTEXT, spread: wantSpread })
     : null;
 
   let weightsX: number[] | null = null;
@@ -94,7 +120,7 @@ export function runForecast(request: ForecastRequest): ForecastResult {
     warnings.push(...outcome.warnings);
   }
 
-  const intervals = levels.length > 0 ? forecastIntervals(mean, cv!, series, h, levels) : null;
+  const intervals = dist !== null ? forecastIntervals(mean, dist, cv!, series, h, levels) : null;
   const warning = horizonWarning(request.model, request.freq, h);
   if (warning !== null) warnings.push(warning);
   let inputTokens = series.y.length;
@@ -131,37 +157,22 @@ function calibrationRows(cv: CrossValidationResult, offsets: Int32Array): { rows
   return { rows, origins };
 }
 
-/** Conformal intervals per series and step, with the random-walk fallback for series with too few windows. */
-function forecastIntervals(mean: Float64Array, cv: CrossValidationResult, series: SeriesData, h: number, levels: readonly number[]): Intervals {
+/** Calibrated intervals: the model's spread at each series' conformal multiplier (see runForecast). */
+function forecastIntervals(mean: Float64Array, dist: ForecastDistribution, cv: CrossValidationResult, series: SeriesData, h: number, levels: readonly number[]): Intervals {
   const nSeries = series.sizes.length;
-  const fallbackSigma = new Float64Array(nSeries).fill(NaN);
-  const conformal = conformalHalfWidthsByLevel(cv, series.y, series.offsets, levels, CONFORMAL_MIN_WINDOWS);
-  return intervalsFromHalfWidths(mean, levels, (level, index) => {
-    const widths = conformal[index]!;
-    const q = gaussianMultiplier(level);
-    for (let i = 0; i < nSeries; i++) {
-      if (!Number.isNaN(widths[i * h]!)) continue;
-      if (Number.isNaN(fallbackSigma[i]!)) fallbackSigma[i] = oneStepDifferenceStd(series.y, series.offsets[i]!, series.offsets[i + 1]!);
-      for (let k = 0; k < h; k++) widths[i * h + k] = q * fallbackSigma[i]! * Math.sqrt(k + 1);
+  const G = dist.levels.length;
+  const spread = cv.spread;
+  const calibration = collectCalibrationScores(nSeries, dist.levels, (i, add) => {
+    if (spread === undefined) return;
+    const start = series.offsets[i]!;
+    for (let row = cv.windowOffsets[i]!; row < cv.windowOffsets[i + 1]!; row++) {
+      const first = start + cv.cutoffs[row]!;
+      for (let k = 0; k < h; k++) add(series.y[first + k]!, cv.forecasts[row * h + k]!, spread.below, spread.above, (row * h + k) * G);
     }
-    return widths;
   });
-}
-
-/** Sample standard deviation of y[t] − y[t−1] over one series (0 with fewer than 3 points). */
-function oneStepDifferenceStd(y: Float64Array, start: number, end: number): number {
-  const n = end - start - 1;
-  if (n < 2) return 0;
-  let mean = 0;
-  let m2 = 0;
-  for (let t = 1; t <= n; t++) {
-    const d = y[start + t]! - y[start + t - 1]!;
-    const delta = d - mean;
-    mean += delta / t;
-    m2 += delta * (d - mean);
-  }
-  const s = Math.sqrt(m2 / (n - 1));
-  return Number.isFinite(s) ? s : Number.MAX_VALUE;
+  const seriesOfRow = new Int32Array(nSeries * h);
+  for (let i = 0; i < nSeries; i++) seriesOfRow.fill(i, i * h, (i + 1) * h);
+  return calibratedIntervals(dist, seriesOfRow, calibration, levels, mean);
 }
 
 /** Rules across fields of a forecast request (the API schema checks each field). */

@@ -1,15 +1,15 @@
 /**
  * The historic (in-sample) forecast: the model's forecasts of the series' own
- * past, from non-overlapping windows ending at the last point, with Gaussian
- * intervals from the in-sample residuals and optional exogenous features.
+ * past, from non-overlapping windows ending at the last point, with intervals
+ * from the model's spread calibrated on the series' own fitted points, and
+ * optional exogenous features.
  * @module
  */
 import type { Forecaster, HistoricRequest, HistoricResult } from "../types.js";
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { modelParams } from "../model/index.js";
 import { prepareForecaster } from "../finetune/index.js";
-import { sampleStd } from "../stats/index.js";
-import { gaussianIntervals } from "../intervals/index.js";
+import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 
 /** Options of {@link runHistoricForecast}. */
@@ -58,9 +58,11 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  * `feature_contributions` has (features + 1) arrays of the output length, the
  * last the base value, summing to `mean` at every row (null when not asked).
  *
- * Intervals for every level L: mean ± q·σ with q = Φ⁻¹(0.5 + L/200) and σ the
- * sample standard deviation (n − 1) of the series' in-sample residuals y − mean;
- * null when `levels` is empty.
+ * Intervals for every level L (null when `levels` is empty): the model's
+ * predictive spread of each fitted point at the series' calibrated multiplier
+ * (`conformalMultiplier` of the scores `spreadScore` of all its fitted points,
+ * the same rule as the forecast's intervals), so that at level L about
+ * (100 − L) % of a series' fitted points lie outside.
  *
  * The model comes from `prepareForecaster(request, modelSeries)`: zero-shot,
  * a stored fine-tuned model, or fine-tuned on the series the model sees (y
@@ -116,7 +118,9 @@ export function runHistoricForecast(request: HistoricRequest, options: HistoricF
   const prepared = options.forecaster
     ? { forecaster: options.forecaster, finetuneTokens: 0, warnings: [] as string[] }
     : prepareForecaster(request, modelSeries);
-  const { forecaster, finetuneTokens } = prepared;
+  const finetuneTokens = prepared.finetuneTokens;
+  const wantSpread = request.levels.length > 0;
+  const forecaster = wantSpread ? withSpread(prepared.forecaster) : prepared.forecaster;
 
   const rowsTotal = totalWindows * horizon;
   const rows = new Int32Array(rowsTotal);
@@ -138,7 +142,8 @@ export function runHistoricForecast(request: HistoricRequest, options: HistoricF
       }
     }
   }
-  const model = forecaster.forecast(contexts, horizon);
+  const dist = wantSpread ? forecaster.forecastDistribution!(contexts, horizon) : null;
+  const model = dist !== null ? dist.mean : forecaster.forecast(contexts, horizon);
   if (model.length !== rowsTotal) throw new RangeError(`forecaster returned ${model.length} values, expected ${rowsTotal}`);
 
   const outcome = exogenousAfterModel(plan, {
@@ -149,18 +154,18 @@ export function runHistoricForecast(request: HistoricRequest, options: HistoricF
   const mean = block.mean;
 
   let intervals: HistoricResult["intervals"] = null;
-  if (request.levels.length > 0) {
-    const residuals = new Float64Array(rowsTotal);
-    for (let r = 0; r < rowsTotal; r++) residuals[r] = (series.y[rows[r] as number] as number) - (mean[r] as number);
-    const sigma = new Float64Array(rowsTotal);
-    let from = 0;
+  if (dist !== null) {
+    const G = dist.levels.length;
+    const seriesOfRow = new Int32Array(rowsTotal);
+    const firstRow = new Int32Array(seriesCount + 1);
     for (let i = 0; i < seriesCount; i++) {
-      const to = from + (windows[i] as number) * horizon;
-      const s = sampleStd(residuals, from, to);
-      sigma.fill(Number.isFinite(s) ? s : 0, from, to);
-      from = to;
+      firstRow[i + 1] = (firstRow[i] as number) + (windows[i] as number) * horizon;
+      seriesOfRow.fill(i, firstRow[i] as number, firstRow[i + 1] as number);
     }
-    intervals = gaussianIntervals(mean, sigma, request.levels);
+    const calibration = collectCalibrationScores(seriesCount, dist.levels, (i, add) => {
+      for (let r = firstRow[i] as number; r < (firstRow[i + 1] as number); r++) add(series.y[rows[r] as number] as number, mean[r] as number, dist.below, dist.above, r * G);
+    });
+    intervals = calibratedIntervals(dist, seriesOfRow, calibration, request.levels, mean);
   }
 
   const sizes = Array.from(windows, (w) => w * horizon);

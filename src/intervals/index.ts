@@ -12,3 +12,17 @@ export {
   intervalKey,
   intervalsFromHalfWidths,
 } from "./intervals.js";
+export {
+  calibratedIntervals,
+  calibratedZ,
+  collectCalibrationScores,
+  conformalMultiplier,
+  SPREAD_SCORE_CAP,
+  spreadHalfWidth,
+  spreadKnots,
+  spreadScore,
+  withSpread,
+} from "./calibrated.js";
+export type { CalibrationScores } from "./calibrated.js";
+export { SPREAD_RELATIVE_TOLERANCE, spreadIsCertain } from "./calibrated.js";
+export { SPREAD_PRIOR_WEIGHT, SPREAD_TRIM, spreadScaleRatio } from "./calibrated.js";

@@ -6,6 +6,13 @@ export const KNOWN_SEASON_LENGTHS: readonly number[] = [1, 4, 7, 12, 24, 52];
 /** Number of classical projections fed to the network (see `features.ts`). */
 export const PROJECTION_COUNT = 6;
 
+/**
+ * Central-interval levels (as fractions) of the network's spread head, in
+ * increasing order: the quantiles (1 ± s)/2 for each s here, from 0.005 to
+ * 0.995, with the point output as the median.
+ */
+export const SPREAD_LEVELS: readonly number[] = [0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99];
+
 /** Number of scalar descriptors of a window fed to the network. */
 export const META_COUNT = KNOWN_SEASON_LENGTHS.length + 4;
 

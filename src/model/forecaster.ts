@@ -1,13 +1,13 @@
 /**
  * The network as a {@link Forecaster}: featurise each context, run the
  * network in chunks, undo the normalisation, roll out recursively beyond the
- * native horizon.
+ * native horizon. `forecastDistribution` also runs the spread head.
  * @module
  */
-import type { Forecaster, Freq, ModelName } from "../types.js";
-import { modelParams, networkShape } from "./config.js";
+import type { ForecastDistribution, Forecaster, Freq, ModelName } from "../types.js";
+import { modelParams, networkShape, SPREAD_LEVELS } from "./config.js";
 import { WindowFeaturizer, type WindowScale } from "./features.js";
-import { NetworkRunner, parameterLayout } from "./network.js";
+import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 import { pretrainedParameters } from "./weights.js";
 
 const CHUNK = 128;
@@ -29,6 +29,12 @@ export interface NetworkForecasterOptions {
  * forecasts that constant. Horizons beyond the native one are rolled out by
  * appending the forecast to the context and forecasting again.
  *
+ * `forecastDistribution` gives the same means with the spread head's
+ * half-widths at the levels of `SPREAD_LEVELS`, times the window's standard
+ * deviation (zero for a constant context). Beyond the native horizon each
+ * further pass adds the last half-width of the steps before it in quadrature,
+ * √(w_before² + w_pass²), so the spread keeps growing with the horizon.
+ *
  * @example
  * ```ts
  * const f = createNetworkForecaster("forecastmodel-1", "M");
@@ -48,14 +54,26 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
   const D = featurizer.layout.size;
   const O = shape.outputLength;
   const L = shape.contextLength;
+  const G = SPREAD_LEVELS.length;
   const out = new Float64Array(CHUNK * O);
+  const spreadOut = new Float64Array(CHUNK * O * SPREAD_PER_STEP);
   const peerSums = new Float64Array(L);
   const chunkInputs = new Float64Array(CHUNK * D);
   const chunkScales: WindowScale[] = Array.from({ length: CHUNK }, () => ({ location: 0, scale: 0, constant: true }));
 
-  /** Direct forecast of `steps` (≤ horizon) values for each context into result[i*stride + offset + k]. */
-  function direct(contexts: readonly Float64Array[], steps: number, result: Float64Array, stride: number, offset: number): void {
+  /** Where one direct pass writes: the mean and (optionally) the half-widths of `steps` values per context. */
+  interface Target {
+    readonly mean: Float64Array;
+    readonly below: Float64Array | null;
+    readonly above: Float64Array | null;
+    readonly stride: number;
+    readonly offset: number;
+  }
+
+  /** Direct forecast of `steps` (≤ horizon) values for each context into mean[i*stride + offset + k] (and the spreads). */
+  function direct(contexts: readonly Float64Array[], steps: number, target: Target): void {
     const n = contexts.length;
+    const spread = target.below !== null;
     if (crossSeries) {
       const scales: WindowScale[] = Array.from({ length: n }, () => ({ location: 0, scale: 0, constant: true }));
       // Peers need every context featurised before any forward pass.
@@ -64,7 +82,9 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
       featurizer.writePeers(x, 0, n, peerSums);
       for (let c0 = 0; c0 < n; c0 += CHUNK) {
         const rows = Math.min(CHUNK, n - c0);
-        runner.forward(params, x.subarray(c0 * D, (c0 + rows) * D), rows, out);
+        const xs = x.subarray(c0 * D, (c0 + rows) * D);
+        runner.forward(params, xs, rows, out);
+        if (spread) runner.forwardSpread(params, xs, rows, spreadOut);
         for (let r = 0; r < rows; r++) emit(scales[c0 + r]!, r, c0 + r);
       }
     } else {
@@ -72,48 +92,88 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
         const rows = Math.min(CHUNK, n - c0);
         for (let r = 0; r < rows; r++) featurizer.featurize(contexts[c0 + r]!, seasonLength, chunkInputs, r * D, chunkScales[r]!);
         runner.forward(params, chunkInputs, rows, out);
+        if (spread) runner.forwardSpread(params, chunkInputs, rows, spreadOut);
         for (let r = 0; r < rows; r++) emit(chunkScales[r]!, r, c0 + r);
       }
     }
     function emit(s: WindowScale, r: number, i: number): void {
-      const base = i * stride + offset;
+      const base = i * target.stride + target.offset;
+      const { mean, below, above } = target;
       if (s.constant) {
-        for (let k = 0; k < steps; k++) result[base + k] = s.location;
+        for (let k = 0; k < steps; k++) mean[base + k] = s.location;
+        if (below !== null && above !== null) {
+          below.fill(0, base * G, (base + steps) * G);
+          above.fill(0, base * G, (base + steps) * G);
+        }
         return;
       }
-      for (let k = 0; k < steps; k++) result[base + k] = s.location + s.scale * out[r * O + k]!;
+      for (let k = 0; k < steps; k++) mean[base + k] = s.location + s.scale * out[r * O + k]!;
+      if (below === null || above === null) return;
+      for (let k = 0; k < steps; k++) {
+        const from = (r * O + k) * SPREAD_PER_STEP;
+        const to = (base + k) * G;
+        for (let j = 0; j < G; j++) {
+          below[to + j] = Math.min(s.scale * spreadOut[from + j]!, Number.MAX_VALUE);
+          above[to + j] = Math.min(s.scale * spreadOut[from + G + j]!, Number.MAX_VALUE);
+        }
+      }
     }
+  }
+
+  function run(contexts: readonly Float64Array[], h: number, withSpread: boolean): ForecastDistribution {
+    if (!Number.isInteger(h) || h < 1) throw new RangeError(`h must be a positive integer, got ${h}`);
+    for (let i = 0; i < contexts.length; i++) {
+      if (contexts[i]!.length < 1) throw new RangeError(`context ${i} is empty: a forecast needs at least one point`);
+    }
+    const n = contexts.length;
+    const mean = new Float64Array(n * h);
+    const below = withSpread ? new Float64Array(n * h * G) : null;
+    const above = withSpread ? new Float64Array(n * h * G) : null;
+    const result = { levels: SPREAD_LEVELS, mean, below: below ?? new Float64Array(0), above: above ?? new Float64Array(0) };
+    if (h <= horizon) {
+      direct(contexts, h, { mean, below, above, stride: h, offset: 0 });
+      return result;
+    }
+    // Recursive rollout: each context is extended by its own forecasts, `horizon` steps at a time.
+    const keep = contexts.map((c) => Math.min(c.length, L));
+    const buffers = contexts.map((c, i) => {
+      const b = new Float64Array(keep[i]! + h);
+      b.set(c.subarray(c.length - keep[i]!));
+      return b;
+    });
+    const views: Float64Array[] = new Array<Float64Array>(n);
+    for (let done = 0; done < h; done += horizon) {
+      const steps = Math.min(horizon, h - done);
+      for (let i = 0; i < n; i++) views[i] = buffers[i]!.subarray(0, keep[i]! + done);
+      direct(views, steps, { mean, below, above, stride: h, offset: done });
+      for (let i = 0; i < n; i++) buffers[i]!.set(mean.subarray(i * h + done, i * h + done + steps), keep[i]! + done);
+      if (below !== null && above !== null && done > 0) {
+        // The pass started from its own point forecasts, so its spread misses the
+        // uncertainty already built up: add the last half-width of the steps
+        // before in quadrature (independent errors add in variance).
+        for (let i = 0; i < n; i++) {
+          const last = (i * h + done - 1) * G;
+          for (let k = 0; k < steps; k++) {
+            const at = (i * h + done + k) * G;
+            for (let j = 0; j < G; j++) {
+              below[at + j] = Math.min(Math.hypot(below[at + j]!, below[last + j]!), Number.MAX_VALUE);
+              above[at + j] = Math.min(Math.hypot(above[at + j]!, above[last + j]!), Number.MAX_VALUE);
+            }
+          }
+        }
+      }
+    }
+    return result;
   }
 
   return {
     name: model,
     seasonLength,
     forecast(contexts: readonly Float64Array[], h: number): Float64Array {
-      if (!Number.isInteger(h) || h < 1) throw new RangeError(`h must be a positive integer, got ${h}`);
-      for (let i = 0; i < contexts.length; i++) {
-        if (contexts[i]!.length < 1) throw new RangeError(`context ${i} is empty: a forecast needs at least one point`);
-      }
-      const n = contexts.length;
-      const result = new Float64Array(n * h);
-      if (h <= horizon) {
-        direct(contexts, h, result, h, 0);
-        return result;
-      }
-      // Recursive rollout: each context is extended by its own forecasts, `horizon` steps at a time.
-      const keep = contexts.map((c) => Math.min(c.length, L));
-      const buffers = contexts.map((c, i) => {
-        const b = new Float64Array(keep[i]! + h);
-        b.set(c.subarray(c.length - keep[i]!));
-        return b;
-      });
-      const views: Float64Array[] = new Array<Float64Array>(n);
-      for (let done = 0; done < h; done += horizon) {
-        const steps = Math.min(horizon, h - done);
-        for (let i = 0; i < n; i++) views[i] = buffers[i]!.subarray(0, keep[i]! + done);
-        direct(views, steps, result, h, done);
-        for (let i = 0; i < n; i++) buffers[i]!.set(result.subarray(i * h + done, i * h + done + steps), keep[i]! + done);
-      }
-      return result;
+      return run(contexts, h, false).mean;
+    },
+    forecastDistribution(contexts: readonly Float64Array[], h: number): ForecastDistribution {
+      return run(contexts, h, true);
     },
   };
 }

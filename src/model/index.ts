@@ -1,8 +1,8 @@
-export { modelParams, horizonWarning, networkShape, isModelName, MODEL_NAMES, KNOWN_SEASON_LENGTHS } from "./config.js";
+export { modelParams, horizonWarning, networkShape, isModelName, MODEL_NAMES, KNOWN_SEASON_LENGTHS, SPREAD_LEVELS } from "./config.js";
 export type { ModelParams, NetworkShape } from "./config.js";
 export { inputLayout, WindowFeaturizer } from "./features.js";
 export type { InputLayout, WindowScale } from "./features.js";
-export { parameterLayout, initialParameters, NetworkRunner } from "./network.js";
+export { parameterLayout, initialParameters, NetworkRunner, SPREAD_PER_STEP } from "./network.js";
 export type { ParameterLayout } from "./network.js";
 export { createNetworkForecaster } from "./forecaster.js";
 export type { NetworkForecasterOptions } from "./forecaster.js";
@@ -13,4 +13,5 @@ export type { SampleLoss, TrainingBatch, AdamOptions } from "./train.js";
 export { syntheticSeries, syntheticWindow, syntheticGroup, trainingHorizon } from "./synthetic.js";
 export type { Uniform, SyntheticWindow } from "./synthetic.js";
 export { expandToCrossSeries, pretrainUpdate, standardisedMae, pretrainBatch, learningRateAt, clipGradientNorm, pretrainInitialParameters, pretrainSingleThread } from "./pretrain.js";
-export type { PretrainConfig } from "./pretrain.js";
+export type { PretrainConfig, PretrainStage } from "./pretrain.js";
+export { pretrainStageGradient } from "./pretrain.js";

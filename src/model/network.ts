@@ -5,15 +5,29 @@
  * parameters.
  *
  * Layout of the flat parameter vector (fine-tune depth opens a suffix of it):
- * stem (W0, b0) · block 1 · … · block 5 · head (Wout, bout, projection mix).
- * Block b holds (W1, b1, W2, b2); depth d opens blocks 6−d … 5 and the head,
- * and depth 5 also the stem.
+ * stem (W0, b0) · block 1 · … · block 5 · head (Wout, bout, projection mix) ·
+ * spread head (Q1, c1, Q2, c2). Block b holds (W1, b1, W2, b2); depth d opens
+ * blocks 6−d … 5 and the heads, and depth 5 also the stem.
+ *
+ * The spread head reads the final normalised stream and the window's
+ * descriptors (a hidden ReLU layer of {@link SPREAD_HIDDEN} units) and gives,
+ * per output step, the half-widths of the central intervals at the levels of
+ * {@link SPREAD_LEVELS} above and below the point output, each the running sum
+ * of softplus increments: the quantiles are ordered by construction and the
+ * point forecast is their median.
  * @module
  */
-import { PROJECTION_COUNT, type NetworkShape } from "./config.js";
+import { META_COUNT, PROJECTION_COUNT, SPREAD_LEVELS, type NetworkShape } from "./config.js";
+import { normalQuantile } from "../stats/normal.js";
 import { inputLayout, type InputLayout } from "./features.js";
 
 const LN_EPS = 1e-5;
+
+/** Hidden units of the spread head. */
+export const SPREAD_HIDDEN = 64;
+
+/** Spread outputs per forecast step: the half-widths below, then above, at each level of {@link SPREAD_LEVELS}. */
+export const SPREAD_PER_STEP = 2 * SPREAD_LEVELS.length;
 
 /** Offsets of every tensor in the flat parameter vector. */
 export interface ParameterLayout {
@@ -26,6 +40,15 @@ export interface ParameterLayout {
   readonly headW: number;
   readonly headB: number;
   readonly mix: number;
+  /** Where the spread head starts: everything before it is the point network. */
+  readonly spreadStart: number;
+  /** Inputs of the spread head: the final normalised stream, then the descriptors. */
+  readonly spreadInput: number;
+  /** Spread head: hidden weights [SPREAD_HIDDEN × spreadInput], biases, output weights [O·SPREAD_PER_STEP × SPREAD_HIDDEN], biases. */
+  readonly spreadW1: number;
+  readonly spreadB1: number;
+  readonly spreadW2: number;
+  readonly spreadB2: number;
   readonly total: number;
 }
 
@@ -34,7 +57,8 @@ export interface ParameterLayout {
  *
  * @example
  * ```ts
- * parameterLayout(networkShape("forecastmodel-1")).total; // => 212776
+ * parameterLayout(networkShape("forecastmodel-1")).spreadStart; // => 212776 (the point network)
+ * parameterLayout(networkShape("forecastmodel-1")).total; // => 246632
  * ```
  */
 export function parameterLayout(shape: NetworkShape): ParameterLayout {
@@ -67,13 +91,35 @@ export function parameterLayout(shape: NetworkShape): ParameterLayout {
   at += O;
   const mix = at;
   at += PROJECTION_COUNT * O;
-  return { inputSize: D, stemW, stemB, blocks, headStart, headW, headB, mix, total: at };
+  const spreadStart = at;
+  const spreadInput = W + META_COUNT;
+  const spreadW1 = at;
+  at += SPREAD_HIDDEN * spreadInput;
+  const spreadB1 = at;
+  at += SPREAD_HIDDEN;
+  const spreadW2 = at;
+  at += O * SPREAD_PER_STEP * SPREAD_HIDDEN;
+  const spreadB2 = at;
+  at += O * SPREAD_PER_STEP;
+  return { inputSize: D, stemW, stemB, blocks, headStart, headW, headB, mix, spreadStart, spreadInput, spreadW1, spreadB1, spreadW2, spreadB2, total: at };
+}
+
+/** softplus(a) = log(1 + eᵃ), without overflow. */
+function softplus(a: number): number {
+  return a > 30 ? a : a < -30 ? Math.exp(a) : Math.log1p(Math.exp(a));
+}
+
+/** The inverse of softplus for v > 0: log(eᵛ − 1). */
+function inverseSoftplus(v: number): number {
+  return v > 30 ? v : Math.log(Math.expm1(v));
 }
 
 /**
  * Deterministic initial parameters: scaled Gaussian (He) weights from the
  * given uniform generator, zero biases, residual branches and head started
- * small, and the projection mix started as their plain average.
+ * small, the projection mix started as their plain average, and the spread
+ * head started at the half-widths of a unit normal law. The point network's
+ * values are drawn first, so they do not depend on the spread head.
  */
 export function initialParameters(shape: NetworkShape, uniform: () => number): Float64Array {
   const layout = parameterLayout(shape);
@@ -95,7 +141,25 @@ export function initialParameters(shape: NetworkShape, uniform: () => number): F
   }
   fill(layout.headW, shape.outputLength * W, Math.sqrt(1 / W) * 0.01);
   params.fill(1 / PROJECTION_COUNT, layout.mix, layout.mix + PROJECTION_COUNT * shape.outputLength);
+  fill(layout.spreadW1, SPREAD_HIDDEN * layout.spreadInput, Math.sqrt(2 / layout.spreadInput));
+  fill(layout.spreadW2, shape.outputLength * SPREAD_PER_STEP * SPREAD_HIDDEN, Math.sqrt(1 / SPREAD_HIDDEN) * 0.01);
+  const G = SPREAD_LEVELS.length;
+  for (let k = 0; k < shape.outputLength; k++) {
+    for (let side = 0; side < 2; side++) {
+      let previous = 0;
+      for (let j = 0; j < G; j++) {
+        const width = normalHalfWidth(SPREAD_LEVELS[j]!);
+        params[layout.spreadB2 + k * SPREAD_PER_STEP + side * G + j] = inverseSoftplus(width - previous);
+        previous = width;
+      }
+    }
+  }
   return params;
+}
+
+/** Φ⁻¹(0.5 + s/2): the half-width of the central interval of level s of a unit normal law. */
+function normalHalfWidth(s: number): number {
+  return normalQuantile(0.5 + s / 2);
 }
 
 /**
@@ -115,6 +179,12 @@ export class NetworkRunner {
   private readonly dStream: Float64Array;
   private readonly dNormed: Float64Array;
   private readonly dHidden: Float64Array;
+  private readonly spreadIn: Float64Array; // B × spreadInput
+  private readonly spreadPre: Float64Array; // B × SPREAD_HIDDEN
+  private readonly spreadAct: Float64Array;
+  private readonly spreadRaw: Float64Array; // B × O·SPREAD_PER_STEP
+  private readonly dSpreadRaw: Float64Array;
+  private readonly dSpreadAct: Float64Array;
 
   constructor(shape: NetworkShape, maxBatch: number) {
     this.shape = shape;
@@ -132,6 +202,79 @@ export class NetworkRunner {
     this.dStream = new Float64Array(maxBatch * W);
     this.dNormed = new Float64Array(maxBatch * W);
     this.dHidden = new Float64Array(maxBatch * F);
+    this.spreadIn = new Float64Array(maxBatch * this.layout.spreadInput);
+    this.spreadPre = new Float64Array(maxBatch * SPREAD_HIDDEN);
+    this.spreadAct = new Float64Array(maxBatch * SPREAD_HIDDEN);
+    this.spreadRaw = new Float64Array(maxBatch * shape.outputLength * SPREAD_PER_STEP);
+    this.dSpreadRaw = new Float64Array(maxBatch * shape.outputLength * SPREAD_PER_STEP);
+    this.dSpreadAct = new Float64Array(maxBatch * SPREAD_HIDDEN);
+  }
+
+  /**
+   * Spread head after `forward` on the same rows: writes, per row and output
+   * step, the {@link SPREAD_PER_STEP} half-widths (standardised units, ≥ 0,
+   * increasing with the level on each side) to `out[(r·O + k)·SPREAD_PER_STEP + side·G + j]`
+   * (side 0 below the point output, 1 above; j indexes {@link SPREAD_LEVELS}).
+   */
+  forwardSpread(params: Float64Array, x: Float64Array, rows: number, out: Float64Array): void {
+    const { shape, layout, input } = this;
+    const W = shape.width;
+    const O = shape.outputLength;
+    const D = layout.inputSize;
+    const S = layout.spreadInput;
+    const u = this.normed[shape.blocks]!;
+    const qIn = this.spreadIn;
+    for (let r = 0; r < rows; r++) {
+      qIn.set(u.subarray(r * W, (r + 1) * W), r * S);
+      qIn.set(x.subarray(r * D + input.meta, r * D + input.meta + META_COUNT), r * S + W);
+    }
+    linearForward(qIn, rows, S, params, layout.spreadW1, layout.spreadB1, SPREAD_HIDDEN, this.spreadPre);
+    const pre = this.spreadPre;
+    const act = this.spreadAct;
+    for (let i = 0; i < rows * SPREAD_HIDDEN; i++) act[i] = pre[i]! > 0 ? pre[i]! : 0;
+    const raw = this.spreadRaw;
+    linearForward(act, rows, SPREAD_HIDDEN, params, layout.spreadW2, layout.spreadB2, O * SPREAD_PER_STEP, raw);
+    const G = SPREAD_LEVELS.length;
+    const groups = rows * O * 2;
+    for (let g = 0; g < groups; g++) {
+      let sum = 0;
+      const base = g * G;
+      for (let j = 0; j < G; j++) {
+        sum += softplus(raw[base + j]!);
+        out[base + j] = sum;
+      }
+    }
+  }
+
+  /**
+   * Backward pass of the spread head alone, after `forwardSpread` on the same
+   * rows: accumulates into `grad` the gradient of the spread head's
+   * parameters given d(loss)/d(half-widths) in `dOut` (the layout of
+   * `forwardSpread`'s output). The point network gets no gradient.
+   */
+  backwardSpread(params: Float64Array, rows: number, dOut: Float64Array, grad: Float64Array): void {
+    const { shape, layout } = this;
+    const O = shape.outputLength;
+    const G = SPREAD_LEVELS.length;
+    const raw = this.spreadRaw;
+    const dRaw = this.dSpreadRaw;
+    const groups = rows * O * 2;
+    for (let g = 0; g < groups; g++) {
+      // half-width j = Σ_{i ≤ j} softplus(raw_i), so d/d raw_i = sigmoid(raw_i) · Σ_{j ≥ i} dOut_j.
+      let tail = 0;
+      const base = g * G;
+      for (let j = G - 1; j >= 0; j--) {
+        tail += dOut[base + j]!;
+        const a = raw[base + j]!;
+        dRaw[base + j] = tail / (1 + Math.exp(-a));
+      }
+    }
+    const dAct = this.dSpreadAct;
+    dAct.fill(0, 0, rows * SPREAD_HIDDEN);
+    linearBackward(this.spreadAct, rows, SPREAD_HIDDEN, params, layout.spreadW2, layout.spreadB2, O * SPREAD_PER_STEP, dRaw, grad, dAct);
+    const pre = this.spreadPre;
+    for (let i = 0; i < rows * SPREAD_HIDDEN; i++) if (!(pre[i]! > 0)) dAct[i] = 0;
+    linearBackward(this.spreadIn, rows, layout.spreadInput, params, layout.spreadW1, layout.spreadB1, SPREAD_HIDDEN, dAct, grad, null);
   }
 
   /**

@@ -24,6 +24,23 @@ export interface PretrainConfig {
   readonly initial?: Float64Array;
   /** Cycle through only this many distinct batches (smoke runs that must fit them); default: a new batch every step. */
   readonly distinctBatches?: number;
+  /**
+   * What is trained: `"point"` (default) the point network with the MAE, the
+   * spread head untouched; `"spread"` the spread head alone with the quantile
+   * loss, the point network untouched.
+   */
+  readonly stage?: PretrainStage;
+}
+
+/** A pretraining stage: the point network first, then the spread head on it. */
+export type PretrainStage = "point" | "spread";
+
+/**
+ * The mean loss of one stage on a batch, with its gradient in `grad` (the
+ * single- and multi-threaded drivers share it).
+ */
+export function pretrainStageGradient(worker: BatchGradient, stage: PretrainStage, params: Float64Array, batch: TrainingBatch, grad: Float64Array): number {
+  return stage === "spread" ? worker.runSpread(params, batch, grad) : worker.run(params, batch, standardisedMae, grad, 0, true);
 }
 
 /**
@@ -152,7 +169,7 @@ export function pretrainSingleThread(config: PretrainConfig, onStep?: (step: num
   const worker = new BatchGradient(shape);
   for (let step = 0; step < config.steps; step++) {
     const batch = pretrainBatch(shape, config.seed, config.distinctBatches === undefined ? step : step % config.distinctBatches, 0, config.batchSize);
-    const loss = worker.run(params, batch, standardisedMae, grad, 0, true);
+    const loss = pretrainStageGradient(worker, config.stage ?? "point", params, batch, grad);
     pretrainUpdate(adam, params, grad, config, step);
     onStep?.(step, loss);
   }
@@ -161,9 +178,9 @@ export function pretrainSingleThread(config: PretrainConfig, onStep?: (step: num
 
 /**
  * Maps forecastmodel-1 parameters onto the cross-series network
- * (forecastmodel-2.1): every tensor is copied, and the stem's weights for the
- * extra peer inputs start at zero, so the cross-series model starts out as
- * exactly forecastmodel-1.
+ * (forecastmodel-2.1): every tensor is copied (the spread head too), and the
+ * stem's weights for the extra peer inputs start at zero, so the cross-series
+ * model starts out as exactly forecastmodel-1.
  */
 export function expandToCrossSeries(univariate: Float64Array): Float64Array {
   const from = parameterLayout(networkShape("forecastmodel-1"));

@@ -5,9 +5,9 @@
  * @module
  */
 import type { FinetuneDepth, Freq, ModelName } from "../types.js";
-import { modelParams, networkShape, type NetworkShape } from "./config.js";
+import { modelParams, networkShape, SPREAD_LEVELS, type NetworkShape } from "./config.js";
 import { WindowFeaturizer, type WindowScale } from "./features.js";
-import { NetworkRunner, parameterLayout } from "./network.js";
+import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 
 /** Standardised targets are clipped to ±this in pretraining. */
 const TARGET_CLIP = 30;
@@ -41,6 +41,8 @@ export class BatchGradient {
   private readonly actual: Float64Array;
   private readonly gradPred: Float64Array;
   private readonly peerSums: Float64Array;
+  private spreadOut: Float64Array;
+  private dSpread: Float64Array;
 
   constructor(shape: NetworkShape, chunk = 128) {
     this.shape = shape;
@@ -55,6 +57,94 @@ export class BatchGradient {
     this.actual = new Float64Array(O);
     this.gradPred = new Float64Array(O);
     this.peerSums = new Float64Array(shape.contextLength);
+    this.spreadOut = new Float64Array(0);
+    this.dSpread = new Float64Array(0);
+  }
+
+  /** Featurises a batch into `this.x` (and its scales), peers included. */
+  private featurizeBatch(batch: TrainingBatch): void {
+    const n = batch.contexts.length;
+    if (batch.targets.length !== n) throw new RangeError("contexts and targets must have the same length");
+    const D = this.featurizer.layout.size;
+    if (this.x.length < n * D) this.x = new Float64Array(n * D);
+    while (this.scales.length < n) this.scales.push({ location: 0, scale: 0, constant: true });
+    for (let i = 0; i < n; i++) {
+      const m = typeof batch.seasonLengths === "number" ? batch.seasonLengths : batch.seasonLengths[i]!;
+      this.featurizer.featurize(batch.contexts[i]!, m, this.x, i * D, this.scales[i]!);
+    }
+    if (batch.groups !== undefined) {
+      let from = 0;
+      for (const size of batch.groups) {
+        this.featurizer.writePeers(this.x, from, size, this.peerSums);
+        from += size;
+      }
+    }
+  }
+
+  /**
+   * Mean quantile (pinball) loss of the spread head over the batch, in the
+   * window's standardised units (targets winsorised as in pretraining), with
+   * the point output as the median; `grad` is overwritten with the mean
+   * gradient of the spread head's parameters (zero elsewhere: the point
+   * network is not changed by this loss).
+   *
+   * Per sample, step k and level s of `SPREAD_LEVELS`, the quantiles
+   * τ = (1 − s)/2 and (1 + s)/2 are point − below and point + above, and the
+   * loss is the mean over steps and quantiles of ρ_τ(y − q), with
+   * ρ_τ(e) = max(τ·e, (τ − 1)·e). Constant windows carry no gradient.
+   */
+  runSpread(params: Float64Array, batch: TrainingBatch, grad: Float64Array): number {
+    const n = batch.contexts.length;
+    this.featurizeBatch(batch);
+    const D = this.featurizer.layout.size;
+    const O = this.shape.outputLength;
+    const G = SPREAD_LEVELS.length;
+    const chunk = this.runner.maxBatch;
+    if (this.spreadOut.length < chunk * O * SPREAD_PER_STEP) {
+      this.spreadOut = new Float64Array(chunk * O * SPREAD_PER_STEP);
+      this.dSpread = new Float64Array(chunk * O * SPREAD_PER_STEP);
+    }
+    const spread = this.spreadOut;
+    const dSpread = this.dSpread;
+    grad.fill(0);
+    let total = 0;
+    for (let c0 = 0; c0 < n; c0 += chunk) {
+      const rows = Math.min(chunk, n - c0);
+      const xs = this.x.subarray(c0 * D, (c0 + rows) * D);
+      this.runner.forward(params, xs, rows, this.out);
+      this.runner.forwardSpread(params, xs, rows, spread);
+      dSpread.fill(0, 0, rows * O * SPREAD_PER_STEP);
+      for (let r = 0; r < rows; r++) {
+        const i = c0 + r;
+        const target = batch.targets[i]!;
+        const len = Math.min(target.length, O);
+        const s = this.scales[i]!;
+        if (s.constant || len === 0) continue;
+        const weight = 1 / (n * len * SPREAD_PER_STEP);
+        let sampleLoss = 0;
+        for (let k = 0; k < len; k++) {
+          const z0 = (target[k]! - s.location) / s.scale;
+          const z = z0 > TARGET_CLIP ? TARGET_CLIP : z0 < -TARGET_CLIP ? -TARGET_CLIP : z0;
+          const point = this.out[r * O + k]!;
+          const base = (r * O + k) * SPREAD_PER_STEP;
+          for (let j = 0; j < G; j++) {
+            const tauLow = (1 - SPREAD_LEVELS[j]!) / 2;
+            // lower quantile q = point − below; e = z − q
+            const eLow = z - (point - spread[base + j]!);
+            sampleLoss += eLow >= 0 ? tauLow * eLow : (tauLow - 1) * eLow;
+            // dρ/dq = −τ (e > 0) or 1 − τ (e < 0); dq/d below = −1
+            dSpread[base + j] = (eLow > 0 ? tauLow : eLow < 0 ? tauLow - 1 : 0) * weight;
+            const tauHigh = 1 - tauLow;
+            const eHigh = z - (point + spread[base + G + j]!);
+            sampleLoss += eHigh >= 0 ? tauHigh * eHigh : (tauHigh - 1) * eHigh;
+            dSpread[base + G + j] = (eHigh > 0 ? -tauHigh : eHigh < 0 ? 1 - tauHigh : 0) * weight;
+          }
+        }
+        total += sampleLoss / (len * SPREAD_PER_STEP);
+      }
+      this.runner.backwardSpread(params, rows, dSpread, grad);
+    }
+    return total / Math.max(n, 1);
   }
 
   /**
@@ -65,23 +155,10 @@ export class BatchGradient {
    */
   run(params: Float64Array, batch: TrainingBatch, loss: SampleLoss, grad: Float64Array, fromIndex: number, standardised: boolean): number {
     const n = batch.contexts.length;
-    if (batch.targets.length !== n) throw new RangeError("contexts and targets must have the same length");
+    this.featurizeBatch(batch);
     const D = this.featurizer.layout.size;
     const O = this.shape.outputLength;
-    if (this.x.length < n * D) this.x = new Float64Array(n * D);
-    while (this.scales.length < n) this.scales.push({ location: 0, scale: 0, constant: true });
     const x = this.x;
-    for (let i = 0; i < n; i++) {
-      const m = typeof batch.seasonLengths === "number" ? batch.seasonLengths : batch.seasonLengths[i]!;
-      this.featurizer.featurize(batch.contexts[i]!, m, x, i * D, this.scales[i]!);
-    }
-    if (batch.groups !== undefined) {
-      let from = 0;
-      for (const size of batch.groups) {
-        this.featurizer.writePeers(x, from, size, this.peerSums);
-        from += size;
-      }
-    }
     grad.fill(0);
     let total = 0;
     const chunk = this.runner.maxBatch;

@@ -1,94 +1,145 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import seedrandom from "seedrandom";
 import {
   multivariateAccumulatedScores,
   multivariateThreshold,
-  seriesAnomalyScores,
+  seriesCalibratedScores,
   univariateAnomalyFlags,
 } from "../../src/anomaly/index.js";
-import { gaussianMultiplier } from "../../src/intervals/index.js";
-import { sampleStd } from "../../src/stats/index.js";
+import { gaussianMultiplier, SPREAD_SCORE_CAP, spreadKnots, spreadScaleRatio } from "../../src/intervals/index.js";
+import { SPREAD_LEVELS } from "../../src/model/index.js";
+import { normalQuantile } from "../../src/stats/index.js";
 
 const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true });
+const moderate = fc.double({ min: -1e3, max: 1e3, noNaN: true });
 const level = fc.double({ min: 0, max: 99.999, noNaN: true });
 
-describe("seriesAnomalyScores", () => {
-  test("σ leaves the detection window out when at least 6·detectionSize forecast points lie before it", () => {
-    // 13 forecast points: 12 before the window (= 6·2), 2 in it.
-    const y = Float64Array.from([0, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 50, -50]);
+/** A spread whose half-widths are the grid's normal multipliers times `unit`: the score is (y − ŷ)/unit. */
+function unitSpread(n: number, unit: number): Float64Array {
+  const knots = spreadKnots(SPREAD_LEVELS);
+  return Float64Array.from({ length: n * SPREAD_LEVELS.length }, (_, i) => knots[i % SPREAD_LEVELS.length]! * unit);
+}
+
+function scoresOf(y: ArrayLike<number>, forecast: ArrayLike<number>, d: number, level: number, widths = unitSpread(y.length, 1)) {
+  const out = { z: new Float64Array(d), lo: new Float64Array(d), hi: new Float64Array(d) };
+  const summary = seriesCalibratedScores(y, forecast, widths, widths, SPREAD_LEVELS, d, level, out);
+  return { ...out, ...summary };
+}
+
+describe("seriesCalibratedScores", () => {
+  test("calibration leaves the detection window out when at least 6·detectionSize forecast points lie before it", () => {
+    // 13 forecast points: 12 before the window (= 6·2), 2 in it; scores = |y − 0| / 1.
+    const y = Float64Array.from([0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6, 50, -3.5]);
     const forecast = Float64Array.from(y, (_, t) => (t === 0 ? NaN : 0));
-    const z = new Float64Array(2);
-    const sigma = seriesAnomalyScores(y, forecast, 2, z);
-    const expected = sampleStd(y.subarray(1, 13));
-    expect(sigma).toBeCloseTo(expected, 14);
-    expect(z[0]).toBeCloseTo(50 / expected, 12);
-    expect(z[1]).toBeCloseTo(-50 / expected, 12);
+    const r = scoresOf(y, forecast, 2, 90);
+    expect(r.calibrationPoints).toBe(12);
+    // 6 of the 12 calibration scores (1, 1, 2, 2, 3, 3, …) lie below 3.5: level 6/13
+    expect(r.z[1]).toBeCloseTo(-normalQuantile(0.5 + 6 / 26), 12);
+    // 50 lies beyond the resolved scores: z = score / scale ratio
+    expect(r.z[0]!).toBeCloseTo(50 / spreadScaleRatio(Float64Array.from([1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]), 0, 12), 9);
+    // level 50: k = ⌊13 · 0.5⌋ + 1 = 7 ≤ 12 − 2, the 7th smallest score (4)
+    const half = scoresOf(y, forecast, 2, 50);
+    expect(half.multiplier).toBe(4);
+    expect(half.hi[0]).toBeCloseTo(4, 12);
+    expect(half.lo[1]).toBeCloseTo(-4, 12);
   });
 
-  test("σ uses every forecast point when fewer than 6·detectionSize lie before the window", () => {
+  test("calibration uses every forecast point when fewer than 6·detectionSize lie before the window", () => {
     const y = Float64Array.from([0, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, 50, -50]);
     const forecast = Float64Array.from(y, (_, t) => (t === 0 ? NaN : 0));
-    const z = new Float64Array(2);
-    const sigma = seriesAnomalyScores(y, forecast, 2, z); // 11 points before the window < 12
-    expect(sigma).toBeCloseTo(sampleStd(y.subarray(1)), 12);
-    expect(z[0]! * sigma).toBeCloseTo(50, 10);
+    expect(scoresOf(y, forecast, 2, 99).calibrationPoints).toBe(13);
   });
 
-  test("σ = 0 (perfect forecasts, constant residuals, rounding noise) gives z = 0", () => {
-    const z = new Float64Array(3);
-    expect(seriesAnomalyScores([5, 5, 5, 5], [NaN, 5, 5, 5], 3, z)).toBe(0);
-    expect(Array.from(z)).toEqual([0, 0, 0]);
-    expect(seriesAnomalyScores([5, 5, 5, 5], [NaN, 4, 4, 4], 3, z)).toBe(0); // constant residual 1
-    expect(Array.from(z)).toEqual([0, 0, 0]);
-    const noisy = [1e6, 1e6 + 1e-9, 1e6 - 1e-9, 1e6];
-    expect(seriesAnomalyScores(noisy, [NaN, 1e6, 1e6, 1e6], 3, z)).toBe(0);
-    expect(Array.from(z)).toEqual([0, 0, 0]);
+  test("a certain forecast (zero spread) is left out of calibration; met exactly it scores 0, missed it is far outside", () => {
+    const y = [5, 5, 5, 5, 5, 9];
+    const f = [NaN, 5, 5, 5, 5, 5];
+    const r = scoresOf(y, f, 2, 99, new Float64Array(6 * SPREAD_LEVELS.length));
+    expect(r.calibrationPoints).toBe(0);
+    expect(r.z[0]).toBe(0);
+    expect(r.z[1]).toBe(SPREAD_SCORE_CAP);
+    expect([r.lo[1], r.hi[1]]).toEqual([5, 5]);
+    // rounding noise around a constant is not an error
+    const noisy = scoresOf([1e6, 1e6, 1e6 + 1e-9], [NaN, 1e6, 1e6], 1, 99, new Float64Array(3 * SPREAD_LEVELS.length));
+    expect(noisy.z[0]).toBe(0);
   });
 
   test("no NaN or Infinity for huge, tiny and mixed finite values", () => {
-    const z = new Float64Array(2);
     for (const [y, f] of [
       [[1e308, -1e308, 1e308, -1.7e308], [NaN, 1.7e308, -1.7e308, 1e308]],
       [[5e-324, 0, 5e-324, 1e-320], [NaN, 0, 0, 0]],
       [[0, 0, 0, 0], [NaN, 0, 0, 0]],
     ] as const) {
-      const sigma = seriesAnomalyScores(y, f, 2, z);
-      expect(Number.isFinite(sigma)).toBe(true);
-      expect(z.every((v) => Number.isFinite(v))).toBe(true);
+      for (const unit of [1e300, 1, 1e-300, 5e-324]) {
+        const r = scoresOf(y, f, 2, 99, unitSpread(4, unit));
+        for (const v of [...r.z, ...r.lo, ...r.hi]) expect(Number.isFinite(v)).toBe(true);
+      }
     }
   });
 
-  test("z·σ equals y − ŷ and σ is the sample std of the chosen residuals (property)", () => {
+  test("flags (|z| > q) are exactly the points outside the interval; lo ≤ ŷ ≤ hi; z has the sign of y − ŷ (property)", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(finite, finite), { minLength: 2, maxLength: 60 }), fc.integer({ min: 1, max: 10 }), (rows, d) => {
-        fc.pre(d <= rows.length);
-        const y = rows.map((r) => r[0]);
-        const f = rows.map((r) => r[1]);
-        const z = new Float64Array(d);
-        const sigma = seriesAnomalyScores(y, f, d, z);
-        const n = rows.length;
-        const residuals = y.map((v, t) => v - f[t]!);
-        const chosen = n - d >= 6 * d ? residuals.slice(0, n - d) : residuals;
-        const reference = sampleStd(chosen);
-        expect(Number.isFinite(sigma)).toBe(true);
-        if (sigma === 0) {
-          expect(reference).toBeLessThanOrEqual(1e-12 * 2e6);
-          expect(Array.from(z)).toEqual(Array(d).fill(0));
-        } else {
-          expect(sigma).toBeCloseTo(reference, 6);
-          for (let j = 0; j < d; j++) expect(z[j]! * sigma).toBeCloseTo(residuals[n - d + j]!, 6);
-        }
-      }),
-      { numRuns: 200 },
+      fc.property(
+        fc.array(fc.tuple(moderate, moderate), { minLength: 2, maxLength: 60 }),
+        fc.integer({ min: 1, max: 10 }),
+        level,
+        fc.double({ min: 1e-3, max: 1e3, noNaN: true }),
+        (rows, d, lv, unit) => {
+          fc.pre(d <= rows.length);
+          const y = rows.map((r) => r[0]);
+          const f = rows.map((r) => r[1]);
+          const r = scoresOf(y, f, d, lv, unitSpread(rows.length, unit));
+          const flags = univariateAnomalyFlags(r.z, lv);
+          for (let j = 0; j < d; j++) {
+            const t = rows.length - d + j;
+            expect(r.lo[j]!).toBeLessThanOrEqual(f[t]!);
+            expect(r.hi[j]!).toBeGreaterThanOrEqual(f[t]!);
+            const outside = y[t]! < r.lo[j]! || y[t]! > r.hi[j]!;
+            // away from the boundary (rounding), the flag and "outside" agree
+            const margin = 1e-9 * Math.max(1, Math.abs(r.hi[j]! - f[t]!), Math.abs(y[t]! - f[t]!));
+            const q = gaussianMultiplier(lv);
+            const clear = Math.abs(y[t]! - r.lo[j]!) > margin && Math.abs(y[t]! - r.hi[j]!) > margin && Math.abs(Math.abs(r.z[j]!) - q) > 1e-9;
+            if (clear) expect(flags[j] === 1).toBe(outside);
+            if (r.z[j] !== 0) expect(Math.sign(r.z[j]!)).toBe(Math.sign(y[t]! - f[t]!));
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 
+  test("on exchangeable scores, level L flags at most about (100 − L) % of points (Monte Carlo, seeded)", () => {
+    const random = seedrandom("calibrated-flags");
+    const gauss = (): number => Math.sqrt(-2 * Math.log(Math.max(random(), 1e-300))) * Math.cos(2 * Math.PI * random());
+    for (const lv of [80, 95, 99]) {
+      let flagged = 0;
+      let total = 0;
+      for (let run = 0; run < 400; run++) {
+        // heavy-tailed errors (Student t, 3 df) against a forecaster that believes in a unit normal law
+        const n = 120;
+        const y = Float64Array.from({ length: n }, () => {
+          const g = gauss();
+          const chi = gauss() ** 2 + gauss() ** 2 + gauss() ** 2;
+          return (2 * g) / Math.sqrt(chi / 3);
+        });
+        const r = scoresOf(y, new Float64Array(n), 20, lv);
+        for (const flag of univariateAnomalyFlags(r.z, lv)) flagged += flag;
+        total += 20;
+      }
+      // 80 and 95 are resolved by the 120 scores (finite-sample guarantee, up to Monte Carlo noise);
+      // 99 is not: the rescaled normal quantile then meets Student-t tails, a bounded excess
+      expect(flagged / total).toBeLessThanOrEqual(lv === 99 ? 0.02 : (1 - lv / 100) * 1.1 + 0.003);
+    }
+  });
+
   test("rejects a detection point without forecast and bad sizes", () => {
-    const z = new Float64Array(2);
-    expect(() => seriesAnomalyScores([1, 2, 3], [NaN, NaN, 1], 2, z)).toThrow(/no forecast/);
-    expect(() => seriesAnomalyScores([1, 2, 3], [1, 1, 1], 4, new Float64Array(4))).toThrow(RangeError);
-    expect(() => seriesAnomalyScores([1, 2, 3], [1, 1], 1, z)).toThrow(RangeError);
-    expect(() => seriesAnomalyScores([1, 2, 3], [1, 1, 1], 3, z)).toThrow(/zOut/);
+    const out = { z: new Float64Array(2), lo: new Float64Array(2), hi: new Float64Array(2) };
+    const w = unitSpread(3, 1);
+    expect(() => seriesCalibratedScores([1, 2, 3], [NaN, NaN, 1], w, w, SPREAD_LEVELS, 2, 99, out)).toThrow(/no forecast/);
+    expect(() => seriesCalibratedScores([1, 2, 3], [1, 1, 1], w, w, SPREAD_LEVELS, 4, 99, out)).toThrow(RangeError);
+    expect(() => seriesCalibratedScores([1, 2, 3], [1, 1], w, w, SPREAD_LEVELS, 1, 99, out)).toThrow(RangeError);
+    expect(() => seriesCalibratedScores([1, 2, 3], [1, 1, 1], w.subarray(1), w, SPREAD_LEVELS, 1, 99, out)).toThrow(/below and above/);
+    expect(() => seriesCalibratedScores([1, 2, 3], [1, 1, 1], w, w, SPREAD_LEVELS, 3, 99, out)).toThrow(/out.z/);
   });
 });
 

@@ -7,7 +7,7 @@ import {
   prepareForecaster,
   FINETUNE_DEPTH_FIXED_MODEL_2_1,
 } from "../../src/finetune/index.js";
-import { applyFinetuned, createNetworkForecaster, depthStart, pretrainedParameters } from "../../src/model/index.js";
+import { applyFinetuned, createNetworkForecaster, depthStart, networkShape, parameterLayout, pretrainedParameters } from "../../src/model/index.js";
 import { ValidationError } from "../../src/errors.js";
 import type { FinetuneDepth, FinetunedWeights, LossName, ModelName, ModelSpec, SeriesData } from "../../src/types.js";
 
@@ -99,9 +99,32 @@ describe("what fine-tuning changes", () => {
     const [d1, d5] = counts as [number, number];
     expect(d1).toBeGreaterThan(0);
     expect(d5).toBeGreaterThan(d1);
-    // depth 5 opens the whole network: most parameters move
-    expect(d5).toBeGreaterThan(0.5 * base.length);
+    // depth 5 opens the whole point network: most of its parameters move
+    const spreadStart = parameterLayout(networkShape("forecastmodel-1")).spreadStart;
+    expect(d5).toBeGreaterThan(0.5 * spreadStart);
     expect(d1).toBeLessThanOrEqual(base.length - depthStart("forecastmodel-1", 1));
+  });
+
+  vtest("the spread head is not tuned: it stays bit-identical and the tuned model's quantiles stay ordered around its median", () => {
+    const series = weeklyData();
+    const base = pretrainedParameters("forecastmodel-1");
+    const spreadStart = parameterLayout(networkShape("forecastmodel-1")).spreadStart;
+    for (const depth of [1, 5] as const) {
+      const run = finetuneParameters(specOf(3, depth), series);
+      expect(changedCount(run.params.subarray(spreadStart), base.subarray(spreadStart))).toBe(0);
+      const tuned = createNetworkForecaster("forecastmodel-1", "W", { params: run.params });
+      const contexts = [series.y.subarray(series.offsets[0]!, series.offsets[1]!)];
+      const dist = tuned.forecastDistribution!(contexts, 13);
+      expect(Array.from(dist.mean)).toEqual(Array.from(tuned.forecast(contexts, 13)));
+      const G = dist.levels.length;
+      for (let r = 0; r < dist.mean.length; r++) {
+        for (let j = 0; j < G; j++) {
+          expect(dist.below[r * G + j]!).toBeGreaterThan(0);
+          if (j > 0) expect(dist.below[r * G + j]!).toBeGreaterThanOrEqual(dist.below[r * G + j - 1]!);
+          if (j > 0) expect(dist.above[r * G + j]!).toBeGreaterThanOrEqual(dist.above[r * G + j - 1]!);
+        }
+      }
+    }
   });
 
   test.prop(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { runForecast, CONFORMAL_WINDOWS } from "../../src/forecast/index.js";
+import { calibrationWindowCount, runForecast } from "../../src/forecast/index.js";
+import { readFileSync } from "node:fs";
 import { ValidationError } from "../../src/errors.js";
 import type { ForecastRequest, Freq, SeriesData } from "../../src/types.js";
 
@@ -58,14 +59,73 @@ describe("runForecast", () => {
     },
   );
 
-  it("uses conformal intervals when the history allows two windows, else the random-walk fallback", () => {
-    const long = seasonal(12 * 6);
-    const short = [1, 2, 4, 3, 5];
-    const res = runForecast(request(pack([long, short]), 12, [90]));
-    const width = (r: number): number => res.intervals!["hi-90"]![r]! - res.intervals!["lo-90"]![r]!;
-    // Fallback widths grow like √k for the short series.
-    expect(width(12 + 3) / width(12 + 0)).toBeCloseTo(2, 9);
-    expect(CONFORMAL_WINDOWS).toBeGreaterThanOrEqual(2);
+  test.prop(
+    [
+      fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 1, maxLength: 60 }),
+      fc.integer({ min: 1, max: 12 }),
+      fc.double({ min: 0, max: 99.9, noNaN: true }),
+      fc.double({ min: 0, max: 99.9, noNaN: true }),
+    ],
+    { numRuns: 30 },
+  )("any two levels nest: the higher level's interval contains the lower one's, both contain the mean", (values, h, a, b) => {
+    const [low, high] = a <= b ? [a, b] : [b, a];
+    const res = runForecast(request(pack([values]), h, [low, high]));
+    const i = res.intervals!;
+    res.mean.forEach((m, r) => {
+      expect(i[`lo-${high}`]![r]!).toBeLessThanOrEqual(i[`lo-${low}`]![r]!);
+      expect(i[`lo-${low}`]![r]!).toBeLessThanOrEqual(m);
+      expect(m).toBeLessThanOrEqual(i[`hi-${low}`]![r]!);
+      expect(i[`hi-${low}`]![r]!).toBeLessThanOrEqual(i[`hi-${high}`]![r]!);
+    });
+    // a level's interval does not depend on the other levels asked for
+    const alone = runForecast(request(pack([values]), h, [high])).intervals!;
+    expect(alone[`lo-${high}`]).toEqual(i[`lo-${high}`]);
+    expect(alone[`hi-${high}`]).toEqual(i[`hi-${high}`]);
+  });
+
+  test.prop(
+    [
+      // values on a 0.001 grid: no subnormal inputs (they underflow when scaled) and no variation so small
+      // beside the shift that the window counts as constant (relative spread below 1e-12)
+      fc.array(fc.integer({ min: -100000, max: 100000 }).map((v) => v / 1000), { minLength: 2, maxLength: 60 }),
+      fc.integer({ min: 1, max: 10 }),
+      fc.double({ min: 1e-3, max: 1e3, noNaN: true }),
+      fc.double({ min: -1e3, max: 1e3, noNaN: true }),
+    ],
+    { numRuns: 30 },
+  )("scale-equivariance: y·c + b (c > 0) gives mean·c + b and intervals·c + b", (values, h, c, shift) => {
+    // the shift is given relative to the data's own size, so that adding it keeps the data's digits
+    const b = shift * Math.max(...values.map((v) => Math.abs(v))) * c;
+    const base = runForecast(request(pack([values]), h, [80, 97.5]));
+    const moved = runForecast(request(pack([values.map((v) => v * c + b)]), h, [80, 97.5]));
+    const spread = Math.max(...values.map((v) => Math.abs(v))) * c + Math.abs(b) + 1e-290;
+    const close = (x: number, y: number): void => expect(Math.abs(x - y)).toBeLessThanOrEqual(1e-7 * spread);
+    base.mean.forEach((m, r) => close(moved.mean[r]!, m * c + b));
+    for (const key of ["lo-80", "hi-80", "lo-97.5", "hi-97.5"]) {
+      base.intervals![key]!.forEach((v, r) => close(moved.intervals![key]![r]!, v * c + b));
+    }
+  });
+
+  it("a trend forecast has intervals of positive width that grow with the horizon (y = 1..30, h 20, level 90)", () => {
+    const res = runForecast(request(pack([Array.from({ length: 30 }, (_, t) => t + 1)]), 20, [90]));
+    const width = res.mean.map((_, r) => res.intervals!["hi-90"]![r]! - res.intervals!["lo-90"]![r]!);
+    for (const w of width) expect(w).toBeGreaterThan(0);
+    expect(width[19]!).toBeGreaterThan(width[0]!);
+  });
+
+  it("calibration windows: at least 3, about 72 errors, at most 20", () => {
+    expect([24, 18, 8, 6, 1].map(calibrationWindowCount)).toEqual([3, 4, 9, 12, 20]);
+    expect(() => calibrationWindowCount(0)).toThrow(RangeError);
+  });
+
+  it("AirPassengers cut at 1958-12, h 24: the 95 % interval holds most of the 24 actuals (it held 2 before the calibrated spread)", () => {
+    const data = JSON.parse(readFileSync("bench/data/r-datasets.json", "utf8")) as { series: Record<string, { y: number[] }> } | Record<string, { y: number[] }>;
+    const table = ("series" in data ? data.series : data) as Record<string, { y: number[] }>;
+    const air = Object.entries(table).find(([name]) => name.includes("AirPassengers"))![1].y;
+    expect(air.length).toBe(144);
+    const res = runForecast(request(pack([air.slice(0, 120)]), 24, [95]));
+    const inside = air.slice(120).filter((v, k) => v >= res.intervals!["lo-95"]![k]! && v <= res.intervals!["hi-95"]![k]!).length;
+    expect(inside).toBeGreaterThanOrEqual(20);
   });
 
   it("a constant series forecasts the constant with zero-width intervals", () => {

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { fc, test as fcTest } from "@fast-check/vitest";
 import { historicWindowCount, runHistoricForecast } from "../../src/historic/index.js";
 import { modelParams } from "../../src/model/index.js";
-import { normalQuantile, sampleStd } from "../../src/stats/index.js";
 import { ValidationError } from "../../src/errors.js";
 import type { Forecaster, Freq, HistoricRequest, ModelName, SeriesData } from "../../src/types.js";
 import { knownAnswerData, makeSeries, seasonalMean, seasonalNaive } from "../exogenous/helpers.js";
@@ -104,7 +103,7 @@ describe("runHistoricForecast layout", () => {
 describe("runHistoricForecast intervals and tokens", () => {
   const series = makeSeries([ramp(140), ramp(124, 7).map((v, t) => v * (1 + (t % 3)))]);
 
-  it("intervals are mean ± q·σ with σ the sample std of the series' in-sample residuals", () => {
+  it("intervals are the calibrated spread: level L leaves at most (100 − L) % of a series' fitted points outside, and nest", () => {
     const levels = [80, 97.5, 0];
     const result = runHistoricForecast(request(series, { levels }), { forecaster: seasonalNaive(7) });
     expect(Object.keys(result.intervals ?? {})).toEqual(["lo-80", "hi-80", "lo-97.5", "hi-97.5", "lo-0", "hi-0"]);
@@ -112,20 +111,43 @@ describe("runHistoricForecast intervals and tokens", () => {
     result.sizes.forEach((size, i) => {
       const n = series.sizes[i] as number;
       const start = (series.offsets[i] as number) + n - size;
-      const residuals = Array.from({ length: size }, (_, r) => (series.y[start + r] as number) - (result.mean[from + r] as number));
-      const sigma = sampleStd(residuals);
-      expect(sigma).toBeGreaterThan(0);
       for (const level of levels) {
-        const q = normalQuantile(0.5 + level / 200);
+        let outside = 0;
         for (let r = 0; r < size; r++) {
           const m = result.mean[from + r] as number;
-          expect(result.intervals?.[`lo-${level}`]?.[from + r]).toBeCloseTo(m - q * sigma, 9);
-          expect(result.intervals?.[`hi-${level}`]?.[from + r]).toBeCloseTo(m + q * sigma, 9);
+          const lo = result.intervals![`lo-${level}`]![from + r]!;
+          const hi = result.intervals![`hi-${level}`]![from + r]!;
+          expect(lo).toBeLessThanOrEqual(m);
+          expect(hi).toBeGreaterThanOrEqual(m);
+          const y = series.y[start + r] as number;
+          if (y < lo || y > hi) outside++;
         }
+        // where the level is resolved, the multiplier is the ⌊(n+1)·L⌋+1-th smallest score of these very points
+        if (Math.floor(((size + 1) * level) / 100) + 1 <= size - 2) expect(outside).toBeLessThanOrEqual(Math.floor(size * (1 - level / 100)));
+      }
+      for (let r = 0; r < size; r++) {
+        expect(result.intervals!["lo-97.5"]![from + r]!).toBeLessThanOrEqual(result.intervals!["lo-80"]![from + r]!);
+        expect(result.intervals!["hi-97.5"]![from + r]!).toBeGreaterThanOrEqual(result.intervals!["hi-80"]![from + r]!);
       }
       from += size;
     });
   });
+
+  fcTest.prop([fc.integer({ min: 0, max: 1000 }), fc.constantFrom(50, 80, 90)], { numRuns: 12 })(
+    "with the network: at most (100 − L) % of the fitted points fall outside level L (in-sample calibration, resolved levels)",
+    (seed, level) => {
+      const values = Array.from({ length: 200 }, (_, t) => 20 + 5 * Math.sin((2 * Math.PI * t) / 7) + (((t * 7919 + seed * 104729) % 1000) / 100 - 5));
+      const s = makeSeries([values]);
+      const result = runHistoricForecast(request(s, { levels: [level] }));
+      const size = result.sizes[0]!;
+      let outside = 0;
+      for (let r = 0; r < size; r++) {
+        const y = values[200 - size + r]!;
+        if (y < result.intervals![`lo-${level}`]![r]! || y > result.intervals![`hi-${level}`]![r]!) outside++;
+      }
+      expect(outside).toBeLessThanOrEqual(Math.floor(size * (1 - level / 100)));
+    },
+  );
 
   it("no levels → intervals null; tokens count y + X in and every per-row array out", () => {
     const plain = runHistoricForecast(request(series), { forecaster: seasonalNaive(7) });
