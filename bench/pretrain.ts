@@ -50,18 +50,18 @@ if (stage !== "point" && stage !== "spread") throw new Error(`--stage must be po
 const EMBEDDED = { "forecastmodel-1": WEIGHTS_FM1, "forecastmodel-1-long-horizon": WEIGHTS_FM1_LONG, "forecastmodel-2.1": WEIGHTS_FM21 } as const;
 
 /**
- * The parameters of a weights module. A module written before the spread head
- * existed holds the point network only; the spread head then starts from its
- * initial values for this seed.
+ * The parameters of a weights module. A module written before the current
+ * spread head (none, or another layout) contributes its point network only;
+ * the spread head then starts from its initial values for this seed.
  */
 function embeddedParameters(name: ModelName): Float64Array {
   const layout = parameterLayout(networkShape(name));
   const embedded = EMBEDDED[name];
   const values = decodeFloat32Base64(embedded.base64, embedded.count);
   if (embedded.count === layout.total) return values;
-  if (embedded.count !== layout.spreadStart) throw new Error(`${name}: weights module has ${embedded.count} values, expected ${layout.total} or ${layout.spreadStart}`);
+  if (embedded.count < layout.spreadStart) throw new Error(`${name}: weights module has ${embedded.count} values, fewer than the point network's ${layout.spreadStart}`);
   const full = pretrainInitialParameters(name, seed);
-  full.set(values);
+  full.set(values.subarray(0, layout.spreadStart));
   return full;
 }
 

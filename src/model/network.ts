@@ -10,11 +10,13 @@
  * blocks 6−d … 5 and the heads, and depth 5 also the stem.
  *
  * The spread head reads the final normalised stream and the window's
- * descriptors (a hidden ReLU layer of {@link SPREAD_HIDDEN} units) and gives,
- * per output step, the half-widths of the central intervals at the levels of
- * {@link SPREAD_LEVELS} above and below the point output, each the running sum
- * of softplus increments: the quantiles are ordered by construction and the
- * point forecast is their median.
+ * descriptors (a hidden ReLU layer of {@link SPREAD_HIDDEN} units) and gives
+ * the half-widths of the central intervals at the levels of
+ * {@link SPREAD_LEVELS} below and above the point output as a product: a
+ * positive scale per output step, softplus(a_k), times a shape per side and
+ * level, the running sum of softplus increments (so the quantiles are
+ * ordered by construction and the point forecast is their median). The
+ * factorised form costs O + 2·G outputs per window instead of O·2·G.
  * @module
  */
 import { META_COUNT, PROJECTION_COUNT, SPREAD_LEVELS, type NetworkShape } from "./config.js";
@@ -28,6 +30,11 @@ export const SPREAD_HIDDEN = 64;
 
 /** Spread outputs per forecast step: the half-widths below, then above, at each level of {@link SPREAD_LEVELS}. */
 export const SPREAD_PER_STEP = 2 * SPREAD_LEVELS.length;
+
+/** Raw outputs of the spread head per window: a scale per output step, then the shape increments below and above. */
+function spreadRawSize(outputLength: number): number {
+  return outputLength + SPREAD_PER_STEP;
+}
 
 /** Offsets of every tensor in the flat parameter vector. */
 export interface ParameterLayout {
@@ -44,7 +51,7 @@ export interface ParameterLayout {
   readonly spreadStart: number;
   /** Inputs of the spread head: the final normalised stream, then the descriptors. */
   readonly spreadInput: number;
-  /** Spread head: hidden weights [SPREAD_HIDDEN × spreadInput], biases, output weights [O·SPREAD_PER_STEP × SPREAD_HIDDEN], biases. */
+  /** Spread head: hidden weights [SPREAD_HIDDEN × spreadInput], biases, output weights [(O + SPREAD_PER_STEP) × SPREAD_HIDDEN], biases. */
   readonly spreadW1: number;
   readonly spreadB1: number;
   readonly spreadW2: number;
@@ -58,7 +65,7 @@ export interface ParameterLayout {
  * @example
  * ```ts
  * parameterLayout(networkShape("forecastmodel-1")).spreadStart; // => 212776 (the point network)
- * parameterLayout(networkShape("forecastmodel-1")).total; // => 246632
+ * parameterLayout(networkShape("forecastmodel-1")).total; // => 224272
  * ```
  */
 export function parameterLayout(shape: NetworkShape): ParameterLayout {
@@ -98,9 +105,9 @@ export function parameterLayout(shape: NetworkShape): ParameterLayout {
   const spreadB1 = at;
   at += SPREAD_HIDDEN;
   const spreadW2 = at;
-  at += O * SPREAD_PER_STEP * SPREAD_HIDDEN;
+  at += spreadRawSize(O) * SPREAD_HIDDEN;
   const spreadB2 = at;
-  at += O * SPREAD_PER_STEP;
+  at += spreadRawSize(O);
   return { inputSize: D, stemW, stemB, blocks, headStart, headW, headB, mix, spreadStart, spreadInput, spreadW1, spreadB1, spreadW2, spreadB2, total: at };
 }
 
@@ -142,16 +149,17 @@ export function initialParameters(shape: NetworkShape, uniform: () => number): F
   fill(layout.headW, shape.outputLength * W, Math.sqrt(1 / W) * 0.01);
   params.fill(1 / PROJECTION_COUNT, layout.mix, layout.mix + PROJECTION_COUNT * shape.outputLength);
   fill(layout.spreadW1, SPREAD_HIDDEN * layout.spreadInput, Math.sqrt(2 / layout.spreadInput));
-  fill(layout.spreadW2, shape.outputLength * SPREAD_PER_STEP * SPREAD_HIDDEN, Math.sqrt(1 / SPREAD_HIDDEN) * 0.01);
+  const O = shape.outputLength;
+  fill(layout.spreadW2, spreadRawSize(O) * SPREAD_HIDDEN, Math.sqrt(1 / SPREAD_HIDDEN) * 0.01);
   const G = SPREAD_LEVELS.length;
-  for (let k = 0; k < shape.outputLength; k++) {
-    for (let side = 0; side < 2; side++) {
-      let previous = 0;
-      for (let j = 0; j < G; j++) {
-        const width = normalHalfWidth(SPREAD_LEVELS[j]!);
-        params[layout.spreadB2 + k * SPREAD_PER_STEP + side * G + j] = inverseSoftplus(width - previous);
-        previous = width;
-      }
+  // scale 1 at every step, shape = the half-widths of a unit normal law
+  params.fill(inverseSoftplus(1), layout.spreadB2, layout.spreadB2 + O);
+  for (let side = 0; side < 2; side++) {
+    let previous = 0;
+    for (let j = 0; j < G; j++) {
+      const width = normalHalfWidth(SPREAD_LEVELS[j]!);
+      params[layout.spreadB2 + O + side * G + j] = inverseSoftplus(width - previous);
+      previous = width;
     }
   }
   return params;
@@ -182,7 +190,9 @@ export class NetworkRunner {
   private readonly spreadIn: Float64Array; // B × spreadInput
   private readonly spreadPre: Float64Array; // B × SPREAD_HIDDEN
   private readonly spreadAct: Float64Array;
-  private readonly spreadRaw: Float64Array; // B × O·SPREAD_PER_STEP
+  private readonly spreadRaw: Float64Array; // B × (O + SPREAD_PER_STEP)
+  private readonly spreadScale: Float64Array; // B × O
+  private readonly spreadShape: Float64Array; // B × SPREAD_PER_STEP
   private readonly dSpreadRaw: Float64Array;
   private readonly dSpreadAct: Float64Array;
 
@@ -205,8 +215,10 @@ export class NetworkRunner {
     this.spreadIn = new Float64Array(maxBatch * this.layout.spreadInput);
     this.spreadPre = new Float64Array(maxBatch * SPREAD_HIDDEN);
     this.spreadAct = new Float64Array(maxBatch * SPREAD_HIDDEN);
-    this.spreadRaw = new Float64Array(maxBatch * shape.outputLength * SPREAD_PER_STEP);
-    this.dSpreadRaw = new Float64Array(maxBatch * shape.outputLength * SPREAD_PER_STEP);
+    this.spreadRaw = new Float64Array(maxBatch * spreadRawSize(shape.outputLength));
+    this.spreadScale = new Float64Array(maxBatch * shape.outputLength);
+    this.spreadShape = new Float64Array(maxBatch * SPREAD_PER_STEP);
+    this.dSpreadRaw = new Float64Array(maxBatch * spreadRawSize(shape.outputLength));
     this.dSpreadAct = new Float64Array(maxBatch * SPREAD_HIDDEN);
   }
 
@@ -233,15 +245,24 @@ export class NetworkRunner {
     const act = this.spreadAct;
     for (let i = 0; i < rows * SPREAD_HIDDEN; i++) act[i] = pre[i]! > 0 ? pre[i]! : 0;
     const raw = this.spreadRaw;
-    linearForward(act, rows, SPREAD_HIDDEN, params, layout.spreadW2, layout.spreadB2, O * SPREAD_PER_STEP, raw);
+    const R = spreadRawSize(O);
+    linearForward(act, rows, SPREAD_HIDDEN, params, layout.spreadW2, layout.spreadB2, R, raw);
     const G = SPREAD_LEVELS.length;
-    const groups = rows * O * 2;
-    for (let g = 0; g < groups; g++) {
-      let sum = 0;
-      const base = g * G;
-      for (let j = 0; j < G; j++) {
-        sum += softplus(raw[base + j]!);
-        out[base + j] = sum;
+    const scale = this.spreadScale;
+    const shapeOut = this.spreadShape;
+    for (let r = 0; r < rows; r++) {
+      for (let k = 0; k < O; k++) scale[r * O + k] = softplus(raw[r * R + k]!);
+      for (let side = 0; side < 2; side++) {
+        let sum = 0;
+        for (let j = 0; j < G; j++) {
+          sum += softplus(raw[r * R + O + side * G + j]!);
+          shapeOut[r * SPREAD_PER_STEP + side * G + j] = sum;
+        }
+      }
+      for (let k = 0; k < O; k++) {
+        const sk = scale[r * O + k]!;
+        const base = (r * O + k) * SPREAD_PER_STEP;
+        for (let i = 0; i < SPREAD_PER_STEP; i++) out[base + i] = sk * shapeOut[r * SPREAD_PER_STEP + i]!;
       }
     }
   }
@@ -258,20 +279,37 @@ export class NetworkRunner {
     const G = SPREAD_LEVELS.length;
     const raw = this.spreadRaw;
     const dRaw = this.dSpreadRaw;
-    const groups = rows * O * 2;
-    for (let g = 0; g < groups; g++) {
-      // half-width j = Σ_{i ≤ j} softplus(raw_i), so d/d raw_i = sigmoid(raw_i) · Σ_{j ≥ i} dOut_j.
-      let tail = 0;
-      const base = g * G;
-      for (let j = G - 1; j >= 0; j--) {
-        tail += dOut[base + j]!;
-        const a = raw[base + j]!;
-        dRaw[base + j] = tail / (1 + Math.exp(-a));
+    const R = spreadRawSize(O);
+    const scale = this.spreadScale;
+    const shapeOut = this.spreadShape;
+    for (let r = 0; r < rows; r++) {
+      // width(k, i) = scale_k · shape_i: d scale_k = Σ_i dOut·shape_i, d shape_i = Σ_k dOut·scale_k.
+      const dShape = r * R + O;
+      dRaw.fill(0, dShape, dShape + SPREAD_PER_STEP);
+      for (let k = 0; k < O; k++) {
+        const base = (r * O + k) * SPREAD_PER_STEP;
+        const sk = scale[r * O + k]!;
+        let dScale = 0;
+        for (let i = 0; i < SPREAD_PER_STEP; i++) {
+          const g = dOut[base + i]!;
+          dScale += g * shapeOut[r * SPREAD_PER_STEP + i]!;
+          dRaw[dShape + i]! += g * sk;
+        }
+        dRaw[r * R + k] = dScale / (1 + Math.exp(-raw[r * R + k]!));
+      }
+      // shape_j = Σ_{i ≤ j} softplus(b_i), so d/d b_i = sigmoid(b_i) · Σ_{j ≥ i} d shape_j.
+      for (let side = 0; side < 2; side++) {
+        let tail = 0;
+        for (let j = G - 1; j >= 0; j--) {
+          const at = dShape + side * G + j;
+          tail += dRaw[at]!;
+          dRaw[at] = tail / (1 + Math.exp(-raw[at]!));
+        }
       }
     }
     const dAct = this.dSpreadAct;
     dAct.fill(0, 0, rows * SPREAD_HIDDEN);
-    linearBackward(this.spreadAct, rows, SPREAD_HIDDEN, params, layout.spreadW2, layout.spreadB2, O * SPREAD_PER_STEP, dRaw, grad, dAct);
+    linearBackward(this.spreadAct, rows, SPREAD_HIDDEN, params, layout.spreadW2, layout.spreadB2, R, dRaw, grad, dAct);
     const pre = this.spreadPre;
     for (let i = 0; i < rows * SPREAD_HIDDEN; i++) if (!(pre[i]! > 0)) dAct[i] = 0;
     linearBackward(this.spreadIn, rows, layout.spreadInput, params, layout.spreadW1, layout.spreadB1, SPREAD_HIDDEN, dAct, grad, null);

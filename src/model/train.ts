@@ -12,6 +12,15 @@ import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 /** Standardised targets are clipped to ±this in pretraining. */
 const TARGET_CLIP = 30;
 
+/**
+ * A target in the window's standardised units, winsorised at ±{@link TARGET_CLIP}
+ * (explosive synthetic paths would otherwise dominate a batch).
+ */
+function winsorisedTarget(value: number, s: WindowScale): number {
+  const z = (value - s.location) / s.scale;
+  return z > TARGET_CLIP ? TARGET_CLIP : z < -TARGET_CLIP ? -TARGET_CLIP : z;
+}
+
 /** A per-sample loss: returns its value and writes d(loss)/d(pred) into `gradOut`. */
 export type SampleLoss = (pred: Float64Array, actual: Float64Array, gradOut: Float64Array) => number;
 
@@ -59,6 +68,11 @@ export class BatchGradient {
     this.peerSums = new Float64Array(shape.contextLength);
     this.spreadOut = new Float64Array(0);
     this.dSpread = new Float64Array(0);
+  }
+
+  /** Steps of sample i a loss sees: its target length up to the output length, 0 for a constant window. */
+  private usableSteps(batch: TrainingBatch, i: number): number {
+    return this.scales[i]!.constant ? 0 : Math.min(batch.targets[i]!.length, this.shape.outputLength);
   }
 
   /** Featurises a batch into `this.x` (and its scales), peers included. */
@@ -116,15 +130,14 @@ export class BatchGradient {
       dSpread.fill(0, 0, rows * O * SPREAD_PER_STEP);
       for (let r = 0; r < rows; r++) {
         const i = c0 + r;
+        const len = this.usableSteps(batch, i);
+        if (len === 0) continue;
         const target = batch.targets[i]!;
-        const len = Math.min(target.length, O);
         const s = this.scales[i]!;
-        if (s.constant || len === 0) continue;
         const weight = 1 / (n * len * SPREAD_PER_STEP);
         let sampleLoss = 0;
         for (let k = 0; k < len; k++) {
-          const z0 = (target[k]! - s.location) / s.scale;
-          const z = z0 > TARGET_CLIP ? TARGET_CLIP : z0 < -TARGET_CLIP ? -TARGET_CLIP : z0;
+          const z = winsorisedTarget(target[k]!, s);
           const point = this.out[r * O + k]!;
           const base = (r * O + k) * SPREAD_PER_STEP;
           for (let j = 0; j < G; j++) {
@@ -169,10 +182,10 @@ export class BatchGradient {
       this.dOut.fill(0, 0, rows * O);
       for (let r = 0; r < rows; r++) {
         const i = c0 + r;
+        const len = this.usableSteps(batch, i);
+        if (len === 0) continue;
         const target = batch.targets[i]!;
-        const len = Math.min(target.length, O);
         const s = this.scales[i]!;
-        if (s.constant || len === 0) continue;
         const pred = this.pred.subarray(0, len);
         const actual = this.actual.subarray(0, len);
         const gp = this.gradPred.subarray(0, len);
@@ -180,9 +193,7 @@ export class BatchGradient {
           const zOut = this.out[r * O + k]!;
           if (standardised) {
             pred[k] = zOut;
-            // Winsorise targets far outside the context (explosive synthetic paths) so no sample dominates.
-            const z = (target[k]! - s.location) / s.scale;
-            actual[k] = z > TARGET_CLIP ? TARGET_CLIP : z < -TARGET_CLIP ? -TARGET_CLIP : z;
+            actual[k] = winsorisedTarget(target[k]!, s);
           } else {
             pred[k] = s.location + s.scale * zOut;
             actual[k] = target[k]!;

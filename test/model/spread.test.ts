@@ -19,7 +19,7 @@ describe("spread head gradients", () => {
     worker.runSpread(params, batch, grad);
     for (let i = 0; i < layout.spreadStart; i++) if (grad[i] !== 0) throw new Error(`point-network gradient at ${i}`);
     const scratch = new Float64Array(layout.total);
-    const pick = [layout.spreadW1, layout.spreadW1 + 777, layout.spreadB1 + 3, layout.spreadW2 + 5, layout.spreadW2 + 4000, layout.spreadB2, layout.spreadB2 + 17, layout.total - 1];
+    const pick = [layout.spreadW1, layout.spreadW1 + 777, layout.spreadB1 + 3, layout.spreadW2 + 5, layout.spreadW2 + 2000, layout.spreadB2, layout.spreadB2 + 17, layout.spreadB2 + 30, layout.total - 1];
     for (const i of pick) {
       const eps = 1e-6;
       const p = params.slice();
