@@ -26,3 +26,4 @@ export {
 export type { CalibrationScores } from "./calibrated.js";
 export { SPREAD_RELATIVE_TOLERANCE, spreadIsCertain } from "./calibrated.js";
 export { SPREAD_PRIOR_WEIGHT, SPREAD_TRIM, spreadScaleRatio } from "./calibrated.js";
+export { SPREAD_TAIL_POWER } from "./calibrated.js";

@@ -7,7 +7,7 @@ import {
   seriesCalibratedScores,
   univariateAnomalyFlags,
 } from "../../src/anomaly/index.js";
-import { gaussianMultiplier, SPREAD_SCORE_CAP, spreadKnots, spreadScaleRatio } from "../../src/intervals/index.js";
+import { calibratedZ, gaussianMultiplier, SPREAD_SCORE_CAP, spreadKnots, spreadScaleRatio } from "../../src/intervals/index.js";
 import { SPREAD_LEVELS } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
 
@@ -36,8 +36,11 @@ describe("seriesCalibratedScores", () => {
     expect(r.calibrationPoints).toBe(12);
     // 6 of the 12 calibration scores (1, 1, 2, 2, 3, 3, …) lie below 3.5: level 6/13
     expect(r.z[1]).toBeCloseTo(-normalQuantile(0.5 + 6 / 26), 12);
-    // 50 lies beyond the resolved scores: z = score / scale ratio
-    expect(r.z[0]!).toBeCloseTo(50 / spreadScaleRatio(Float64Array.from([1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]), 0, 12), 9);
+    // 50 lies beyond the resolved scores: z is the inverse of the multiplier's tail
+    const calibration = Float64Array.from([1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]);
+    expect(r.z[0]!).toBeCloseTo(calibratedZ(50, calibration, 0, 12), 12);
+    expect(r.z[0]!).toBeGreaterThan(normalQuantile(0.5 + 10 / 26));
+    expect(spreadScaleRatio(calibration, 0, 12)).toBeGreaterThan(1);
     // level 50: k = ⌊13 · 0.5⌋ + 1 = 7 ≤ 12 − 2, the 7th smallest score (4)
     const half = scoresOf(y, forecast, 2, 50);
     expect(half.multiplier).toBe(4);
