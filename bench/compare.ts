@@ -99,7 +99,7 @@ const WORKLOADS: readonly Workload[] = [
   {
     name: "fm-forecast",
     task: `forecast h=${H_FORECAST} + 95% interval`,
-    library: "forecastmodel-1 (network, conformal intervals)",
+    library: "forecastmodel-1 (network, calibrated intervals)",
     async run(data) {
       const { forecast } = await import("../src/index.js");
       const r = forecast({ series: packed(data), freq: "M", h: H_FORECAST, level: [95] });
@@ -348,8 +348,8 @@ function parent(): void {
     "- forecastmodel runs each task as ONE request over all series (the network forecasts the series in a batch);",
     "  augurs fits one model per series (its API is per series).",
     `- forecast: h = ${H_FORECAST} (the M1 monthly test horizon) with a 95% interval; sMAPE against the M1 test values.`,
-    `  forecastmodel's conformal intervals need rolling-origin forecasts of the history, included in its time.`,
-    `- anomalies: forecastmodel online detection (rolling windows of h = ${H_ANOMALY}, σ from their errors) on the last ${DETECTION_SIZE} points;`,
+    `  forecastmodel's calibrated intervals need rolling-origin forecasts of the history (calibration windows), included in its time.`,
+    `- anomalies: forecastmodel online detection (rolling windows of h = ${H_ANOMALY}, calibrated on their errors) on the last ${DETECTION_SIZE} points;`,
     `  augurs: MSTL in-sample ${LEVEL}% interval, a point outside it is flagged. "flagged" = points flagged in total.`,
     `- in-sample: forecastmodel historic forecast (series with at least ${HISTORIC_MIN} points) vs MSTL predictInSample on the same series.`,
     "- fine-tune: no augurs counterpart.",
