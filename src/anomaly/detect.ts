@@ -292,8 +292,10 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
       if (cutoff < 0) continue;
       const row = lastRow - (n - h - cutoff) / stepSize;
       const from = (row * h + (t - cutoff)) * G;
-      pointBelow.set(spread.below.subarray(from, from + G), t * G);
-      pointAbove.set(spread.above.subarray(from, from + G), t * G);
+      for (let j = 0; j < G; j++) {
+        pointBelow[t * G + j] = spread.below[from + j]!;
+        pointAbove[t * G + j] = spread.above[from + j]!;
+      }
     }
     const base = i * detectionSize;
     seriesCalibratedScores(

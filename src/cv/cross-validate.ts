@@ -201,8 +201,12 @@ export function crossValidate(
       for (let j = 0; j < count; j++) {
         const i = members[j] as number;
         const row = (windowOffsets[i + 1] as number) - 1 - w;
-        spread.below.set(dist.below.subarray(j * h * G, (j + 1) * h * G), row * h * G);
-        spread.above.set(dist.above.subarray(j * h * G, (j + 1) * h * G), row * h * G);
+        const from = j * h * G;
+        const to = row * h * G;
+        for (let q = 0; q < h * G; q++) {
+          spread.below[to + q] = dist.below[from + q]!;
+          spread.above[to + q] = dist.above[from + q]!;
+        }
       }
     } else {
       out = model.forecast(contexts, h);

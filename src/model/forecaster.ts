@@ -10,7 +10,7 @@ import { WindowFeaturizer, type WindowScale } from "./features.js";
 import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 import { pretrainedParameters } from "./weights.js";
 
-const CHUNK = 128;
+const CHUNK = 256;
 
 /** Options of {@link createNetworkForecaster}. */
 export interface NetworkForecasterOptions {
@@ -51,6 +51,7 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
   const crossSeries = shape.crossSeries && options.multivariate === true;
   const featurizer = new WindowFeaturizer(shape);
   const runner = new NetworkRunner(shape, CHUNK);
+  runner.fixParameters(params);
   const D = featurizer.layout.size;
   const O = shape.outputLength;
   const L = shape.contextLength;

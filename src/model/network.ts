@@ -2,7 +2,8 @@
  * The forecasting network: a residual MLP with pre-layer-norm blocks, a
  * linear head and a learned linear combination of the classical projections.
  * Forward and backward passes over a batch, on one flat Float64Array of
- * parameters.
+ * parameters; the dense layers run in the kernel of `kernel/dense.ts`
+ * (WebAssembly SIMD where available).
  *
  * Layout of the flat parameter vector (fine-tune depth opens a suffix of it):
  * stem (W0, b0) · block 1 · … · block 5 · head (Wout, bout, projection mix) ·
@@ -22,6 +23,7 @@
 import { META_COUNT, PROJECTION_COUNT, SPREAD_LEVELS, type NetworkShape } from "./config.js";
 import { normalQuantile } from "../stats/normal.js";
 import { inputLayout, type InputLayout } from "./features.js";
+import { createDenseKernel, type DenseKernel, type DenseKernelKind } from "./kernel/dense.js";
 
 const LN_EPS = 1e-5;
 
@@ -179,6 +181,16 @@ export class NetworkRunner {
   readonly layout: ParameterLayout;
   readonly input: InputLayout;
   readonly maxBatch: number;
+  /** The dense-layer kernel (WebAssembly SIMD where available); every activation lives in its arena. */
+  readonly kernel: DenseKernel;
+  /** Kernel-side copies of the parameters, gradient, input rows and the head's output (WebAssembly only). */
+  private readonly kernelParams: Float64Array;
+  private readonly kernelGrad: Float64Array;
+  private readonly kernelX: Float64Array;
+  private readonly kernelOut: Float64Array;
+  private readonly kernelDOut: Float64Array;
+  /** The parameters the last `forward` ran with, as the kernel sees them. */
+  private current: Float64Array;
   private readonly streams: Float64Array[]; // h_0 … h_B (B×W each)
   private readonly normed: Float64Array[]; // LN outputs u_0 … u_B
   private readonly invStd: Float64Array[]; // per row 1/σ of each LN
@@ -196,30 +208,96 @@ export class NetworkRunner {
   private readonly dSpreadRaw: Float64Array;
   private readonly dSpreadAct: Float64Array;
 
-  constructor(shape: NetworkShape, maxBatch: number) {
+  /**
+   * @param shape - The network.
+   * @param maxBatch - Most rows of one call.
+   * @param kernel - `"wasm-simd"` (default: the WebAssembly SIMD kernel where
+   *   the runtime has it) or `"js"` (the TypeScript kernel; the same bits, slower).
+   */
+  constructor(shape: NetworkShape, maxBatch: number, kernel: DenseKernelKind = "wasm-simd") {
     this.shape = shape;
     this.layout = parameterLayout(shape);
     this.input = inputLayout(shape);
     this.maxBatch = maxBatch;
     const W = shape.width;
     const F = shape.hidden;
+    const O = shape.outputLength;
     const nb = shape.blocks;
-    this.streams = Array.from({ length: nb + 1 }, () => new Float64Array(maxBatch * W));
-    this.normed = Array.from({ length: nb + 1 }, () => new Float64Array(maxBatch * W));
-    this.invStd = Array.from({ length: nb + 1 }, () => new Float64Array(maxBatch));
-    this.pre = Array.from({ length: nb }, () => new Float64Array(maxBatch * F));
-    this.act = new Float64Array(maxBatch * F);
-    this.dStream = new Float64Array(maxBatch * W);
-    this.dNormed = new Float64Array(maxBatch * W);
-    this.dHidden = new Float64Array(maxBatch * F);
-    this.spreadIn = new Float64Array(maxBatch * this.layout.spreadInput);
-    this.spreadPre = new Float64Array(maxBatch * SPREAD_HIDDEN);
-    this.spreadAct = new Float64Array(maxBatch * SPREAD_HIDDEN);
-    this.spreadRaw = new Float64Array(maxBatch * spreadRawSize(shape.outputLength));
-    this.spreadScale = new Float64Array(maxBatch * shape.outputLength);
-    this.spreadShape = new Float64Array(maxBatch * SPREAD_PER_STEP);
-    this.dSpreadRaw = new Float64Array(maxBatch * spreadRawSize(shape.outputLength));
-    this.dSpreadAct = new Float64Array(maxBatch * SPREAD_HIDDEN);
+    const P = this.layout.total;
+    const R = spreadRawSize(O);
+    const H = SPREAD_HIDDEN;
+    const B = maxBatch;
+    const capacity = 2 * P + B * (this.layout.inputSize + 2 * O + (2 * (nb + 1) + 2) * W + (nb + 2) * F + this.layout.spreadInput + 3 * H + 2 * R);
+    this.kernel = createDenseKernel(capacity, kernel);
+    const k = this.kernel;
+    const wasm = k.kind === "wasm-simd";
+    this.kernelParams = wasm ? k.alloc(P) : new Float64Array(0);
+    this.kernelGrad = wasm ? k.alloc(P) : new Float64Array(0);
+    this.kernelX = wasm ? k.alloc(B * this.layout.inputSize) : new Float64Array(0);
+    this.kernelOut = wasm ? k.alloc(B * O) : new Float64Array(0);
+    this.kernelDOut = wasm ? k.alloc(B * O) : new Float64Array(0);
+    this.current = this.kernelParams;
+    this.streams = Array.from({ length: nb + 1 }, () => k.alloc(B * W));
+    this.normed = Array.from({ length: nb + 1 }, () => k.alloc(B * W));
+    this.invStd = Array.from({ length: nb + 1 }, () => new Float64Array(B));
+    this.pre = Array.from({ length: nb }, () => k.alloc(B * F));
+    this.act = k.alloc(B * F);
+    this.dStream = k.alloc(B * W);
+    this.dNormed = k.alloc(B * W);
+    this.dHidden = k.alloc(B * F);
+    this.spreadIn = k.alloc(B * this.layout.spreadInput);
+    this.spreadPre = k.alloc(B * H);
+    this.spreadAct = k.alloc(B * H);
+    this.spreadRaw = k.alloc(B * R);
+    this.spreadScale = new Float64Array(B * O);
+    this.spreadShape = new Float64Array(B * SPREAD_PER_STEP);
+    this.dSpreadRaw = k.alloc(B * R);
+    this.dSpreadAct = k.alloc(B * H);
+  }
+
+  /**
+   * Promises that `params` will not change while this runner uses it (a
+   * forecaster's fixed weights): the kernel then copies it into its arena
+   * once instead of at every `forward`.
+   */
+  fixParameters(params: Float64Array): void {
+    this.fixed = params;
+    this.fixedCopied = false;
+  }
+
+  private fixed: Float64Array | null = null;
+  private fixedCopied = false;
+
+  /** The parameters as the kernel sees them: copied into its arena for WebAssembly (they may change between calls, unless fixed). */
+  private kernelParameters(params: Float64Array): Float64Array {
+    if (this.kernel.kind !== "wasm-simd") return params;
+    if (params.length !== this.kernelParams.length) throw new RangeError(`expected ${this.kernelParams.length} parameters, got ${params.length}`);
+    if (params === this.fixed) {
+      if (!this.fixedCopied) this.kernelParams.set(params);
+      this.fixedCopied = true;
+      return this.kernelParams;
+    }
+    this.fixedCopied = false;
+    this.kernelParams.set(params);
+    return this.kernelParams;
+  }
+
+  /** Runs `body` with a gradient the kernel can accumulate into, and leaves the result in `grad`. */
+  private withKernelGrad(grad: Float64Array, body: (g: Float64Array) => void): void {
+    if (this.kernel.kind !== "wasm-simd") {
+      body(grad);
+      return;
+    }
+    this.kernelGrad.set(grad);
+    body(this.kernelGrad);
+    grad.set(this.kernelGrad);
+  }
+
+  /** `rows × len` values of `source` in the kernel's arena (a copy for WebAssembly). */
+  private kernelRows(source: Float64Array, target: Float64Array, count: number): Float64Array {
+    if (this.kernel.kind !== "wasm-simd") return source;
+    target.set(source.subarray(0, count));
+    return target;
   }
 
   /**
@@ -240,13 +318,13 @@ export class NetworkRunner {
       qIn.set(u.subarray(r * W, (r + 1) * W), r * S);
       qIn.set(x.subarray(r * D + input.meta, r * D + input.meta + META_COUNT), r * S + W);
     }
-    linearForward(qIn, rows, S, params, layout.spreadW1, layout.spreadB1, SPREAD_HIDDEN, this.spreadPre);
-    const pre = this.spreadPre;
+    const p = this.current;
+    this.kernel.forward(qIn, rows, S, p, layout.spreadW1, layout.spreadB1, SPREAD_HIDDEN, this.spreadPre);
     const act = this.spreadAct;
-    for (let i = 0; i < rows * SPREAD_HIDDEN; i++) act[i] = pre[i]! > 0 ? pre[i]! : 0;
+    this.kernel.relu(act, this.spreadPre, rows * SPREAD_HIDDEN);
     const raw = this.spreadRaw;
     const R = spreadRawSize(O);
-    linearForward(act, rows, SPREAD_HIDDEN, params, layout.spreadW2, layout.spreadB2, R, raw);
+    this.kernel.forward(act, rows, SPREAD_HIDDEN, p, layout.spreadW2, layout.spreadB2, R, raw);
     const G = SPREAD_LEVELS.length;
     const scale = this.spreadScale;
     const shapeOut = this.spreadShape;
@@ -309,10 +387,13 @@ export class NetworkRunner {
     }
     const dAct = this.dSpreadAct;
     dAct.fill(0, 0, rows * SPREAD_HIDDEN);
-    linearBackward(this.spreadAct, rows, SPREAD_HIDDEN, params, layout.spreadW2, layout.spreadB2, R, dRaw, grad, dAct);
-    const pre = this.spreadPre;
-    for (let i = 0; i < rows * SPREAD_HIDDEN; i++) if (!(pre[i]! > 0)) dAct[i] = 0;
-    linearBackward(this.spreadIn, rows, layout.spreadInput, params, layout.spreadW1, layout.spreadB1, SPREAD_HIDDEN, dAct, grad, null);
+    const p = this.current;
+    this.withKernelGrad(grad, (g) => {
+      this.kernel.backward(this.spreadAct, rows, SPREAD_HIDDEN, p, layout.spreadW2, layout.spreadB2, R, dRaw, g, dAct);
+      const pre = this.spreadPre;
+      for (let i = 0; i < rows * SPREAD_HIDDEN; i++) if (!(pre[i]! > 0)) dAct[i] = 0;
+      this.kernel.backward(this.spreadIn, rows, layout.spreadInput, p, layout.spreadW1, layout.spreadB1, SPREAD_HIDDEN, dAct, g, null);
+    });
   }
 
   /**
@@ -326,24 +407,30 @@ export class NetworkRunner {
     const F = shape.hidden;
     const O = shape.outputLength;
     const D = layout.inputSize;
-    linearForward(x, rows, D, params, layout.stemW, layout.stemB, W, this.streams[0]!);
+    const p = this.kernelParameters(params);
+    this.current = p;
+    const k = this.kernel;
+    k.forward(this.kernelRows(x, this.kernelX, rows * D), rows, D, p, layout.stemW, layout.stemB, W, this.streams[0]!);
     for (let b = 0; b < shape.blocks; b++) {
       const block = layout.blocks[b]!;
       const h = this.streams[b]!;
       const u = this.normed[b]!;
       layerNorm(h, rows, W, u, this.invStd[b]!);
       const pre = this.pre[b]!;
-      linearForward(u, rows, W, params, block.w1, block.b1, F, pre);
+      k.forward(u, rows, W, p, block.w1, block.b1, F, pre);
       const act = this.act;
-      for (let i = 0; i < rows * F; i++) act[i] = pre[i]! > 0 ? pre[i]! : 0;
+      k.relu(act, pre, rows * F);
       const next = this.streams[b + 1]!;
-      linearForward(act, rows, F, params, block.w2, block.b2, W, next);
-      for (let i = 0; i < rows * W; i++) next[i]! += h[i]!;
+      k.forward(act, rows, F, p, block.w2, block.b2, W, next);
+      k.addInto(next, h, rows * W);
     }
     const last = shape.blocks;
     const u = this.normed[last]!;
     layerNorm(this.streams[last]!, rows, W, u, this.invStd[last]!);
-    linearForward(u, rows, W, params, layout.headW, layout.headB, O, out);
+    if (k.kind === "wasm-simd") {
+      k.forward(u, rows, W, p, layout.headW, layout.headB, O, this.kernelOut);
+      out.set(this.kernelOut.subarray(0, rows * O));
+    } else k.forward(u, rows, W, p, layout.headW, layout.headB, O, out);
     // Learned per-step mix of the classical projections (a linear skip from the input).
     for (let r = 0; r < rows; r++) {
       const xr = r * D + input.projections;
@@ -375,115 +462,36 @@ export class NetworkRunner {
         for (let k = 0; k < O; k++) grad[mix + k]! += dOut[r * O + k]! * x[proj + k]!;
       }
     }
-    const last = shape.blocks;
-    const dU = this.dNormed;
-    dU.fill(0, 0, rows * W);
-    linearBackward(this.normed[last]!, rows, W, params, layout.headW, layout.headB, O, dOut, grad, dU);
-    const dH = this.dStream;
-    dH.fill(0, 0, rows * W);
-    layerNormBackward(this.normed[last]!, this.invStd[last]!, rows, W, dU, dH);
-    for (let b = shape.blocks - 1; b >= 0; b--) {
-      const block = layout.blocks[b]!;
-      if (block.b2 + W <= fromIndex) return;
-      const pre = this.pre[b]!;
-      const act = this.act;
-      for (let i = 0; i < rows * F; i++) act[i] = pre[i]! > 0 ? pre[i]! : 0;
-      const dAct = this.dHidden;
-      dAct.fill(0, 0, rows * F);
-      linearBackward(act, rows, F, params, block.w2, block.b2, W, dH, grad, dAct);
-      for (let i = 0; i < rows * F; i++) if (!(pre[i]! > 0)) dAct[i] = 0;
+    const p = this.current;
+    const k = this.kernel;
+    const dy = this.kernelRows(dOut, this.kernelDOut, rows * O);
+    const xs = this.kernelRows(x, this.kernelX, rows * D);
+    this.withKernelGrad(grad, (g) => {
+      const last = shape.blocks;
+      const dU = this.dNormed;
       dU.fill(0, 0, rows * W);
-      linearBackward(this.normed[b]!, rows, W, params, block.w1, block.b1, F, dAct, grad, dU);
-      // The residual path passes dH through unchanged; the branch adds its LN backward.
-      layerNormBackward(this.normed[b]!, this.invStd[b]!, rows, W, dU, dH);
-    }
-    if (layout.stemB + W <= fromIndex) return;
-    linearBackward(x, rows, D, params, layout.stemW, layout.stemB, W, dH, grad, null);
-  }
-}
-
-/**
- * y[r, n] = bias[n] + Σ_k x[r, k] · w[n, k] for `rows` rows (w row-major, n × k).
- * Two rows share each pass over a weight row (fewer loads); every row keeps
- * the same four-way split of its sum, so results do not depend on the pairing.
- */
-function linearForward(x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number, y: Float64Array): void {
-  const tail = inSize - (inSize % 4);
-  let r = 0;
-  for (; r + 1 < rows; r += 2) {
-    const xa = r * inSize;
-    const xb = xa + inSize;
-    const ya = r * outSize;
-    const yb = ya + outSize;
-    for (let n = 0; n < outSize; n++) {
-      const wn = wOff + n * inSize;
-      let a0 = 0;
-      let a1 = 0;
-      let a2 = 0;
-      let a3 = 0;
-      let b0 = 0;
-      let b1 = 0;
-      let b2 = 0;
-      let b3 = 0;
-      for (let k = 0; k < tail; k += 4) {
-        const w0 = p[wn + k]!;
-        const w1 = p[wn + k + 1]!;
-        const w2 = p[wn + k + 2]!;
-        const w3 = p[wn + k + 3]!;
-        a0 += x[xa + k]! * w0;
-        a1 += x[xa + k + 1]! * w1;
-        a2 += x[xa + k + 2]! * w2;
-        a3 += x[xa + k + 3]! * w3;
-        b0 += x[xb + k]! * w0;
-        b1 += x[xb + k + 1]! * w1;
-        b2 += x[xb + k + 2]! * w2;
-        b3 += x[xb + k + 3]! * w3;
+      k.backward(this.normed[last]!, rows, W, p, layout.headW, layout.headB, O, dy, g, dU);
+      const dH = this.dStream;
+      dH.fill(0, 0, rows * W);
+      layerNormBackward(this.normed[last]!, this.invStd[last]!, rows, W, dU, dH);
+      for (let b = shape.blocks - 1; b >= 0; b--) {
+        const block = layout.blocks[b]!;
+        if (block.b2 + W <= fromIndex) return;
+        const pre = this.pre[b]!;
+        const act = this.act;
+        k.relu(act, pre, rows * F);
+        const dAct = this.dHidden;
+        dAct.fill(0, 0, rows * F);
+        k.backward(act, rows, F, p, block.w2, block.b2, W, dH, g, dAct);
+        for (let i = 0; i < rows * F; i++) if (!(pre[i]! > 0)) dAct[i] = 0;
+        dU.fill(0, 0, rows * W);
+        k.backward(this.normed[b]!, rows, W, p, block.w1, block.b1, F, dAct, g, dU);
+        // The residual path passes dH through unchanged; the branch adds its LN backward.
+        layerNormBackward(this.normed[b]!, this.invStd[b]!, rows, W, dU, dH);
       }
-      for (let k = tail; k < inSize; k++) {
-        a0 += x[xa + k]! * p[wn + k]!;
-        b0 += x[xb + k]! * p[wn + k]!;
-      }
-      y[ya + n] = p[bOff + n]! + (a0 + a1) + (a2 + a3);
-      y[yb + n] = p[bOff + n]! + (b0 + b1) + (b2 + b3);
-    }
-  }
-  for (; r < rows; r++) {
-    const xr = r * inSize;
-    const yr = r * outSize;
-    for (let n = 0; n < outSize; n++) {
-      const wn = wOff + n * inSize;
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      for (let k = 0; k < tail; k += 4) {
-        s0 += x[xr + k]! * p[wn + k]!;
-        s1 += x[xr + k + 1]! * p[wn + k + 1]!;
-        s2 += x[xr + k + 2]! * p[wn + k + 2]!;
-        s3 += x[xr + k + 3]! * p[wn + k + 3]!;
-      }
-      for (let k = tail; k < inSize; k++) s0 += x[xr + k]! * p[wn + k]!;
-      y[yr + n] = p[bOff + n]! + (s0 + s1) + (s2 + s3);
-    }
-  }
-}
-
-/** Accumulates dW += dyᵀ x, db += Σ dy and (when dx is given) dx += dy W. */
-function linearBackward(
-  x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number,
-  dy: Float64Array, grad: Float64Array, dx: Float64Array | null,
-): void {
-  for (let r = 0; r < rows; r++) {
-    const xr = r * inSize;
-    const yr = r * outSize;
-    for (let n = 0; n < outSize; n++) {
-      const g = dy[yr + n]!;
-      if (g === 0) continue;
-      grad[bOff + n]! += g;
-      const wn = wOff + n * inSize;
-      for (let k = 0; k < inSize; k++) grad[wn + k]! += g * x[xr + k]!;
-      if (dx !== null) for (let k = 0; k < inSize; k++) dx[xr + k]! += g * p[wn + k]!;
-    }
+      if (layout.stemB + W <= fromIndex) return;
+      k.backward(xs, rows, D, p, layout.stemW, layout.stemB, W, dH, g, null);
+    });
   }
 }
 

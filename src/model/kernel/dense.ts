@@ -1,0 +1,260 @@
+/**
+ * The dense-layer kernels of the network and the memory they work in: a
+ * WebAssembly kernel with 128-bit SIMD (src/model/kernel/dense.wat, shipped
+ * assembled in dense-wasm.ts) where the runtime supports it, and the plain
+ * TypeScript kernel otherwise. Both give the same bits: the WebAssembly text
+ * keeps the TypeScript kernel's order of operations lane for lane.
+ *
+ * A kernel owns an arena: every array it computes on must come from
+ * {@link DenseKernel.alloc} (for WebAssembly, views into its memory).
+ * @module
+ */
+import { DENSE_WASM_BASE64 } from "./dense-wasm.js";
+
+/** Which implementation a kernel uses. */
+export type DenseKernelKind = "wasm-simd" | "js";
+
+/** Dense layers over arrays of the kernel's own arena. */
+export interface DenseKernel {
+  /** The implementation. */
+  readonly kind: DenseKernelKind;
+  /** A zeroed array of `count` doubles in the arena (only before the first layer call). */
+  alloc(count: number): Float64Array;
+  /**
+   * y[r, n] = p[bOff + n] + Σ_k x[r, k] · p[wOff + n · inSize + k] for `rows`
+   * rows (four partial sums per dot product, k mod 4).
+   */
+  forward(x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number, y: Float64Array): void;
+  /** dst[i] = src[i] > 0 ? src[i] : 0 for the first `count` values (NaN and −0 give +0). */
+  relu(dst: Float64Array, src: Float64Array, count: number): void;
+  /** dst[i] += src[i] for the first `count` values. */
+  addInto(dst: Float64Array, src: Float64Array, count: number): void;
+  /** Accumulates dW += dyᵀ x and db += Σ dy into `grad` (laid out as `p`) and, when dx is given, dx += dy W. */
+  backward(
+    x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number,
+    dy: Float64Array, grad: Float64Array, dx: Float64Array | null,
+  ): void;
+}
+
+/** The part of the WebAssembly JavaScript API the kernel uses (the project compiles without the DOM library). */
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: object };
+  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
+}
+
+const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+let compiled: object | null | undefined;
+
+/** The compiled kernel module, or null where WebAssembly SIMD is unavailable. */
+function wasmModule(): object | null {
+  if (compiled !== undefined) return compiled;
+  compiled = null;
+  try {
+    if (wasm !== undefined && DENSE_WASM_BASE64.length > 0) {
+      const bytes = decodeBase64(DENSE_WASM_BASE64);
+      if (wasm.validate(bytes)) compiled = new wasm.Module(bytes);
+    }
+  } catch {
+    compiled = null;
+  }
+  return compiled;
+}
+
+/**
+ * Whether the WebAssembly SIMD kernel is available in this runtime (Node ≥ 20,
+ * Deno, Bun and current browsers have it).
+ *
+ * @example
+ * ```ts
+ * typeof denseKernelAvailable(); // => "boolean"
+ * ```
+ */
+export function denseKernelAvailable(): boolean {
+  return wasmModule() !== null;
+}
+
+/**
+ * A kernel whose arena holds `capacity` doubles: the WebAssembly SIMD kernel
+ * when available (and `kind` is not `"js"`), else the TypeScript one.
+ *
+ * @example
+ * ```ts
+ * const k = createDenseKernel(16, "js");
+ * const x = k.alloc(4), p = k.alloc(5), y = k.alloc(1);
+ * x.set([1, 2, 3, 4]); p.set([1, 1, 1, 1, 0.5]);
+ * k.forward(x, 1, 4, p, 0, 4, 1, y);
+ * y[0]; // => 10.5
+ * ```
+ */
+export function createDenseKernel(capacity: number, kind: DenseKernelKind = "wasm-simd"): DenseKernel {
+  const module = kind === "wasm-simd" ? wasmModule() : null;
+  return module === null ? jsKernel() : wasmKernel(module, capacity);
+}
+
+function jsKernel(): DenseKernel {
+  return {
+    kind: "js",
+    alloc: (count) => new Float64Array(count),
+    forward: linearForwardJs,
+    backward: linearBackwardJs,
+    relu(dst, src, count) {
+      for (let i = 0; i < count; i++) dst[i] = src[i]! > 0 ? src[i]! : 0;
+    },
+    addInto(dst, src, count) {
+      for (let i = 0; i < count; i++) dst[i]! += src[i]!;
+    },
+  };
+}
+
+interface KernelExports {
+  linear(x: number, rows: number, inSize: number, w: number, b: number, outSize: number, y: number): void;
+  linearBackward(x: number, rows: number, inSize: number, w: number, outSize: number, dy: number, gw: number, gb: number, dx: number, hasDx: number): void;
+  relu(dst: number, src: number, count: number): void;
+  addInto(dst: number, src: number, count: number): void;
+}
+
+function wasmKernel(module: object, capacity: number): DenseKernel {
+  const api = wasm!;
+  const bytes = Math.max(8, capacity * 8 + 64);
+  const memory = new api.Memory({ initial: Math.ceil(bytes / 65536) });
+  const exports = new api.Instance(module, { env: { memory } }).exports as unknown as KernelExports;
+  const buffer = memory.buffer;
+  let used = 0;
+  const at = (a: Float64Array, index: number): number => {
+    if (a.buffer !== buffer) throw new RangeError("dense kernel: an array is not in the kernel's arena");
+    return a.byteOffset + index * 8;
+  };
+  return {
+    kind: "wasm-simd",
+    alloc(count: number): Float64Array {
+      if (used + count > capacity) throw new RangeError(`dense kernel: arena of ${capacity} doubles is full`);
+      const view = new Float64Array(buffer, used * 8, count);
+      used += count;
+      return view;
+    },
+    forward(x, rows, inSize, p, wOff, bOff, outSize, y) {
+      exports.linear(at(x, 0), rows, inSize, at(p, wOff), at(p, bOff), outSize, at(y, 0));
+    },
+    relu(dst, src, count) {
+      exports.relu(at(dst, 0), at(src, 0), count);
+    },
+    addInto(dst, src, count) {
+      exports.addInto(at(dst, 0), at(src, 0), count);
+    },
+    backward(x, rows, inSize, p, wOff, bOff, outSize, dy, grad, dx) {
+      exports.linearBackward(at(x, 0), rows, inSize, at(p, wOff), outSize, at(dy, 0), at(grad, wOff), at(grad, bOff), dx === null ? 0 : at(dx, 0), dx === null ? 0 : 1);
+    },
+  };
+}
+
+/**
+ * The TypeScript kernel: y[r, n] = bias[n] + Σ_k x[r, k] · w[n, k] (w row-major, n × k).
+ * Two rows share each pass over a weight row (fewer loads); every row keeps
+ * the same four-way split of its sum, so results do not depend on the pairing.
+ */
+function linearForwardJs(x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number, y: Float64Array): void {
+  const tail = inSize - (inSize % 4);
+  let r = 0;
+  for (; r + 1 < rows; r += 2) {
+    const xa = r * inSize;
+    const xb = xa + inSize;
+    const ya = r * outSize;
+    const yb = ya + outSize;
+    for (let n = 0; n < outSize; n++) {
+      const wn = wOff + n * inSize;
+      let a0 = 0;
+      let a1 = 0;
+      let a2 = 0;
+      let a3 = 0;
+      let b0 = 0;
+      let b1 = 0;
+      let b2 = 0;
+      let b3 = 0;
+      for (let k = 0; k < tail; k += 4) {
+        const w0 = p[wn + k]!;
+        const w1 = p[wn + k + 1]!;
+        const w2 = p[wn + k + 2]!;
+        const w3 = p[wn + k + 3]!;
+        a0 += x[xa + k]! * w0;
+        a1 += x[xa + k + 1]! * w1;
+        a2 += x[xa + k + 2]! * w2;
+        a3 += x[xa + k + 3]! * w3;
+        b0 += x[xb + k]! * w0;
+        b1 += x[xb + k + 1]! * w1;
+        b2 += x[xb + k + 2]! * w2;
+        b3 += x[xb + k + 3]! * w3;
+      }
+      for (let k = tail; k < inSize; k++) {
+        a0 += x[xa + k]! * p[wn + k]!;
+        b0 += x[xb + k]! * p[wn + k]!;
+      }
+      y[ya + n] = p[bOff + n]! + (a0 + a1) + (a2 + a3);
+      y[yb + n] = p[bOff + n]! + (b0 + b1) + (b2 + b3);
+    }
+  }
+  for (; r < rows; r++) {
+    const xr = r * inSize;
+    const yr = r * outSize;
+    for (let n = 0; n < outSize; n++) {
+      const wn = wOff + n * inSize;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let k = 0; k < tail; k += 4) {
+        s0 += x[xr + k]! * p[wn + k]!;
+        s1 += x[xr + k + 1]! * p[wn + k + 1]!;
+        s2 += x[xr + k + 2]! * p[wn + k + 2]!;
+        s3 += x[xr + k + 3]! * p[wn + k + 3]!;
+      }
+      for (let k = tail; k < inSize; k++) s0 += x[xr + k]! * p[wn + k]!;
+      y[yr + n] = p[bOff + n]! + (s0 + s1) + (s2 + s3);
+    }
+  }
+}
+
+/** The TypeScript kernel: dW += dyᵀ x, db += Σ dy and (when dx is given) dx += dy W. */
+function linearBackwardJs(
+  x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number,
+  dy: Float64Array, grad: Float64Array, dx: Float64Array | null,
+): void {
+  for (let r = 0; r < rows; r++) {
+    const xr = r * inSize;
+    const yr = r * outSize;
+    for (let n = 0; n < outSize; n++) {
+      const g = dy[yr + n]!;
+      if (g === 0) continue;
+      grad[bOff + n]! += g;
+      const wn = wOff + n * inSize;
+      for (let k = 0; k < inSize; k++) grad[wn + k]! += g * x[xr + k]!;
+      if (dx !== null) for (let k = 0; k < inSize; k++) dx[xr + k]! += g * p[wn + k]!;
+    }
+  }
+}
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+function decodeBase64(text: string): Uint8Array {
+  const lookup = new Int16Array(128).fill(-1);
+  for (let i = 0; i < ALPHABET.length; i++) lookup[ALPHABET.charCodeAt(i)] = i;
+  let length = (text.length / 4) * 3;
+  if (text.endsWith("==")) length -= 2;
+  else if (text.endsWith("=")) length -= 1;
+  const out = new Uint8Array(length);
+  let byte = 0;
+  let buffer = 0;
+  let bits = 0;
+  for (let i = 0; i < text.length && byte < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 61) break;
+    buffer = ((buffer << 6) | lookup[c]!) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[byte++] = (buffer >> bits) & 255;
+    }
+  }
+  return out;
+}

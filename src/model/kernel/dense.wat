@@ -1,0 +1,225 @@
+;; Dense layers of the forecasting network, in WebAssembly with 128-bit SIMD
+;; (f64x2). Assembled by `npm run build:kernel` (bench/build-kernel.ts, wabt's
+;; wat2wasm) into src/model/kernel/dense-wasm.ts.
+;;
+;; Arithmetic is that of the JavaScript kernel of src/model/network.ts, lane for
+;; lane: every dot product keeps four partial sums (k mod 4), the tail
+;; (inSize mod 4) is added to the first, and the result is
+;; (bias + (s0 + s1)) + (s2 + s3); products and sums are separate IEEE
+;; operations (no fused multiply-add), so both kernels give the same bits.
+;; All pointers are byte offsets into the imported memory; arrays are float64.
+(module
+  (import "env" "memory" (memory 1))
+  ;; y[r, n] = b[n] + Σ_k x[r, k] w[n, k] for rows r.
+  (func $row1 (param $xr i32) (param $in i32) (param $wn i32) (param $tail i32) (param $bias f64) (result f64)
+    (local $k i32) (local $a v128) (local $c v128) (local $l0 f64)
+    (local.set $a (v128.const f64x2 0 0))
+    (local.set $c (v128.const f64x2 0 0))
+    (local.set $k (i32.const 0))
+    (block $done (loop $loop
+      (br_if $done (i32.ge_u (local.get $k) (local.get $tail)))
+      (local.set $a (f64x2.add (local.get $a) (f64x2.mul
+        (v128.load (i32.add (local.get $xr) (i32.shl (local.get $k) (i32.const 3))))
+        (v128.load (i32.add (local.get $wn) (i32.shl (local.get $k) (i32.const 3)))))))
+      (local.set $c (f64x2.add (local.get $c) (f64x2.mul
+        (v128.load offset=16 (i32.add (local.get $xr) (i32.shl (local.get $k) (i32.const 3))))
+        (v128.load offset=16 (i32.add (local.get $wn) (i32.shl (local.get $k) (i32.const 3)))))))
+      (local.set $k (i32.add (local.get $k) (i32.const 4)))
+      (br $loop)))
+    (local.set $l0 (f64x2.extract_lane 0 (local.get $a)))
+    (block $d2 (loop $l2
+      (br_if $d2 (i32.ge_u (local.get $k) (local.get $in)))
+      (local.set $l0 (f64.add (local.get $l0) (f64.mul
+        (f64.load (i32.add (local.get $xr) (i32.shl (local.get $k) (i32.const 3))))
+        (f64.load (i32.add (local.get $wn) (i32.shl (local.get $k) (i32.const 3)))))))
+      (local.set $k (i32.add (local.get $k) (i32.const 1)))
+      (br $l2)))
+    (f64.add
+      (f64.add (local.get $bias) (f64.add (local.get $l0) (f64x2.extract_lane 1 (local.get $a))))
+      (f64.add (f64x2.extract_lane 0 (local.get $c)) (f64x2.extract_lane 1 (local.get $c)))))
+
+  (func (export "linear") (param $x i32) (param $rows i32) (param $in i32) (param $w i32) (param $b i32) (param $out i32) (param $y i32)
+    (local $r i32) (local $n i32) (local $k i32) (local $tail i32) (local $rowBytes i32)
+    (local $xa i32) (local $xb i32) (local $xc i32) (local $xd i32) (local $wn i32) (local $bias f64)
+    (local $wa v128) (local $wc v128)
+    (local $a0 v128) (local $a1 v128) (local $b0 v128) (local $b1 v128)
+    (local $c0 v128) (local $c1 v128) (local $d0 v128) (local $d1 v128)
+    (local $la f64) (local $lb f64) (local $lc f64) (local $ld f64) (local $wk f64) (local $yo i32)
+    (local.set $tail (i32.sub (local.get $in) (i32.rem_u (local.get $in) (i32.const 4))))
+    (local.set $rowBytes (i32.shl (local.get $in) (i32.const 3)))
+    (local.set $r (i32.const 0))
+    ;; four rows at a time
+    (block $rows4done (loop $rows4
+      (br_if $rows4done (i32.gt_u (i32.add (local.get $r) (i32.const 4)) (local.get $rows)))
+      (local.set $xa (i32.add (local.get $x) (i32.mul (local.get $r) (local.get $rowBytes))))
+      (local.set $xb (i32.add (local.get $xa) (local.get $rowBytes)))
+      (local.set $xc (i32.add (local.get $xb) (local.get $rowBytes)))
+      (local.set $xd (i32.add (local.get $xc) (local.get $rowBytes)))
+      (local.set $n (i32.const 0))
+      (block $ndone (loop $nloop
+        (br_if $ndone (i32.ge_u (local.get $n) (local.get $out)))
+        (local.set $wn (i32.add (local.get $w) (i32.mul (local.get $n) (local.get $rowBytes))))
+        (local.set $a0 (v128.const f64x2 0 0)) (local.set $a1 (v128.const f64x2 0 0))
+        (local.set $b0 (v128.const f64x2 0 0)) (local.set $b1 (v128.const f64x2 0 0))
+        (local.set $c0 (v128.const f64x2 0 0)) (local.set $c1 (v128.const f64x2 0 0))
+        (local.set $d0 (v128.const f64x2 0 0)) (local.set $d1 (v128.const f64x2 0 0))
+        (local.set $k (i32.const 0))
+        (block $kdone (loop $kloop
+          (br_if $kdone (i32.ge_u (local.get $k) (i32.shl (local.get $tail) (i32.const 3))))
+          (local.set $wa (v128.load (i32.add (local.get $wn) (local.get $k))))
+          (local.set $wc (v128.load offset=16 (i32.add (local.get $wn) (local.get $k))))
+          (local.set $a0 (f64x2.add (local.get $a0) (f64x2.mul (v128.load (i32.add (local.get $xa) (local.get $k))) (local.get $wa))))
+          (local.set $a1 (f64x2.add (local.get $a1) (f64x2.mul (v128.load offset=16 (i32.add (local.get $xa) (local.get $k))) (local.get $wc))))
+          (local.set $b0 (f64x2.add (local.get $b0) (f64x2.mul (v128.load (i32.add (local.get $xb) (local.get $k))) (local.get $wa))))
+          (local.set $b1 (f64x2.add (local.get $b1) (f64x2.mul (v128.load offset=16 (i32.add (local.get $xb) (local.get $k))) (local.get $wc))))
+          (local.set $c0 (f64x2.add (local.get $c0) (f64x2.mul (v128.load (i32.add (local.get $xc) (local.get $k))) (local.get $wa))))
+          (local.set $c1 (f64x2.add (local.get $c1) (f64x2.mul (v128.load offset=16 (i32.add (local.get $xc) (local.get $k))) (local.get $wc))))
+          (local.set $d0 (f64x2.add (local.get $d0) (f64x2.mul (v128.load (i32.add (local.get $xd) (local.get $k))) (local.get $wa))))
+          (local.set $d1 (f64x2.add (local.get $d1) (f64x2.mul (v128.load offset=16 (i32.add (local.get $xd) (local.get $k))) (local.get $wc))))
+          (local.set $k (i32.add (local.get $k) (i32.const 32)))
+          (br $kloop)))
+        ;; the tail goes to lane 0 of each row
+        (local.set $la (f64x2.extract_lane 0 (local.get $a0)))
+        (local.set $lb (f64x2.extract_lane 0 (local.get $b0)))
+        (local.set $lc (f64x2.extract_lane 0 (local.get $c0)))
+        (local.set $ld (f64x2.extract_lane 0 (local.get $d0)))
+        (block $tdone (loop $tloop
+          (br_if $tdone (i32.ge_u (local.get $k) (local.get $rowBytes)))
+          (local.set $wk (f64.load (i32.add (local.get $wn) (local.get $k))))
+          (local.set $la (f64.add (local.get $la) (f64.mul (f64.load (i32.add (local.get $xa) (local.get $k))) (local.get $wk))))
+          (local.set $lb (f64.add (local.get $lb) (f64.mul (f64.load (i32.add (local.get $xb) (local.get $k))) (local.get $wk))))
+          (local.set $lc (f64.add (local.get $lc) (f64.mul (f64.load (i32.add (local.get $xc) (local.get $k))) (local.get $wk))))
+          (local.set $ld (f64.add (local.get $ld) (f64.mul (f64.load (i32.add (local.get $xd) (local.get $k))) (local.get $wk))))
+          (local.set $k (i32.add (local.get $k) (i32.const 8)))
+          (br $tloop)))
+        (local.set $bias (f64.load (i32.add (local.get $b) (i32.shl (local.get $n) (i32.const 3)))))
+        (local.set $yo (i32.add (local.get $y) (i32.shl (i32.add (i32.mul (local.get $r) (local.get $out)) (local.get $n)) (i32.const 3))))
+        (f64.store (local.get $yo)
+          (f64.add (f64.add (local.get $bias) (f64.add (local.get $la) (f64x2.extract_lane 1 (local.get $a0))))
+                   (f64.add (f64x2.extract_lane 0 (local.get $a1)) (f64x2.extract_lane 1 (local.get $a1)))))
+        (local.set $yo (i32.add (local.get $yo) (i32.shl (local.get $out) (i32.const 3))))
+        (f64.store (local.get $yo)
+          (f64.add (f64.add (local.get $bias) (f64.add (local.get $lb) (f64x2.extract_lane 1 (local.get $b0))))
+                   (f64.add (f64x2.extract_lane 0 (local.get $b1)) (f64x2.extract_lane 1 (local.get $b1)))))
+        (local.set $yo (i32.add (local.get $yo) (i32.shl (local.get $out) (i32.const 3))))
+        (f64.store (local.get $yo)
+          (f64.add (f64.add (local.get $bias) (f64.add (local.get $lc) (f64x2.extract_lane 1 (local.get $c0))))
+                   (f64.add (f64x2.extract_lane 0 (local.get $c1)) (f64x2.extract_lane 1 (local.get $c1)))))
+        (local.set $yo (i32.add (local.get $yo) (i32.shl (local.get $out) (i32.const 3))))
+        (f64.store (local.get $yo)
+          (f64.add (f64.add (local.get $bias) (f64.add (local.get $ld) (f64x2.extract_lane 1 (local.get $d0))))
+                   (f64.add (f64x2.extract_lane 0 (local.get $d1)) (f64x2.extract_lane 1 (local.get $d1)))))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (br $nloop)))
+      (local.set $r (i32.add (local.get $r) (i32.const 4)))
+      (br $rows4)))
+    ;; remaining rows one at a time
+    (block $rdone (loop $rloop
+      (br_if $rdone (i32.ge_u (local.get $r) (local.get $rows)))
+      (local.set $xa (i32.add (local.get $x) (i32.mul (local.get $r) (local.get $rowBytes))))
+      (local.set $n (i32.const 0))
+      (block $n1done (loop $n1loop
+        (br_if $n1done (i32.ge_u (local.get $n) (local.get $out)))
+        (f64.store
+          (i32.add (local.get $y) (i32.shl (i32.add (i32.mul (local.get $r) (local.get $out)) (local.get $n)) (i32.const 3)))
+          (call $row1 (local.get $xa) (local.get $in)
+            (i32.add (local.get $w) (i32.mul (local.get $n) (local.get $rowBytes)))
+            (local.get $tail)
+            (f64.load (i32.add (local.get $b) (i32.shl (local.get $n) (i32.const 3))))))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (br $n1loop)))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (br $rloop)))
+  )
+
+  ;; dW[n, k] += dy[r, n] x[r, k], db[n] += dy[r, n] and, when hasDx, dx[r, k] += dy[r, n] w[n, k],
+  ;; rows r in order, outputs n in order (rows whose dy is 0 are skipped), two k at a time.
+  (func (export "linearBackward") (param $x i32) (param $rows i32) (param $in i32) (param $w i32) (param $out i32)
+    (param $dy i32) (param $gw i32) (param $gb i32) (param $dx i32) (param $hasDx i32)
+    (local $r i32) (local $n i32) (local $k i32) (local $rowBytes i32) (local $pairs i32)
+    (local $xr i32) (local $dxr i32) (local $wn i32) (local $gwn i32) (local $g f64) (local $gv v128) (local $at i32)
+    (local.set $rowBytes (i32.shl (local.get $in) (i32.const 3)))
+    (local.set $pairs (i32.shl (i32.sub (local.get $in) (i32.rem_u (local.get $in) (i32.const 2))) (i32.const 3)))
+    (local.set $r (i32.const 0))
+    (block $rdone (loop $rloop
+      (br_if $rdone (i32.ge_u (local.get $r) (local.get $rows)))
+      (local.set $xr (i32.add (local.get $x) (i32.mul (local.get $r) (local.get $rowBytes))))
+      (local.set $dxr (i32.add (local.get $dx) (i32.mul (local.get $r) (local.get $rowBytes))))
+      (local.set $n (i32.const 0))
+      (block $ndone (loop $nloop
+        (br_if $ndone (i32.ge_u (local.get $n) (local.get $out)))
+        (local.set $g (f64.load (i32.add (local.get $dy) (i32.shl (i32.add (i32.mul (local.get $r) (local.get $out)) (local.get $n)) (i32.const 3)))))
+        (if (f64.ne (local.get $g) (f64.const 0))
+          (then
+            (local.set $at (i32.add (local.get $gb) (i32.shl (local.get $n) (i32.const 3))))
+            (f64.store (local.get $at) (f64.add (f64.load (local.get $at)) (local.get $g)))
+            (local.set $gv (f64x2.splat (local.get $g)))
+            (local.set $wn (i32.add (local.get $w) (i32.mul (local.get $n) (local.get $rowBytes))))
+            (local.set $gwn (i32.add (local.get $gw) (i32.mul (local.get $n) (local.get $rowBytes))))
+            (local.set $k (i32.const 0))
+            (block $kdone (loop $kloop
+              (br_if $kdone (i32.ge_u (local.get $k) (local.get $pairs)))
+              (local.set $at (i32.add (local.get $gwn) (local.get $k)))
+              (v128.store (local.get $at) (f64x2.add (v128.load (local.get $at))
+                (f64x2.mul (local.get $gv) (v128.load (i32.add (local.get $xr) (local.get $k))))))
+              (local.set $k (i32.add (local.get $k) (i32.const 16)))
+              (br $kloop)))
+            (if (i32.lt_u (local.get $k) (local.get $rowBytes))
+              (then
+                (local.set $at (i32.add (local.get $gwn) (local.get $k)))
+                (f64.store (local.get $at) (f64.add (f64.load (local.get $at))
+                  (f64.mul (local.get $g) (f64.load (i32.add (local.get $xr) (local.get $k))))))))
+            (if (local.get $hasDx)
+              (then
+                (local.set $k (i32.const 0))
+                (block $k2done (loop $k2loop
+                  (br_if $k2done (i32.ge_u (local.get $k) (local.get $pairs)))
+                  (local.set $at (i32.add (local.get $dxr) (local.get $k)))
+                  (v128.store (local.get $at) (f64x2.add (v128.load (local.get $at))
+                    (f64x2.mul (local.get $gv) (v128.load (i32.add (local.get $wn) (local.get $k))))))
+                  (local.set $k (i32.add (local.get $k) (i32.const 16)))
+                  (br $k2loop)))
+                (if (i32.lt_u (local.get $k) (local.get $rowBytes))
+                  (then
+                    (local.set $at (i32.add (local.get $dxr) (local.get $k)))
+                    (f64.store (local.get $at) (f64.add (f64.load (local.get $at))
+                      (f64.mul (local.get $g) (f64.load (i32.add (local.get $wn) (local.get $k))))))))))))
+        (local.set $n (i32.add (local.get $n) (i32.const 1)))
+        (br $nloop)))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (br $rloop)))
+  )
+
+  ;; dst[i] = src[i] > 0 ? src[i] : 0 (as the TypeScript kernel: NaN and −0 give +0), n values.
+  (func (export "relu") (param $dst i32) (param $src i32) (param $n i32)
+    (local $i i32) (local $end i32) (local $v v128) (local $s f64)
+    (local.set $end (i32.shl (local.get $n) (i32.const 3)))
+    (local.set $i (i32.const 0))
+    (block $done (loop $loop
+      (br_if $done (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $end)))
+      (local.set $v (v128.load (i32.add (local.get $src) (local.get $i))))
+      (v128.store (i32.add (local.get $dst) (local.get $i))
+        (v128.and (local.get $v) (f64x2.gt (local.get $v) (v128.const f64x2 0 0))))
+      (local.set $i (i32.add (local.get $i) (i32.const 16)))
+      (br $loop)))
+    (if (i32.lt_u (local.get $i) (local.get $end))
+      (then
+        (local.set $s (f64.load (i32.add (local.get $src) (local.get $i))))
+        (f64.store (i32.add (local.get $dst) (local.get $i))
+          (select (local.get $s) (f64.const 0) (f64.gt (local.get $s) (f64.const 0)))))))
+  ;; dst[i] += src[i], n values.
+  (func (export "addInto") (param $dst i32) (param $src i32) (param $n i32)
+    (local $i i32) (local $end i32)
+    (local.set $end (i32.shl (local.get $n) (i32.const 3)))
+    (local.set $i (i32.const 0))
+    (block $done (loop $loop
+      (br_if $done (i32.gt_u (i32.add (local.get $i) (i32.const 16)) (local.get $end)))
+      (v128.store (i32.add (local.get $dst) (local.get $i))
+        (f64x2.add (v128.load (i32.add (local.get $dst) (local.get $i))) (v128.load (i32.add (local.get $src) (local.get $i)))))
+      (local.set $i (i32.add (local.get $i) (i32.const 16)))
+      (br $loop)))
+    (if (i32.lt_u (local.get $i) (local.get $end))
+      (then
+        (f64.store (i32.add (local.get $dst) (local.get $i))
+          (f64.add (f64.load (i32.add (local.get $dst) (local.get $i))) (f64.load (i32.add (local.get $src) (local.get $i))))))))
+)

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import seedrandom from "seedrandom";
+import { initialParameters, MODEL_NAMES, NetworkRunner, networkShape, parameterLayout } from "../../src/model/index.js";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createDenseKernel, denseKernelAvailable } from "../../src/model/kernel/dense.js";
+import { DENSE_WASM_SOURCE_SHA256 } from "../../src/model/kernel/dense-wasm.js";
+
+function same(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+describe("dense kernels", () => {
+  it("the shipped module was assembled from the WebAssembly text in the repository (npm run build:kernel)", () => {
+    const text = readFileSync("src/model/kernel/dense.wat", "utf8");
+    expect(createHash("sha256").update(text).digest("hex").slice(0, 16)).toBe(DENSE_WASM_SOURCE_SHA256);
+  });
+
+  it("WebAssembly SIMD is available on this runtime", () => {
+    expect(denseKernelAvailable()).toBe(true);
+    expect(createDenseKernel(8).kind).toBe("wasm-simd");
+  });
+
+  test.prop([fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 19 }), fc.integer({ min: 1, max: 7 }), fc.integer()], { numRuns: 200 })(
+    "the WebAssembly and TypeScript kernels give the same bits, forward and backward (any sizes)",
+    (rows, inSize, outSize, seed) => {
+      const capacity = rows * inSize * 2 + outSize * inSize * 2 + outSize * 2 + rows * outSize * 3;
+      const results = (["wasm-simd", "js"] as const).map((kind) => {
+        const k = createDenseKernel(capacity, kind);
+        const x = k.alloc(rows * inSize);
+        const p = k.alloc(outSize * inSize + outSize);
+        const y = k.alloc(rows * outSize);
+        const dy = k.alloc(rows * outSize);
+        const g = k.alloc(outSize * inSize + outSize);
+        const dx = k.alloc(rows * inSize);
+        const v = seedrandom(String(seed));
+        for (const a of [x, p, dy, g, dx]) for (let i = 0; i < a.length; i++) a[i] = (v() - 0.5) * 10 ** Math.floor(v() * 6 - 3);
+        dy[0] = 0; // rows with a zero gradient are skipped
+        k.forward(x, rows, inSize, p, 0, outSize * inSize, outSize, y);
+        k.backward(x, rows, inSize, p, 0, outSize * inSize, outSize, dy, g, dx);
+        return { kind: k.kind, y, g, dx };
+      });
+      expect(results[0]!.kind).toBe("wasm-simd");
+      expect(same(results[0]!.y, results[1]!.y)).toBe(true);
+      expect(same(results[0]!.g, results[1]!.g)).toBe(true);
+      expect(same(results[0]!.dx, results[1]!.dx)).toBe(true);
+    },
+  );
+
+  it("the network gives the same bits with either kernel: forward, spread head and backward, every model", () => {
+    for (const model of MODEL_NAMES) {
+      const shape = networkShape(model);
+      const layout = parameterLayout(shape);
+      const params = initialParameters(shape, seedrandom(`kernel:${model}`));
+      const u = seedrandom(`kernel-x:${model}`);
+      const rows = 37;
+      const x = Float64Array.from({ length: rows * layout.inputSize }, () => u() - 0.5);
+      const dOut = Float64Array.from({ length: rows * shape.outputLength }, () => u() - 0.5);
+      const dSpread = Float64Array.from({ length: rows * shape.outputLength * 16 }, () => u() - 0.5);
+      const run = (kind: "wasm-simd" | "js") => {
+        const runner = new NetworkRunner(shape, 64, kind);
+        const out = new Float64Array(rows * shape.outputLength);
+        const spread = new Float64Array(rows * shape.outputLength * 16);
+        const grad = new Float64Array(layout.total).fill(0.25);
+        runner.forward(params, x, rows, out);
+        runner.forwardSpread(params, x, rows, spread);
+        runner.backward(params, x, rows, dOut, grad, 0);
+        runner.backwardSpread(params, rows, dSpread, grad);
+        return { kind: runner.kernel.kind, out, spread, grad };
+      };
+      const a = run("wasm-simd");
+      const b = run("js");
+      expect([a.kind, b.kind]).toEqual(["wasm-simd", "js"]);
+      expect(same(a.out, b.out)).toBe(true);
+      expect(same(a.spread, b.spread)).toBe(true);
+      expect(same(a.grad, b.grad)).toBe(true);
+    }
+  });
+
+  test.prop([fc.array(fc.double(), { maxLength: 41 })])("relu and addInto give the same bits in both kernels (NaN, −0 and infinities too)", (values) => {
+    const results = (["wasm-simd", "js"] as const).map((kind) => {
+      const k = createDenseKernel(4 * values.length + 4, kind);
+      const src = k.alloc(values.length);
+      src.set(values);
+      const relu = k.alloc(values.length);
+      k.relu(relu, src, values.length);
+      const sum = k.alloc(values.length);
+      sum.set(values.map((v) => v / 3));
+      k.addInto(sum, src, values.length);
+      return [relu, sum];
+    });
+    expect(same(results[0]![0]!, results[1]![0]!)).toBe(true);
+    expect(same(results[0]![1]!, results[1]![1]!)).toBe(true);
+  });
+
+  it("refuses an array outside its arena", () => {
+    const k = createDenseKernel(8);
+    expect(() => k.forward(new Float64Array(1), 1, 1, k.alloc(2), 0, 1, 1, k.alloc(1))).toThrow(/arena/);
+    expect(() => k.alloc(100)).toThrow(/full/);
+  });
+});
