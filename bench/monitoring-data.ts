@@ -1,0 +1,170 @@
+/**
+ * A labelled development benchmark for online anomaly detection on
+ * monitoring-like streams, built only from data this project may use:
+ * synthetic hourly metrics (daily and weekly cycles, trends, noise bursts,
+ * 2,000–20,000 points each, seeded) and three long series of R packages
+ * (forecast::taylor, datasets::sunspot.month, datasets::treering), each with
+ * injected anomalies of the kinds monitoring sees, labelled as windows.
+ *
+ * Also the scoring rule (after the Numenta Anomaly Benchmark's, Lavin and
+ * Ahmad 2015, "Evaluating Real-time Anomaly Detection Algorithms", standard
+ * profile): early detection inside a window earns credit, a false alarm costs.
+ */
+import { readFileSync } from "node:fs";
+import seedrandom from "seedrandom";
+
+export const ANOMALY_KINDS = ["spike", "dip", "level shift", "variance change", "slow drift", "seasonality break", "flat-line"] as const;
+export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
+
+/** One labelled stream. */
+export interface MonitoringStream {
+  readonly name: string;
+  readonly values: Float64Array;
+  /** Points before this index are never labelled (the history a detector starts from). */
+  readonly warmup: number;
+  /** Labelled windows [start, end) with the kind of anomaly that starts at `start`. */
+  readonly windows: readonly { start: number; end: number; kind: AnomalyKind }[];
+}
+
+type Uniform = () => number;
+
+function gaussian(u: Uniform): number {
+  return Math.sqrt(-2 * Math.log(Math.max(u(), 1e-300))) * Math.cos(2 * Math.PI * u());
+}
+
+/** A synthetic hourly metric: level, daily and weekly cycles, trend, noise with bursts (normal behaviour). */
+function syntheticStream(u: Uniform, n: number): { values: Float64Array; noise: number } {
+  const level = 20 + 200 * u();
+  const daily = (0.1 + 0.5 * u()) * level;
+  const weekly = u() < 0.6 ? (0.05 + 0.2 * u()) * level : 0;
+  const trend = (u() - 0.5) * (0.4 * level) / n;
+  const noise = (0.02 + 0.08 * u()) * level;
+  const heavy = u() < 0.5;
+  const values = new Float64Array(n);
+  let burst = 0;
+  let ar = 0;
+  for (let t = 0; t < n; t++) {
+    if (burst === 0 && u() < 1 / 700) burst = 6 + Math.floor(u() * 30); // noise bursts are normal operation
+    const scale = burst > 0 ? 2 : 1;
+    if (burst > 0) burst--;
+    let e = gaussian(u);
+    if (heavy && u() < 0.02) e *= 3;
+    ar = 0.5 * ar + e;
+    const day = Math.sin((2 * Math.PI * t) / 24) + 0.3 * Math.sin((4 * Math.PI * t) / 24);
+    const week = (t / 24) % 7 >= 5 ? -1 : 0.4;
+    values[t] = level + daily * day + weekly * week + trend * t + noise * scale * ar * 0.87;
+  }
+  return { values, noise };
+}
+
+/** Robust noise scale of a stream: 1.4826 · MAD of its differences at lag m, over √2. */
+function robustNoise(values: Float64Array, m: number, end: number): number {
+  const d: number[] = [];
+  for (let t = m; t < end; t++) d.push(values[t]! - values[t - m]!);
+  d.sort((a, b) => a - b);
+  const median = d[d.length >> 1]!;
+  const dev = d.map((v) => Math.abs(v - median)).sort((a, b) => a - b);
+  return Math.max((1.4826 * dev[dev.length >> 1]!) / Math.SQRT2, 1e-9);
+}
+
+/** Injects `count` anomalies after the warm-up, at least a window apart; returns the labelled windows. */
+function inject(u: Uniform, values: Float64Array, warmup: number, count: number, season: number, s: number): { start: number; end: number; kind: AnomalyKind }[] {
+  const n = values.length;
+  const window = Math.min(500, Math.max(48, Math.round((0.1 * n) / (2 * count))));
+  const windows: { start: number; end: number; kind: AnomalyKind }[] = [];
+  const span = (n - warmup - window) / count;
+  for (let a = 0; a < count; a++) {
+    const start = Math.floor(warmup + a * span + u() * (span - window - 200));
+    const kind = ANOMALY_KINDS[Math.floor(u() * ANOMALY_KINDS.length)]!;
+    const size = s * (kind === "spike" || kind === "dip" ? 6 + 4 * u() : 3 + 2 * u());
+    const sign = kind === "dip" ? -1 : kind === "spike" ? 1 : u() < 0.5 ? -1 : 1;
+    if (kind === "spike" || kind === "dip") values[start]! += sign * size;
+    else if (kind === "level shift") for (let t = start; t < n; t++) values[t]! += sign * size;
+    else if (kind === "variance change") for (let t = start; t < Math.min(n, start + 200); t++) values[t]! += 2 * size * gaussian(u);
+    else if (kind === "slow drift") for (let t = start; t < n; t++) values[t]! += sign * 2 * size * Math.min(1, (t - start) / 150);
+    else if (kind === "seasonality break") {
+      const copy = values.slice(start - season, start + 120 - season);
+      for (let t = start; t < Math.min(n, start + 120); t++) values[t] = copy[(t - start + Math.floor(season / 2)) % copy.length]!;
+    } else {
+      const flat = values[start - 1]!;
+      for (let t = start; t < Math.min(n, start + 60); t++) values[t] = flat;
+    }
+    windows.push({ start, end: Math.min(n, start + window), kind });
+  }
+  return windows;
+}
+
+/** The benchmark's streams (deterministic). */
+export function monitoringStreams(): MonitoringStream[] {
+  const streams: MonitoringStream[] = [];
+  for (let i = 0; i < 16; i++) {
+    const u = seedrandom(`monitoring:${i}`);
+    const n = Math.round(2000 * Math.pow(10, u()));
+    const { values } = syntheticStream(u, n);
+    const warmup = 600;
+    const s = robustNoise(values, 24, warmup);
+    const windows = inject(u, values, warmup, 1 + Math.floor(u() * 3), 24, s);
+    streams.push({ name: `synthetic-${String(i).padStart(2, "0")} (hourly, ${n} points)`, values, warmup, windows });
+  }
+  const r = JSON.parse(readFileSync("bench/data/r-datasets.json", "utf8")) as Record<string, { y: number[]; frequency: number; package: string }>;
+  for (const [name, season] of [["taylor", 48], ["sunspot.month", 12], ["treering", 1]] as const) {
+    const u = seedrandom(`monitoring:${name}`);
+    const values = Float64Array.from(r[name]!.y);
+    const warmup = 600;
+    const s = robustNoise(values, Math.max(season, 1), warmup);
+    const windows = inject(u, values, warmup, 2, Math.max(season, 2), s);
+    streams.push({ name: `${r[name]!.package}::${name} (${values.length} points)`, values, warmup, windows });
+  }
+  return streams;
+}
+
+/** The NAB sigmoid: 2/(1 + e^{5y}) − 1, y the relative position of a detection. */
+function nabSigmoid(y: number): number {
+  return 2 / (1 + Math.exp(5 * y)) - 1;
+}
+
+/** NAB standard-profile weights: a true positive earns up to 1, a false positive costs 0.11, a missed window 1. */
+export const NAB_WEIGHTS = { truePositive: 1, falsePositive: 0.11, falseNegative: 1 } as const;
+
+/** Raw score of one stream's flags (points from `from` on) and its best (perfect) and null (no flags) scores. */
+export function nabScore(stream: MonitoringStream, flagged: (t: number) => boolean, from: number): { raw: number; perfect: number; none: number; hits: number; falseAlarms: number } {
+  let raw = 0;
+  let perfect = 0;
+  let hits = 0;
+  let falseAlarms = 0;
+  const inWindow = new Int32Array(stream.values.length).fill(-1);
+  stream.windows.forEach((w, i) => inWindow.fill(i, w.start, w.end));
+  const credited = new Uint8Array(stream.windows.length);
+  for (let t = from; t < stream.values.length; t++) {
+    if (!flagged(t)) continue;
+    const w = inWindow[t]!;
+    if (w < 0) {
+      raw -= NAB_WEIGHTS.falsePositive;
+      falseAlarms++;
+    } else if (credited[w] === 0) {
+      const win = stream.windows[w]!;
+      credited[w] = 1;
+      raw += NAB_WEIGHTS.truePositive * nabSigmoid((t - (win.end - 1)) / (win.end - win.start));
+      hits++;
+    }
+  }
+  for (let w = 0; w < stream.windows.length; w++) {
+    const win = stream.windows[w]!;
+    perfect += NAB_WEIGHTS.truePositive * nabSigmoid((win.start - (win.end - 1)) / (win.end - win.start));
+    if (credited[w] === 0) raw -= NAB_WEIGHTS.falseNegative;
+  }
+  return { raw, perfect, none: -NAB_WEIGHTS.falseNegative * stream.windows.length, hits, falseAlarms };
+}
+
+/** 100 · (S − S_none) / (S_perfect − S_none) over streams: 0 = flagging nothing, 100 = every window at its start. */
+export function normalisedScore(parts: readonly { raw: number; perfect: number; none: number }[]): number {
+  let raw = 0;
+  let perfect = 0;
+  let none = 0;
+  for (const p of parts) {
+    raw += p.raw;
+    perfect += p.perfect;
+    none += p.none;
+  }
+  return (100 * (raw - none)) / (perfect - none);
+}
