@@ -4,6 +4,7 @@
  * @module
  */
 import type { FinetunedWeights, ModelName } from "../types.js";
+import { BASE64_ALPHABET as ALPHABET, decodeBase64Bytes } from "./base64.js";
 import { networkShape } from "./config.js";
 import { parameterLayout } from "./network.js";
 import { WEIGHTS_FM1 } from "./weights/forecastmodel-1.js";
@@ -72,7 +73,6 @@ export function applyFinetuned(model: ModelName, weights: FinetunedWeights | nul
   return params;
 }
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /**
  * Encodes parameters as little-endian float32 in base64 (the weights file format).
@@ -105,25 +105,12 @@ export function encodeFloat32Base64(values: Float64Array): string {
  * ```
  */
 export function decodeFloat32Base64(base64: string, count: number): Float64Array {
-  const lookup = new Int16Array(128).fill(-1);
-  for (let i = 0; i < ALPHABET.length; i++) lookup[ALPHABET.charCodeAt(i)] = i;
-  const bytes = new Uint8Array(count * 4);
-  let byte = 0;
-  let buffer = 0;
-  let bits = 0;
-  for (let i = 0; i < base64.length && byte < bytes.length; i++) {
-    const c = base64.charCodeAt(i);
-    if (c === 61) break; // '='
-    const v = c < 128 ? lookup[c]! : -1;
-    if (v < 0) throw new RangeError(`invalid base64 character at ${i}`);
-    buffer = (buffer << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes[byte++] = (buffer >> bits) & 255;
-    }
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeBase64Bytes(base64, count * 4);
+  } catch (error) {
+    throw new RangeError(`weights: ${(error as Error).message}`);
   }
-  if (byte !== bytes.length) throw new RangeError(`weights hold ${byte} bytes, expected ${bytes.length}`);
   const view = new DataView(bytes.buffer);
   const out = new Float64Array(count);
   for (let i = 0; i < count; i++) out[i] = view.getFloat32(i * 4, true);

@@ -9,6 +9,7 @@
  * {@link DenseKernel.alloc} (for WebAssembly, views into its memory).
  * @module
  */
+import { base64ByteLength, decodeBase64Bytes } from "../base64.js";
 import { DENSE_WASM_BASE64 } from "./dense-wasm.js";
 
 /** Which implementation a kernel uses. */
@@ -53,7 +54,7 @@ function wasmModule(): object | null {
   compiled = null;
   try {
     if (wasm !== undefined && DENSE_WASM_BASE64.length > 0) {
-      const bytes = decodeBase64(DENSE_WASM_BASE64);
+      const bytes = decodeBase64Bytes(DENSE_WASM_BASE64, base64ByteLength(DENSE_WASM_BASE64));
       if (wasm.validate(bytes)) compiled = new wasm.Module(bytes);
     }
   } catch {
@@ -232,29 +233,4 @@ function linearBackwardJs(
       if (dx !== null) for (let k = 0; k < inSize; k++) dx[xr + k]! += g * p[wn + k]!;
     }
   }
-}
-
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-function decodeBase64(text: string): Uint8Array {
-  const lookup = new Int16Array(128).fill(-1);
-  for (let i = 0; i < ALPHABET.length; i++) lookup[ALPHABET.charCodeAt(i)] = i;
-  let length = (text.length / 4) * 3;
-  if (text.endsWith("==")) length -= 2;
-  else if (text.endsWith("=")) length -= 1;
-  const out = new Uint8Array(length);
-  let byte = 0;
-  let buffer = 0;
-  let bits = 0;
-  for (let i = 0; i < text.length && byte < length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 61) break;
-    buffer = ((buffer << 6) | lookup[c]!) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out[byte++] = (buffer >> bits) & 255;
-    }
-  }
-  return out;
 }
