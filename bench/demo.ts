@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { anomalyChartInput, cropAnomalyChartInput, detectAnomaliesOnline, renderAnomalyChart, type AnomalyResult } from "../src/index.js";
+import { anomalyChartInput, cropAnomalyChartInput, detectAnomaliesOnline, gaussianMultiplier, renderAnomalyChart, type AnomalyResult } from "../src/index.js";
 
 /** One series of bench/data/r-datasets.json. */
 interface RSeries {
@@ -130,7 +130,7 @@ function main(): void {
   });
 
   console.log(table(summary));
-  console.log(`\nFlagged points (outside the ${LEVEL}% interval ŷ ± q·σ; z = (y − ŷ)/σ):\n`);
+  console.log(`\nFlagged points (outside the calibrated ${LEVEL}% interval: the model's own quantiles, calibrated on the series' past errors; z = the calibrated score, flagged when |z| > ${gaussianMultiplier(LEVEL).toFixed(2)}):\n`);
   console.log(rows.length > 1 ? table(rows) : "(none)");
   for (const c of chosen) if ("note" in c) console.log(`\nNote on ${c.name}: ${c.note}.`);
 

@@ -208,9 +208,9 @@ export interface AnomalyResult extends TokenCounts {
   idxs: number[];
   /** Whether each row is flagged. */
   anomaly: boolean[];
-  /** Signed z-score (y − ŷ)/σ of each row. */
+  /** Signed calibrated z-score of each row (|z| > Φ⁻¹(0.5 + level/200) exactly when y is outside the interval). */
   anomaly_score: number[];
-  /** z² (univariate) or Σ over series of z² at the row's step (multivariate). */
+  /** z² (univariate) or Σ over series of z² at the row's step (multivariate), z the calibrated z-score. */
   accumulated_anomaly_score: number[];
   /** The interval used for the decision (univariate), or null (multivariate). */
   intervals: Intervals | null;
@@ -221,7 +221,8 @@ export interface AnomalyResult extends TokenCounts {
 /**
  * Result of the historic (in-sample) forecast: the same fields as a forecast,
  * where `mean` holds the in-sample fitted values of the output rows, `sizes`
- * the rows per series and `intervals` ŷ ± q·σ with σ the in-sample residual std.
+ * the rows per series and `intervals` the model's spread calibrated on the
+ * series' own fitted points.
  */
 export type HistoricResult = ForecastResult;
 

@@ -41,8 +41,8 @@ export interface DetectAnomaliesOptions {
  * 6 · `detectionSize` points before it, i.e. 7 · detectionSize forecast points.
  * W windows of length h every `stepSize` forecast h + (W − 1) · min(stepSize, h)
  * distinct points, so W = 1 + ⌈max(0, 7 · detectionSize − h) / min(stepSize, h)⌉.
- * The windows need not tile the whole history: σ only needs those 6 · detectionSize
- * points, and each window costs one forecast per series.
+ * The windows need not tile the whole history: the calibration only uses those
+ * 6 · detectionSize points, and each window costs one forecast per series.
  *
  * Cost: O(1).
  *
@@ -70,8 +70,8 @@ export function anomalyWindowCount(detectionSize: number, h: number, stepSize: n
 /**
  * The shortest series online anomaly detection accepts.
  *
- * Rule: the detection window must be covered by forecasts and σ needs at least
- * two forecast points. Windows start after {@link ANOMALY_MIN_CONTEXT} point(s)
+ * Rule: the detection window must be covered by forecasts and the calibration
+ * needs at least two forecast points. Windows start after {@link ANOMALY_MIN_CONTEXT} point(s)
  * of context; with stepSize <= h, W windows cover h + (W − 1) · stepSize points,
  * so the minimum is 1 + h + stepSize · max(⌈max(0, detectionSize − h) / stepSize⌉,
  * [h = 1]) (the bracket is 1 when h = 1: a second window for a second point).
@@ -117,7 +117,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    takes the forecast of the latest cutoff. With fine-tuning, the model is
  *    tuned on the points before each series' earliest cutoff (`refit` false)
  *    or before each window's cutoffs (`refit` true, one tuning per window).
- * 3. Exogenous phase 2 (X added back, or fitted on the residuals at the σ points).
+ * 3. Exogenous phase 2 (X added back, or fitted on the residuals at the calibration points).
  * 4. Per series, the calibration points are the forecast points before the
  *    detection window, or all forecast points when fewer than
  *    6 · detectionSize lie before it; each scores where y fell in the model's

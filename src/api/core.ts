@@ -136,8 +136,8 @@ export function forecast(body: unknown, options: CoreCallOptions = {}): Forecast
 
 /**
  * Online anomaly detection on a POST /v2/online_anomaly_detection body: rolling
- * forecasts for past points, z-scores against the series' own forecast error,
- * flags outside ŷ ± q·σ (univariate) or above the chi-square threshold
+ * forecasts for past points with the model's spread, calibrated z-scores on the
+ * series' own errors, flags outside the calibrated interval (univariate) or above the chi-square threshold
  * (multivariate), for the last `detection_size` points of each series.
  *
  * @param body - the request body: a JSON string, UTF-8 bytes or a parsed object.

@@ -272,7 +272,7 @@ export const ANOMALY_RESPONSE_SCHEMA: ApiObjectSchema = {
     prop("sizes", { kind: "array", items: int0 }, "Output rows of each series."),
     prop("idxs", { kind: "array", items: int0 }, "0-based position of each output row in the request's y."),
     prop("anomaly", { kind: "array", items: { kind: "boolean" } }, "true where the point is flagged."),
-    prop("anomaly_score", numbers, "z-score (y − mean) / σ."),
+    prop("anomaly_score", numbers, "Calibrated z-score: the signed normal quantile of the highest level whose calibrated interval the point lies outside."),
     prop("accumulated_anomaly_score", numbers, "z² (univariate) or the sum of z² over series (multivariate)."),
     prop("intervals", intervalsSchema, "Interval used for the decision (lo-<L>, hi-<L>), null for multivariate."),
   ],
