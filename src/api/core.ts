@@ -16,7 +16,7 @@ import {
   toFinetuneRequest,
   toForecastRequest,
   toHistoricRequest,
-  UNLIMITED,
+  DEFAULT_SERVICE_LIMITS,
   validateEndpointBody,
   type ServiceLimits,
   type ValidatedBodies,
@@ -28,7 +28,7 @@ import type { ApiEndpoint } from "./schemas.js";
 export interface CoreCallOptions {
   /** Looks up a fine-tuned model named by `finetuned_model_id`; an unknown id is a 422. */
   readonly finetunedModels?: (id: string) => FinetunedWeights | undefined;
-  /** Size limits to enforce (default: none). */
+  /** Size limits and work budget to enforce (default: `DEFAULT_SERVICE_LIMITS`, as the service; `UNLIMITED` lifts them). */
   readonly limits?: Partial<ServiceLimits>;
 }
 
@@ -97,7 +97,7 @@ export function executeEndpoint<E extends ApiEndpoint>(
 }
 
 function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: CoreCallOptions, pipelines: ApiPipelines) {
-  const limits = resolveLimits(options.limits, UNLIMITED);
+  const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
   const validated = validateEndpointBody(endpoint, parseRequestBody(body), { core: true, limits });
   let finetuned: FinetunedWeights | null = null;
   const id = validated.finetuned_model_id;

@@ -13,7 +13,7 @@ export { createService, SUPPORT_TEXT } from "./service.js";
 export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService } from "./service.js";
 export { createMemoryStore } from "./store.js";
 export type { ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome } from "./store.js";
-export { DEFAULT_SERVICE_LIMITS } from "./requests.js";
+export { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "./requests.js";
 export type { ServiceLimits } from "./requests.js";
 export type { ApiPipelines } from "./pipelines.js";
 export { openApiDocument, API_VERSION } from "./openapi.js";

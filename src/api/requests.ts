@@ -20,6 +20,10 @@ import type {
   ModelSpec,
   SeriesData,
 } from "../types.js";
+import { anomalyWindowCount, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
+import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index.js";
+import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
+import { isModelName, modelParams } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema.js";
 import { API_REQUEST_SCHEMAS, CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
 
@@ -36,11 +40,24 @@ export interface ServiceLimits {
   readonly maxSeries: number;
   /** Longest body, in bytes (or UTF-16 code units for a string body). */
   readonly maxBodyBytes: number;
+  /**
+   * Work budget: most windows the network forecasts for one request (the
+   * forecast and its calibration windows, the anomaly windows, the historic
+   * windows; each pass beyond the native horizon counts again).
+   */
+  readonly maxNetworkWindows: number;
+  /** Work budget: most training windows of fine-tuning (steps × batch, × windows with `refit`). */
+  readonly maxFinetuneWindows: number;
+  /** Work budget: most exogenous features (the regression's cost grows with their cube). */
+  readonly maxFeatures: number;
 }
 
 /**
- * The limits `createService` uses when none are given: 5,000,000 numbers per
- * request (received or returned), h up to 10,000, 100,000 series, 256 MiB of body.
+ * The limits `createService` and the core functions use when none are given:
+ * 5,000,000 numbers per request (received or returned), h up to 10,000,
+ * 100,000 series, 256 MiB of body, and the work budget: 120,000 network
+ * windows, 50,000 fine-tuning windows, 500 exogenous features (each about 10 s
+ * of one core at most; see docs/api-decisions.md).
  *
  * @example
  * ```ts
@@ -52,21 +69,27 @@ export const DEFAULT_SERVICE_LIMITS: ServiceLimits = Object.freeze({
   maxHorizon: 10_000,
   maxSeries: 100_000,
   maxBodyBytes: 256 * 1024 * 1024,
+  maxNetworkWindows: 120_000,
+  maxFinetuneWindows: 50_000,
+  maxFeatures: 500,
 });
 
-/** No limits (the core functions' default). */
+/** No limits and no work budget: pass it as `limits` to lift the defaults (trusted callers only). */
 export const UNLIMITED: ServiceLimits = Object.freeze({
   maxValues: Infinity,
   maxHorizon: Infinity,
   maxSeries: Infinity,
   maxBodyBytes: Infinity,
+  maxNetworkWindows: Infinity,
+  maxFinetuneWindows: Infinity,
+  maxFeatures: Infinity,
 });
 
 /** Fills the limits not given from `base`. */
 export function resolveLimits(given: Partial<ServiceLimits> | undefined, base: ServiceLimits): ServiceLimits {
   const out = { ...base };
   if (given !== undefined && given !== null) {
-    for (const key of ["maxValues", "maxHorizon", "maxSeries", "maxBodyBytes"] as const) {
+    for (const key of ["maxValues", "maxHorizon", "maxSeries", "maxBodyBytes", "maxNetworkWindows", "maxFinetuneWindows", "maxFeatures"] as const) {
       const v = given[key];
       if (v === undefined) continue;
       if (typeof v !== "number" || Number.isNaN(v) || v < 0) throw new RangeError(`limits.${key} must be a number >= 0, got ${String(v)}`);
@@ -188,6 +211,79 @@ export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: 
   }
   if (output > limits.maxValues && out.every((e) => e.loc[1] !== "h")) {
     out.push(valueError(["body", endpoint === "forecast" ? "h" : "level"], `the response would hold ${output} numbers, more than limits.maxValues = ${limits.maxValues}`));
+  }
+  if (out.length === 0) out.push(...checkWorkBudget(endpoint, raw, s, limits));
+  return out;
+}
+
+/** A positive integer field of the raw body, or `fallback`. */
+function rawPositiveInteger(raw: Record<string, unknown>, key: string, fallback: number): number {
+  const v = ownProperty(raw, key);
+  return typeof v === "number" && Number.isInteger(v) && v > 0 ? v : fallback;
+}
+
+/**
+ * The work budget of a raw body (after the size limits): how many windows the
+ * network forecasts and fine-tuning trains on, and how many features the
+ * regression sees, from the request alone. Invalid fields count as their
+ * defaults (the schema refuses them next).
+ */
+function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s: Record<string, unknown> | null, limits: ServiceLimits): ErrorItem[] {
+  const out: ErrorItem[] = [];
+  const sizesRaw = s === null ? undefined : ownProperty(s, "sizes");
+  const sizes: number[] = [];
+  if (isArrayLike(sizesRaw)) {
+    for (let i = 0; i < sizesRaw.length; i++) {
+      const v = sizesRaw[i];
+      sizes.push(typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.min(v, 2 ** 31) : 0);
+    }
+  }
+  const features = s === null ? 0 : rawLength(ownProperty(s, "X"));
+  if (features > limits.maxFeatures) {
+    out.push(valueError(["body", "series", "X"], `the request has ${features} exogenous features, more than limits.maxFeatures = ${limits.maxFeatures}`));
+  }
+  const modelRaw = ownProperty(raw, "model");
+  const model = isModelName(modelRaw) ? modelRaw : "forecastmodel-1";
+  const freqRaw = ownProperty(raw, "freq");
+  const freq = typeof freqRaw === "string" && ["H", "D", "W", "M", "Q", "Y"].includes(freqRaw) ? (freqRaw as "H") : "D";
+  const { horizon, inputSize } = modelParams(model, freq);
+  let windows = 0;
+  let trainingPasses = 1;
+  if (endpoint === "forecast") {
+    const h = rawPositiveInteger(raw, "h", 1);
+    const passes = Math.ceil(h / horizon);
+    const calibrates = rawLength(ownProperty(raw, "level")) > 0 || (features > 0 && ownProperty(raw, "clean_ex_first") === false);
+    const w = calibrates ? calibrationWindowCount(h) : 0;
+    for (const n of sizes) windows += passes * (1 + Math.min(w, Math.max(0, Math.floor((n - CONFORMAL_MIN_CONTEXT - h) / h) + 1)));
+  } else if (endpoint === "anomaly") {
+    const h = rawPositiveInteger(raw, "h", 1);
+    const d = rawPositiveInteger(raw, "detection_size", 1);
+    const step = rawPositiveInteger(raw, "step_size", h);
+    const passes = Math.ceil(h / horizon);
+    const w = anomalyWindowCount(d, h, step);
+    let most = 0;
+    for (const n of sizes) {
+      const fit = Math.min(w, Math.max(0, Math.floor((n - ANOMALY_MIN_CONTEXT - h) / step) + 1));
+      windows += passes * fit;
+      most = Math.max(most, fit);
+    }
+    if (ownProperty(raw, "refit") === true) trainingPasses = Math.max(1, most);
+  } else if (endpoint === "historic") {
+    for (const n of sizes) windows += Math.max(0, Math.floor((n - inputSize) / horizon));
+  }
+  if (windows > limits.maxNetworkWindows) {
+    out.push(valueError(["body", "series"], `the model would forecast ${windows} windows for this request, more than limits.maxNetworkWindows = ${limits.maxNetworkWindows} (send fewer or shorter series, a smaller h, detection_size or level list, or split the request)`));
+  }
+  const steps = rawPositiveInteger(raw, "finetune_steps", endpoint === "finetune" ? 10 : 0);
+  const stepsGiven = ownProperty(raw, "finetune_steps");
+  const effectiveSteps = typeof stepsGiven === "number" && Number.isInteger(stepsGiven) && stepsGiven >= 0 ? stepsGiven : steps;
+  if (effectiveSteps > 0) {
+    const batch = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, sizes.length));
+    const training = effectiveSteps * batch * trainingPasses;
+    if (training > limits.maxFinetuneWindows) {
+      const refit = trainingPasses > 1 ? ` × ${trainingPasses} windows (refit)` : "";
+      out.push(valueError(["body", "finetune_steps"], `fine-tuning would train on ${training} windows (finetune_steps ${effectiveSteps} × batch ${batch}${refit}), more than limits.maxFinetuneWindows = ${limits.maxFinetuneWindows}`));
+    }
   }
   return out;
 }

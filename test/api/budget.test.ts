@@ -1,0 +1,75 @@
+/**
+ * The work budget (DEFAULT_SERVICE_LIMITS.maxNetworkWindows, maxFinetuneWindows,
+ * maxFeatures): hostile requests that are small on the wire but would run for
+ * minutes or days are a 422 naming the limit, before any work, through the
+ * service and through the core functions; UNLIMITED lifts it.
+ */
+import { describe, expect, test } from "vitest";
+import { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "../../src/api/index.js";
+import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api/core.js";
+import { ValidationError } from "../../src/errors.js";
+import { bearer, KEY_A, testService } from "./helpers.js";
+
+function detail(run: () => unknown): { loc: (string | number)[]; msg: string }[] {
+  try {
+    run();
+  } catch (e) {
+    if (e instanceof ValidationError) return e.detail as { loc: (string | number)[]; msg: string }[];
+    throw e;
+  }
+  throw new Error("expected a ValidationError");
+}
+
+const daily = (n: number): number[] => Array.from({ length: n }, (_, t) => 10 + (t % 7));
+
+describe("work budget", () => {
+  test("finetune_steps of 1e9 in a small body: 422 on every route that fine-tunes, sync or async", async () => {
+    const service = testService();
+    const series = { y: daily(40), sizes: [40] };
+    for (const [path, body] of [
+      ["/v2/forecast", { series, freq: "D", h: 3, finetune_steps: 1e9 }],
+      ["/v2/finetune", { series, freq: "D", finetune_steps: 1e9 }],
+      ["/v2/finetune/async", { series, freq: "D", finetune_steps: 1e9 }],
+      ["/v2/online_anomaly_detection", { series, freq: "D", h: 3, detection_size: 3, finetune_steps: 1e9 }],
+    ] as const) {
+      const res = await service.handle({ method: "POST", path, headers: bearer(KEY_A), body });
+      expect(res.status, path).toBe(422);
+      const text = typeof res.body === "string" ? res.body : JSON.stringify(res.body);
+      expect(text).toContain("limits.maxFinetuneWindows");
+      expect(text).toContain("finetune_steps");
+    }
+  });
+
+  test("refit multiplies fine-tuning by the windows", () => {
+    const body = { series: { y: daily(400), sizes: [400] }, freq: "D", h: 1, detection_size: 50, step_size: 1, finetune_steps: 200, refit: true };
+    const items = detail(() => detectAnomaliesOnline(body));
+    expect(items[0]!.loc).toEqual(["body", "finetune_steps"]);
+    expect(items[0]!.msg).toMatch(/× \d+ windows \(refit\)/);
+    // the same steps without refit fit the budget (checked, not run)
+    expect(200 * 32).toBeLessThanOrEqual(DEFAULT_SERVICE_LIMITS.maxFinetuneWindows);
+  });
+
+  test("too many exogenous features", () => {
+    const n = 20;
+    const X = Array.from({ length: 5000 }, (_, k) => Array.from({ length: n }, (_, t) => (t * (k + 1)) % 7));
+    const items = detail(() => historicForecast({ series: { y: daily(n), sizes: [n], X }, freq: "D" }));
+    expect(items.map((i) => i.loc.join("."))).toContain("body.series.X");
+    expect(items.find((i) => i.loc.join(".") === "body.series.X")!.msg).toContain("limits.maxFeatures = 500");
+  });
+
+  test("h of 10,000 on 500 series and step_size 1 over 300,000 points: too many network windows", () => {
+    const y = new Array<number>(500 * 30).fill(1).map((v, i) => v + (i % 5));
+    const items = detail(() => forecast({ series: { y, sizes: new Array(500).fill(30) }, freq: "D", h: 10000 }));
+    expect(items[0]!.msg).toContain("limits.maxNetworkWindows");
+    const long = daily(300_000);
+    const more = detail(() => detectAnomaliesOnline({ series: { y: long, sizes: [300_000] }, freq: "D", h: 1, step_size: 1, detection_size: 150_000 }));
+    expect(more[0]!.msg).toContain("limits.maxNetworkWindows");
+  });
+
+  test("UNLIMITED lifts the budget (the check passes; the request then runs as asked)", () => {
+    const series = { y: daily(40), sizes: [40] };
+    const res = forecast({ series, freq: "D", h: 3, finetune_steps: 1 }, { limits: UNLIMITED });
+    expect(res.mean.length).toBe(3);
+    expect(Object.isFrozen(UNLIMITED)).toBe(true);
+  });
+});
