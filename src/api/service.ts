@@ -336,9 +336,33 @@ export function createService(options: ServiceOptions): ForecastService {
     const outcome = await store.insertModel({ accountId, record, weights: result.weights }, maxModels);
     if (outcome === "exists") throw new ValidationError([valueError(["body", "output_model_id"], `a fine-tuned model '${id}' already exists in this account`, id)]);
     if (outcome === "limit") throw new ValidationError([modelLimitItem()]);
-    const tokens = tokensUsed(result);
-    await store.chargeTokens(accountId, tokens);
-    return { input_tokens: result.input_tokens, output_tokens: result.output_tokens, finetune_tokens: result.finetune_tokens, finetuned_model_id: id };
+    const response = { input_tokens: result.input_tokens, output_tokens: result.output_tokens, finetune_tokens: result.finetune_tokens, finetuned_model_id: id };
+    return { value: response, used: tokensUsed(result) };
+  };
+
+  /**
+   * Runs paid work: for an account without a payment method, reserves
+   * `estimate` tokens atomically first (429 when its credits are used up by
+   * what is charged and reserved, concurrent requests included) and settles
+   * the reservation with the tokens used; otherwise charges after the work.
+   * A failed request charges nothing.
+   */
+  const paid = async <T>(account: ServiceAccount, requestID: string, estimate: number, work: () => Promise<{ value: T; used: number }>): Promise<T> => {
+    if (account.hasPaymentMethod) {
+      const done = await work();
+      await store.chargeTokens(account.id, done.used);
+      return done.value;
+    }
+    const held = Math.max(1, estimate);
+    if (!(await store.reserveTokens(account.id, held, account.credits))) throw apiError(429, requestID);
+    let used = 0;
+    try {
+      const done = await work();
+      used = done.used;
+      return done.value;
+    } finally {
+      await store.settleTokens(account.id, held, used);
+    }
   };
 
   const jobRecord = (job: StoredJob): Record<string, unknown> => ({
@@ -369,8 +393,10 @@ export function createService(options: ServiceOptions): ForecastService {
         await checkCredits(account, requestID);
         const b = validateEndpointBody(name, readBody(req.body), { core: false, limits });
         const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
-        const result = executeEndpoint(name, b, finetuned, pipelines);
-        await store.chargeTokens(account.id, tokensUsed(result));
+        const result = await paid(account, requestID, b.series.y.length, async () => {
+          const r = executeEndpoint(name, b, finetuned, pipelines);
+          return { value: r, used: tokensUsed(r) };
+        });
         const { body, warnings } = splitWarnings(result);
         return ok(body, { ...warningHeader(warnings), ...(name === "historic" ? { deprecation: "true" } : {}) });
       }
@@ -379,25 +405,32 @@ export function createService(options: ServiceOptions): ForecastService {
         const b = validateEndpointBody("finetune", readBody(req.body), { core: false, limits });
         const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
-        return ok(await runFinetune(account.id, b, finetuned));
+        return ok(await paid(account, requestID, b.series.y.length, () => runFinetune(account.id, b, finetuned)));
       }
       case "finetuneAsync": {
         await checkCredits(account, requestID);
         const b = validateEndpointBody("finetune", readBody(req.body), { core: false, limits });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
-        const jobId = `ft-${toHex32(String(ids()))}`;
         const at = now();
-        await store.putJob({ jobId, task: "ft", accountId: account.id, status: "pending", request: toJsonRequest(b), result: null, error: null, createdAt: at, updatedAt: at });
-        return ok({ job_id: jobId });
+        // A fresh id; one that names an existing job (a repeating `ids`) is never overwritten.
+        for (let attempt = 0; attempt < JOB_ID_ATTEMPTS; attempt++) {
+          const jobId = `ft-${toHex32(String(ids()))}`;
+          const job: StoredJob = { jobId, task: "ft", accountId: account.id, status: "pending", request: toJsonRequest(b), result: null, error: null, createdAt: at, updatedAt: at };
+          if (await store.insertJob(job)) return ok({ job_id: jobId });
+        }
+        throw new Error(`no fresh job id after ${JOB_ID_ATTEMPTS} attempts: the ids function repeats itself`);
       }
       case "getJob":
         return ok(jobRecord(await ownJob(account.id, params.job_id as string)));
       case "cancelJob": {
         const job = await ownJob(account.id, params.job_id as string);
-        if (job.status !== "pending") throw new HttpError(409, { detail: `job ${job.jobId} is ${job.status}; only a pending job can be cancelled` });
         const cancelled: StoredJob = { ...job, status: "cancelled", updatedAt: now() };
-        await store.putJob(cancelled);
+        // Compare-and-set: only a job still pending is cancelled (a job claimed meanwhile runs to its end).
+        if (job.status !== "pending" || !(await store.updateJob(job.jobId, "pending", cancelled))) {
+          const current = (await store.getJob(job.jobId)) ?? job;
+          throw new HttpError(409, { detail: `job ${job.jobId} is ${current.status}; only a pending job can be cancelled` });
+        }
         return ok(jobRecord(cancelled));
       }
       case "listModels": {
@@ -432,8 +465,10 @@ export function createService(options: ServiceOptions): ForecastService {
           { series: { y: prepared.y, sizes: [prepared.y.length] }, freq: prepared.freq, h: body.h },
           { core: false, limits },
         );
-        const result = executeEndpoint("forecast", validated, null, pipelines);
-        await store.chargeTokens(account.id, tokensUsed(result));
+        const result = await paid(account, requestID, prepared.y.length, async () => {
+          const r = executeEndpoint("forecast", validated, null, pipelines);
+          return { value: r, used: tokensUsed(r) };
+        });
         return ok(
           {
             status: 200,
@@ -457,9 +492,10 @@ export function createService(options: ServiceOptions): ForecastService {
   };
 
   const handle = async (req: ServiceRequest): Promise<ServiceResponse> => {
+    let requestID: string | null = null;
     try {
       const request: ServiceRequest = typeof req === "object" && req !== null ? req : ({} as ServiceRequest);
-      const requestID = freshUuid();
+      requestID = freshUuid();
       const base = { ...JSON_HEADERS, "x-request-id": requestID };
       const match = matchRoute(request.method, request.path);
       if (match.kind === "notFound") return { status: 404, headers: base, body: { detail: "Not Found" } };
@@ -474,7 +510,7 @@ export function createService(options: ServiceOptions): ForecastService {
         throw e;
       }
     } catch {
-      return { status: 500, headers: { ...JSON_HEADERS }, body: { detail: "Internal Server Error" } };
+      return { status: 500, headers: requestID === null ? { ...JSON_HEADERS } : { ...JSON_HEADERS, "x-request-id": requestID }, body: { detail: "Internal Server Error" } };
     }
   };
 
@@ -484,14 +520,16 @@ export function createService(options: ServiceOptions): ForecastService {
       const current = await store.getJob(queued.jobId);
       if (current === undefined || current.status !== "pending") continue;
       const running: StoredJob = { ...current, status: "running", updatedAt: now() };
-      await store.putJob(running);
+      // Claim by compare-and-set: of concurrent runners exactly one moves a pending job to running; a cancelled job is never claimed.
+      if (!(await store.updateJob(current.jobId, "pending", running))) continue;
       summary.ran++;
       let finished: StoredJob;
       try {
         const b = validateEndpointBody("finetune", running.request, { core: false, limits });
         const finetuned = await resolveFinetuned(running.accountId, b.finetuned_model_id);
-        const result = await runFinetune(running.accountId, b, finetuned);
-        finished = { ...running, status: "succeeded", result, updatedAt: now() };
+        const done = await runFinetune(running.accountId, b, finetuned);
+        await store.chargeTokens(running.accountId, done.used);
+        finished = { ...running, status: "succeeded", result: done.value, updatedAt: now() };
         summary.succeeded++;
       } catch (e) {
         let message: string;
@@ -501,7 +539,8 @@ export function createService(options: ServiceOptions): ForecastService {
         finished = { ...running, status: "failed", error: message, updatedAt: now() };
         summary.failed++;
       }
-      await store.putJob(finished);
+      // Terminal states are final: only the claimer moves its running job on.
+      await store.updateJob(running.jobId, "running", finished);
     }
     return summary;
   };
@@ -524,6 +563,9 @@ function legacyLimits(raw: unknown, limits: ServiceLimits): ErrorItem[] {
 }
 
 const JOB_ID_REGEX = new RegExp(FINETUNE_JOB_ID_PATTERN);
+
+/** Fresh ids tried for a new job before giving up (a repeating `ids` function). */
+const JOB_ID_ATTEMPTS = 8;
 
 /** Tokens a result charges: input + output + fine-tune. */
 function tokensUsed(result: TokenCounts): number {

@@ -73,8 +73,14 @@ export type ModelInsertOutcome = "ok" | "exists" | "limit";
 export interface ServiceStore {
   /** A job by id (any account), or undefined. */
   getJob(jobId: string): Promise<StoredJob | undefined>;
-  /** Creates or replaces a job. */
-  putJob(job: StoredJob): Promise<void>;
+  /** Creates a job; false (nothing written) when a job with its id exists. Atomic. */
+  insertJob(job: StoredJob): Promise<boolean>;
+  /**
+   * Replaces a job only if its stored status is still `expected`
+   * (compare-and-set; false, nothing written, otherwise). Atomic: of two
+   * concurrent claims of one pending job exactly one succeeds.
+   */
+  updateJob(jobId: string, expected: ApiJobStatus, next: StoredJob): Promise<boolean>;
   /** Pending jobs, oldest first. */
   pendingJobs(): Promise<StoredJob[]>;
   /** A model of an account, or undefined. */
@@ -89,6 +95,15 @@ export interface ServiceStore {
   spentTokens(accountId: string): Promise<number>;
   /** Adds to the tokens charged to an account. */
   chargeTokens(accountId: string, tokens: number): Promise<void>;
+  /**
+   * Reserves `tokens` for a request if the account's credits are not used up
+   * by what is charged and reserved: true when credits − spent − reserved > 0
+   * (then reserved grows by `tokens`), false otherwise. Atomic: concurrent
+   * requests see each other's reservations.
+   */
+  reserveTokens(accountId: string, tokens: number, credits: number): Promise<boolean>;
+  /** Ends a reservation: reserved shrinks by `reserved`, spent grows by `used` (0 when the request failed). Atomic. */
+  settleTokens(accountId: string, reserved: number, used: number): Promise<void>;
 }
 
 /**
@@ -106,6 +121,7 @@ export function createMemoryStore(): ServiceStore {
   const jobs = new Map<string, StoredJob>();
   const models = new Map<string, Map<string, StoredFinetunedModel>>();
   const spent = new Map<string, number>();
+  const reserved = new Map<string, number>();
   const accountModels = (accountId: string): Map<string, StoredFinetunedModel> => {
     let m = models.get(accountId);
     if (m === undefined) {
@@ -116,8 +132,16 @@ export function createMemoryStore(): ServiceStore {
   };
   return {
     getJob: async (jobId) => jobs.get(jobId),
-    putJob: async (job) => {
+    insertJob: async (job) => {
+      if (jobs.has(job.jobId)) return false;
       jobs.set(job.jobId, job);
+      return true;
+    },
+    updateJob: async (jobId, expected, next) => {
+      const current = jobs.get(jobId);
+      if (current === undefined || current.status !== expected || next.jobId !== jobId) return false;
+      jobs.set(jobId, next);
+      return true;
     },
     pendingJobs: async () => [...jobs.values()].filter((j) => j.status === "pending"),
     getModel: async (accountId, modelId) => models.get(accountId)?.get(modelId),
@@ -133,6 +157,16 @@ export function createMemoryStore(): ServiceStore {
     spentTokens: async (accountId) => spent.get(accountId) ?? 0,
     chargeTokens: async (accountId, tokens) => {
       spent.set(accountId, (spent.get(accountId) ?? 0) + tokens);
+    },
+    reserveTokens: async (accountId, tokens, credits) => {
+      const held = reserved.get(accountId) ?? 0;
+      if (!(credits - (spent.get(accountId) ?? 0) - held > 0)) return false;
+      reserved.set(accountId, held + tokens);
+      return true;
+    },
+    settleTokens: async (accountId, held, used) => {
+      reserved.set(accountId, (reserved.get(accountId) ?? 0) - held);
+      spent.set(accountId, (spent.get(accountId) ?? 0) + used);
     },
   };
 }

@@ -21,9 +21,15 @@ function recordingStore(): { store: ServiceStore; writes: { status: string; upda
     writes,
     store: {
       ...inner,
-      putJob: async (job) => {
-        writes.push({ status: job.status, updatedAt: job.updatedAt });
-        await inner.putJob(job);
+      insertJob: async (job) => {
+        const done = await inner.insertJob(job);
+        if (done) writes.push({ status: job.status, updatedAt: job.updatedAt });
+        return done;
+      },
+      updateJob: async (jobId, expected, next) => {
+        const done = await inner.updateJob(jobId, expected, next);
+        if (done) writes.push({ status: next.status, updatedAt: next.updatedAt });
+        return done;
       },
     },
   };
