@@ -55,7 +55,7 @@ const typed: ForecastRequest = {
   histExog: [],
 };
 
-const accounts = [{ id: "bench", apiKeys: ["bench-key"], credits: Infinity, hasPaymentMethod: true }];
+const accounts = [{ id: "bench", apiKeys: ["bench-key"], credits: 1e15, hasPaymentMethod: true }];
 const headers = { authorization: "Bearer bench-key", "content-type": "application/json" };
 const service = createService({ accounts });
 const precomputed: ForecastResult = runForecast(typed);

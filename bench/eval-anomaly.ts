@@ -263,7 +263,7 @@ for (const decision of [
   "Overlapping windows (step_size < h): a point takes the forecast of the latest cutoff covering it.",
   "Calibration: every forecast point scores where y fell in the model's predictive spread (its quantiles, on a normal scale); the calibration points are those before the detection window when there are at least 6 · d of them, else all forecast points. z is the calibrated z of each detection point (nested conformal on the series' own scores; beyond the levels the scores resolve, the model's quantiles rescaled by the robust ratio median |u| / 0.6745 shrunk towards 1 with a weight of 20 scores). See docs/anomaly-detection.md.",
   "Univariate flag: |z| > Φ⁻¹(0.5 + level/200), i.e. y outside the calibrated level interval (the interval returned). Multivariate: A = Σ z² over series (sorted, compensated sum: independent of series order), flag when A > χ²-quantile(level/100, n series); closed forms for 1 and 2 series.",
-  "Fine-tuning: `refit` false tunes once on the points before each series' first window; `refit` true tunes once per window on the points before that window's cutoffs. finetune_tokens = steps × series (once, also with refit, as CONTRACT §4 states).",
+  "Fine-tuning: `refit` false tunes once on the points before each series' first window; `refit` true tunes once per window on the points before that window's cutoffs. finetune_tokens = steps × series for each tuning (once per window with refit: the work done).",
   "Exogenous X: phase 1 (clean_ex_first) before the model; phase 2 at the forecast points, with the residual regression (clean_ex_first false) fitted on the calibration points.",
 ]) {
   lines.push(`- ${decision}`);

@@ -28,14 +28,18 @@ export interface ErrorItem {
  * ```
  */
 export class ValidationError extends Error {
-  /** The 422 items, all problems of the request at once. */
+  /** The 422 items, every problem of the request at once, the first {@link MAX_ERROR_ITEMS} of them. */
   readonly detail: ErrorItem[];
   constructor(detail: ErrorItem[]) {
-    super(detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ") || "validation error");
+    const kept = detail.length > MAX_ERROR_ITEMS ? detail.slice(0, MAX_ERROR_ITEMS) : detail;
+    super(kept.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ") || "validation error");
     this.name = "ValidationError";
-    this.detail = detail;
+    this.detail = kept;
   }
 }
+
+/** Most items a 422 carries (every `ValidationError` keeps the first this many). */
+export const MAX_ERROR_ITEMS = 1000;
 
 /**
  * A `value_error` item for a rule across fields, worded like pydantic's

@@ -136,7 +136,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  * series; `idxs` are their positions in the request's `y`. Tokens: input = y
  * plus every X value; output = rows × (mean, anomaly, anomaly_score,
  * accumulated_anomaly_score, and 2 interval arrays in univariate mode);
- * finetune = steps × series (once, also with `refit`).
+ * finetune = steps × series for each tuning: once, or once per window with `refit`.
  *
  * Cost: W forecaster calls of up to `sizes.length` contexts; O(y.length) memory.
  *
@@ -184,14 +184,15 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
     const fit = Math.min(windows, Math.floor((n - ANOMALY_MIN_CONTEXT - h) / stepSize) + 1);
     earliestCutoffs[i] = n - h - (fit - 1) * stepSize;
   }
-  // Fine-tune tokens and notes come from the first preparation (CONTRACT: steps × series, also with refit).
+  // Fine-tune tokens charge the work done: steps × series for every tuning (one per window with refit);
+  // the notes come from the first preparation.
   let finetuneTokens = 0;
   const modelWarnings: string[] = [];
   let prepared = false;
   const prepare = (trainLengths: Int32Array): Forecaster => {
     const result = prepareForecaster(request, modelSeries, { trainLengths });
+    finetuneTokens += result.finetuneTokens;
     if (!prepared) {
-      finetuneTokens = result.finetuneTokens;
       modelWarnings.push(...result.warnings);
       prepared = true;
     }

@@ -1,8 +1,9 @@
 /**
  * API keys: reading the credential of a request and finding its account by
- * comparing against every configured key in constant time.
+ * hash, then a constant-time comparison.
  * @module
  */
+import { hashHex32 } from "./ids.js";
 
 /**
  * Compares two strings in time that depends only on their lengths (never on
@@ -22,13 +23,40 @@ export interface KeyEntry {
   readonly accountId: string;
 }
 
+/** Configured keys by the hash of each (built once; see {@link findAccountByKey}). */
+export type KeyIndex = ReadonlyMap<string, readonly KeyEntry[]>;
+
 /**
- * The account of `presented`, or null. Every key is compared (no early exit),
- * so the time does not tell which key, or whether any, matched.
+ * Indexes configured keys by `hashHex32` of each, so that a lookup costs one
+ * hash of the presented key and a constant-time comparison with the few keys
+ * of its bucket, whatever the number of keys.
+ *
+ * @example
+ * ```ts
+ * const index = keyIndex([{ key: "k-1", accountId: "acme" }]);
+ * findAccountByKey(index, "k-1"); // => "acme"
+ * ```
  */
-export function findAccountByKey(entries: readonly KeyEntry[], presented: string): string | null {
-  let found: string | null = null;
+export function keyIndex(entries: readonly KeyEntry[]): KeyIndex {
+  const index = new Map<string, KeyEntry[]>();
   for (const e of entries) {
+    const h = hashHex32(e.key);
+    const bucket = index.get(h);
+    if (bucket === undefined) index.set(h, [e]);
+    else bucket.push(e);
+  }
+  return index;
+}
+
+/**
+ * The account of `presented`, or null: the presented key is hashed once and
+ * compared in constant time (no early exit) with every configured key of the
+ * same hash, so the time depends on the presented key's length only, not on
+ * the number of configured keys or on which key, if any, matched.
+ */
+export function findAccountByKey(index: KeyIndex, presented: string): string | null {
+  let found: string | null = null;
+  for (const e of index.get(hashHex32(presented)) ?? []) {
     if (constantTimeEqual(e.key, presented) && found === null) found = e.accountId;
   }
   return found;

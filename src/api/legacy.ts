@@ -104,11 +104,17 @@ const FIXED_STEPS: readonly [number, Freq, string][] = [
   [604800, "W", "week"],
 ];
 
+/** The 422 of a horizon whose dates would pass the year 9999 (ISO-8601 dates have four-digit years). */
+function pastYear9999(h: number): ValidationError {
+  return new ValidationError([valueError(["body", "h"], `the ${h} future timestamps would pass the year 9999, which a four-digit ISO-8601 date cannot write; ask for fewer steps`, h)]);
+}
+
 /**
  * Parses and checks the rows of an older-form request and writes the `h`
  * future timestamps. Rows may come in any order (they are sorted by time);
  * duplicate timestamps, gaps and irregular spacing are 422 items naming the
- * offending row's index in `df`.
+ * offending row's index in `df`; a horizon whose dates would pass the year
+ * 9999 is a 422 at `h`.
  */
 export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], h: number): LegacySeries {
   const errors: ErrorItem[] = [];
@@ -158,6 +164,7 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
         errors.push(valueError(loc(k), `irregular spacing at df[${order[k]}].ds = '${dsOf(k)}': ${diff} s after '${dsOf(k - 1)}', not a multiple of one ${unit} (frequency ${f})`));
       }
     }
+    if (civilFromDays(Math.floor((last.epochSeconds + h * step) / 86400)).year > 9999) throw pastYear9999(h);
     for (let j = 1; j <= h; j++) future.push(formatLegacyTimestamp(last.epochSeconds + j * step, format));
   } else if (minStep >= 28 * 86400 && minStep <= 31 * 86400) {
     freq = "M";
@@ -176,6 +183,7 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
       }
     }
     const base = last.year * 12 + (last.month - 1);
+    if (Math.floor((base + h) / 12) > 9999) throw pastYear9999(h);
     for (let j = 1; j <= h; j++) {
       const mi = base + j;
       const year = Math.floor(mi / 12);

@@ -7,7 +7,7 @@
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import type { FinetunedWeights, TokenCounts } from "../types.js";
-import { bearerToken, findAccountByKey, headerValue, type KeyEntry } from "./auth.js";
+import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
 import { executeEndpoint } from "./core.js";
 import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { readJsonBody } from "./json.js";
@@ -248,6 +248,9 @@ export function createService(options: ServiceOptions): ForecastService {
   const seenKeys = new Set<string>();
   for (const a of options.accounts) {
     if (typeof a.id !== "string" || accounts.has(a.id)) throw new RangeError(`createService: account id ${String(a.id)} is invalid or repeated`);
+    if (typeof a.credits !== "number" || !Number.isFinite(a.credits) || a.credits < 0) {
+      throw new RangeError(`createService: account ${a.id}: credits must be a finite number >= 0, got ${String(a.credits)} (give a payment method for use past the credits)`);
+    }
     accounts.set(a.id, a);
     for (const key of a.apiKeys) {
       if (typeof key !== "string" || key.length === 0) throw new RangeError(`createService: account ${a.id} has an empty or non-string API key`);
@@ -256,6 +259,7 @@ export function createService(options: ServiceOptions): ForecastService {
       keys.push({ key, accountId: a.id });
     }
   }
+  const keysByHash = keyIndex(keys);
   const clock = options.clock ?? ((): Date => new Date(0));
   const ids = options.ids ?? seededIdSequence("forecastmodel-service");
   const freshUuid = (): string => uuidLayout(toHex32(String(ids())));
@@ -279,7 +283,7 @@ export function createService(options: ServiceOptions): ForecastService {
 
   const authenticate = (route: RouteName, headers: unknown, requestID: string): ServiceAccount => {
     const presented = route === "legacy" ? headerValue(headers, "x-api-key") : bearerToken(headers);
-    const accountId = presented === null ? null : findAccountByKey(keys, presented);
+    const accountId = presented === null ? null : findAccountByKey(keysByHash, presented);
     const account = accountId === null ? undefined : accounts.get(accountId);
     if (account === undefined) throw apiError(401, requestID);
     return account;
@@ -321,21 +325,28 @@ export function createService(options: ServiceOptions): ForecastService {
   /** Fine-tunes and stores the model; returns the response body. */
   const runFinetune = async (accountId: string, b: ValidatedBodies["finetune"], finetuned: FinetunedWeights | null) => {
     const result = executeEndpoint("finetune", b, finetuned, pipelines);
-    const id = b.output_model_id ?? freshUuid();
-    const record: FinetunedModelRecord = {
-      id,
-      created_at: now(),
-      base_model_id: b.finetuned_model_id ?? "None",
-      steps: b.finetune_steps,
-      depth: b.finetune_depth,
-      loss: b.finetune_loss,
-      model: result.weights.model,
-      freq: b.freq,
-      created_by: "user",
-    };
-    const outcome = await store.insertModel({ accountId, record, weights: result.weights }, maxModels);
-    if (outcome === "exists") throw new ValidationError([valueError(["body", "output_model_id"], `a fine-tuned model '${id}' already exists in this account`, id)]);
-    if (outcome === "limit") throw new ValidationError([modelLimitItem()]);
+    const created = now();
+    // A generated id that collides with a model of the account (a repeating `ids`) is drawn again.
+    let id = "";
+    for (let attempt = 0; ; attempt++) {
+      id = b.output_model_id ?? freshUuid();
+      const record: FinetunedModelRecord = {
+        id,
+        created_at: created,
+        base_model_id: b.finetuned_model_id ?? "None",
+        steps: b.finetune_steps,
+        depth: b.finetune_depth,
+        loss: b.finetune_loss,
+        model: result.weights.model,
+        freq: b.freq,
+        created_by: "user",
+      };
+      const outcome = await store.insertModel({ accountId, record, weights: result.weights }, maxModels);
+      if (outcome === "ok") break;
+      if (outcome === "limit") throw new ValidationError([modelLimitItem()]);
+      if (b.output_model_id !== null) throw new ValidationError([valueError(["body", "output_model_id"], `a fine-tuned model '${id}' already exists in this account`, id)]);
+      if (attempt + 1 >= JOB_ID_ATTEMPTS) throw new Error(`no fresh model id after ${JOB_ID_ATTEMPTS} attempts: the ids function repeats itself`);
+    }
     const response = { input_tokens: result.input_tokens, output_tokens: result.output_tokens, finetune_tokens: result.finetune_tokens, finetuned_model_id: id };
     return { value: response, used: tokensUsed(result) };
   };

@@ -479,9 +479,10 @@ describe("with the network (forecastmodel-1)", () => {
     }
   });
 
-  test.each([false, true])("fine-tuning (refit %s) charges steps × series once", (refit) => {
+  test.each([false, true])("fine-tuning (refit %s) charges steps × series for each tuning", (refit) => {
     const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { refit, finetune: { steps: 2, loss: "mae", depth: 1 } }));
-    expect(result.finetune_tokens).toBe(4);
+    // refit tunes once per window: anomalyWindowCount(5, 20, 20) = 2
+    expect(result.finetune_tokens).toBe(refit ? 8 : 4);
     expect(result.idxs.length).toBe(10);
   });
 });

@@ -51,7 +51,8 @@ describe("how the pipeline prepares its model", () => {
       [30, 20],
       [25, 15],
     ]);
-    expect(result.finetune_tokens).toBe(6);
+    // three tunings (one per window), each steps × series = 6: the work done
+    expect(result.finetune_tokens).toBe(18);
     expect(result.warnings).toEqual(["note from fine-tuning"]);
   });
 

@@ -8,6 +8,8 @@ import { describe, expect, test } from "vitest";
 import { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "../../src/api/index.js";
 import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api/core.js";
 import { ValidationError } from "../../src/errors.js";
+import { createService } from "../../src/api/service.js";
+import { MAX_ERROR_ITEMS } from "../../src/errors.js";
 import { bearer, KEY_A, testService } from "./helpers.js";
 
 function detail(run: () => unknown): { loc: (string | number)[]; msg: string }[] {
@@ -71,5 +73,36 @@ describe("work budget", () => {
     const res = forecast({ series, freq: "D", h: 3, finetune_steps: 1 }, { limits: UNLIMITED });
     expect(res.mean.length).toBe(3);
     expect(Object.isFrozen(UNLIMITED)).toBe(true);
+  });
+});
+
+describe("bounded answers and validated options", () => {
+  test("every 422 carries at most 1,000 items: 100,000 hist_exog entries, 30,000 bad rows of the older form", async () => {
+    const service = testService();
+    const hist = await service.handle({
+      method: "POST", path: "/v2/forecast", headers: bearer(KEY_A),
+      body: { series: { y: daily(10), sizes: [10], X: [daily(10)] }, X_future: [[1, 2]], freq: "D", h: 2, hist_exog: Array.from({ length: 100_000 }, (_, i) => i + 5) },
+    });
+    expect(hist.status).toBe(422);
+    expect((hist.body as { detail: unknown[] }).detail.length).toBeLessThanOrEqual(MAX_ERROR_ITEMS);
+    const df = Array.from({ length: 30_000 }, (_, i) => ({ ds: `bad-${i}`, y: 1 }));
+    const legacy = await service.handle({ method: "POST", path: "/forecastmodel", headers: { "x-api-key": KEY_A }, body: { df, h: 2 } });
+    expect(legacy.status).toBe(422);
+    expect(JSON.stringify(legacy.body).length).toBeLessThan(1_000_000);
+    expect(new ValidationError(Array.from({ length: 5000 }, () => ({ type: "missing", loc: ["body"], msg: "Field required" }))).detail.length).toBe(MAX_ERROR_ITEMS);
+  });
+
+  test("credits must be a finite number >= 0", () => {
+    for (const credits of [Number.NaN, Infinity, -1]) {
+      expect(() => createService({ accounts: [{ id: "a", apiKeys: ["k"], credits, hasPaymentMethod: true }] })).toThrow(/credits must be a finite number >= 0/);
+    }
+  });
+
+  test("the older form refuses a horizon whose dates would pass the year 9999", async () => {
+    const service = testService();
+    const df = [{ ds: "9999-10-01", y: 1 }, { ds: "9999-11-01", y: 2 }, { ds: "9999-12-01", y: 3 }];
+    const res = await service.handle({ method: "POST", path: "/forecastmodel", headers: { "x-api-key": KEY_A }, body: { df, h: 2 } });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(res.body)).toContain("year 9999");
   });
 });

@@ -104,4 +104,17 @@ describe("races over a 1 ms store", () => {
     expect(second.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(((await store.getJob(jobId))!.request as { output_model_id: string }).output_model_id).toBe("first");
   });
+
+  it("a generated model id that collides is drawn again, never overwriting a model", async () => {
+    const sequence = ["dup", "dup", "dup", "fresh"];
+    let i = 0;
+    const store = createMemoryStore();
+    const service = createService({ accounts: [{ id: "acme", apiKeys: [KEY_A], credits: 1e9, hasPaymentMethod: true }], store, pipelines: fakePipelines, ids: () => sequence[Math.min(i++, sequence.length - 1)]! });
+    const a = await service.handle(post("/v2/finetune", { series: smallSeries, freq: "D", finetune_steps: 2 }));
+    const b = await service.handle(post("/v2/finetune", { series: smallSeries, freq: "D", finetune_steps: 3 }));
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const ids = [(a.body as { finetuned_model_id: string }).finetuned_model_id, (b.body as { finetuned_model_id: string }).finetuned_model_id];
+    expect(new Set(ids).size).toBe(2);
+    expect((await store.listModels("acme")).map((m) => m.record.steps)).toEqual([2, 3]);
+  });
 });

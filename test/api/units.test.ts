@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { bearerToken, constantTimeEqual, findAccountByKey, headerValue } from "../../src/api/auth.js";
+import { bearerToken, constantTimeEqual, findAccountByKey, headerValue, keyIndex } from "../../src/api/auth.js";
 import { hashHex32, seededIdSequence, toHex32, uuidLayout } from "../../src/api/ids.js";
 import { civilFromDays, daysFromCivil, daysInMonth, formatLegacyTimestamp, parseLegacyTimestamp, prepareLegacySeries } from "../../src/api/legacy.js";
 import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
@@ -26,12 +26,21 @@ describe("keys", () => {
   test.prop([fc.uniqueArray(fc.string({ minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 6 }), fc.nat()])(
     "findAccountByKey finds exactly the owner of a key",
     (keys, pick) => {
-      const entries = keys.map((key, i) => ({ key, accountId: `acct-${i}` }));
+      const entries = keyIndex(keys.map((key, i) => ({ key, accountId: `acct-${i}` })));
       const i = pick % keys.length;
       expect(findAccountByKey(entries, keys[i] as string)).toBe(`acct-${i}`);
       expect(findAccountByKey(entries, `${keys.join("")}#`)).toBeNull();
     },
   );
+
+  it("a 1 MB key against 1,000 configured keys is refused after one hash: it compares with no configured key of another hash", () => {
+    const entries = Array.from({ length: 1000 }, (_, i) => ({ key: `key-${i}-${"x".repeat(32)}`, accountId: `acct-${i}` }));
+    const index = keyIndex(entries);
+    expect(index.size).toBe(1000);
+    const huge = "k".repeat(1_000_000);
+    expect(findAccountByKey(index, huge)).toBeNull();
+    expect(findAccountByKey(index, entries[517]!.key)).toBe("acct-517");
+  });
 
   it("reads headers case-insensitively; a repeated header counts as absent", () => {
     expect(headerValue({ "X-Api-Key": "k" }, "x-api-key")).toBe("k");
