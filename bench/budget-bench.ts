@@ -2,13 +2,15 @@
  * The largest request the default work budget (DEFAULT_SERVICE_LIMITS) admits
  * on each endpoint, timed through the core functions (one thread):
  * 120,000 network windows for forecast (with levels), online anomaly detection
- * and the historic forecast, 50,000 fine-tuning windows at depth 5.
+ * and the historic forecast, 50,000 fine-tuning windows at depth 5, and the
+ * older form with 5,000,000 rows (limits.maxValues).
  *
  *   npm run build && node dist/bench/budget-bench.js
  */
 import os from "node:os";
 import { DEFAULT_SERVICE_LIMITS } from "../src/api/index.js";
 import { detectAnomaliesOnline, finetune, forecast, historicForecast } from "../src/api/core.js";
+import { createService } from "../src/api/service.js";
 
 function series(count: number, length: number): { y: number[]; sizes: number[] } {
   const y: number[] = [];
@@ -39,6 +41,14 @@ const rows = [
   time(`fine-tune: 128 series × 500 points, 390 steps, depth 5 (49,920 windows)`, () =>
     finetune({ series: series(128, 500), freq: "H", finetune_steps: 390, finetune_depth: 5 })),
 ];
+// The older form (POST /forecastmodel): 5,000,000 hourly rows (limits.maxValues), h 24, through the service.
+const service = createService({ accounts: [{ id: "bench", apiKeys: ["k"], credits: 1e15, hasPaymentMethod: true }] });
+const start = Date.UTC(2000, 0, 1);
+const df = Array.from({ length: DEFAULT_SERVICE_LIMITS.maxValues }, (_, i) => ({ ds: new Date(start + i * 3600e3).toISOString().slice(0, 19).replace("T", " "), y: 10 + Math.sin(i / 4) }));
+const t0 = process.hrtime.bigint();
+const legacy = await service.handle({ method: "POST", path: "/forecastmodel", headers: { "x-api-key": "k" }, body: { df, h: 24 } });
+if (legacy.status !== 200) throw new Error(`older form: ${legacy.status}`);
+rows.push(`| older form (POST /forecastmodel): 5,000,000 hourly rows, h 24 | ${(Number(process.hrtime.bigint() - t0) / 1e9).toFixed(1)} |`);
 console.log("| largest admitted request | seconds |");
 console.log("|---|---:|");
 for (const r of rows) console.log(r);
