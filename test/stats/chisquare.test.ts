@@ -51,7 +51,9 @@ describe("chiSquareQuantile", () => {
     "is monotone in p and in df",
     (a, b, df) => {
       const [lo, hi] = a <= b ? [a, b] : [b, a];
-      expect(chiSquareQuantile(lo, df)).toBeLessThanOrEqual(chiSquareQuantile(hi, df));
+      // p values a few ulps apart may give quantiles a few ulps the wrong way round (the solver's rounding;
+      // CI found 0.01000000000000002 vs 0.010000000000000009 at df 49: 28.940645973381507 vs …503)
+      expect(chiSquareQuantile(lo, df)).toBeLessThanOrEqual(chiSquareQuantile(hi, df) * (1 + 8 * Number.EPSILON));
       expect(chiSquareQuantile(lo, df)).toBeLessThan(chiSquareQuantile(lo, df + 1));
     },
   );
