@@ -10,6 +10,7 @@
 export { forecast, detectAnomaliesOnline, historicForecast, finetune } from "./core.js";
 export type { CoreCallOptions, FinetuneCallResult } from "./core.js";
 export { createService, SUPPORT_TEXT } from "./service.js";
+export { seededIdSequence } from "./ids.js";
 export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService } from "./service.js";
 export { createMemoryStore } from "./store.js";
 export type { ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome } from "./store.js";

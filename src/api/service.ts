@@ -44,7 +44,12 @@ export interface ServiceOptions {
   readonly accounts: readonly ServiceAccount[];
   /** Current time (default: the fixed epoch 1970-01-01T00:00:00Z). */
   readonly clock?: () => Date;
-  /** Fresh ids for request ids, job ids and generated model ids (default: a seeded sequence of 32 hex digits). */
+  /**
+   * Fresh ids for request ids, job ids and generated model ids (default:
+   * random UUIDs from `globalThis.crypto.randomUUID`, present in Node, Deno,
+   * Bun and browsers, so processes sharing a store never collide; inject a
+   * seeded sequence, e.g. `seededIdSequence(seed)`, for reproducible ids).
+   */
   readonly ids?: () => string;
   /** Size limits (defaults: `DEFAULT_SERVICE_LIMITS`). */
   readonly limits?: Partial<ServiceLimits>;
@@ -261,7 +266,7 @@ export function createService(options: ServiceOptions): ForecastService {
   }
   const keysByHash = keyIndex(keys);
   const clock = options.clock ?? ((): Date => new Date(0));
-  const ids = options.ids ?? seededIdSequence("forecastmodel-service");
+  const ids = options.ids ?? randomIds();
   const freshUuid = (): string => uuidLayout(toHex32(String(ids())));
   const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
   const store = options.store ?? createMemoryStore();
@@ -574,6 +579,13 @@ function legacyLimits(raw: unknown, limits: ServiceLimits): ErrorItem[] {
 }
 
 const JOB_ID_REGEX = new RegExp(FINETUNE_JOB_ID_PATTERN);
+
+/** Random UUIDs where the runtime has `crypto.randomUUID`, else the fixed seeded sequence (such a runtime should inject `ids`). */
+function randomIds(): () => string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (crypto !== undefined && typeof crypto.randomUUID === "function") return () => crypto.randomUUID!();
+  return seededIdSequence("forecastmodel-service");
+}
 
 /** Fresh ids tried for a new job before giving up (a repeating `ids` function). */
 const JOB_ID_ATTEMPTS = 8;

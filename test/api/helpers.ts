@@ -4,6 +4,7 @@
  */
 import { ValidationError } from "../../src/errors.js";
 import type { ApiPipelines } from "../../src/api/pipelines.js";
+import { seededIdSequence } from "../../src/api/ids.js";
 import { createService, type ServiceOptions } from "../../src/api/service.js";
 
 export const HORIZON_WARNING = "The specified horizon h exceeds the model horizon (14 for freq D with forecastmodel-1). This may lead to less accurate forecasts.";
@@ -103,6 +104,7 @@ export function testService(extra: Partial<ServiceOptions> = {}) {
       { id: "poor", apiKeys: [KEY_POOR], credits: 30, hasPaymentMethod: false },
     ],
     clock: () => new Date((t += 1000)),
+    ids: seededIdSequence("test-service"),
     pipelines: fakePipelines,
     ...extra,
   });

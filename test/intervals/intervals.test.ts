@@ -138,9 +138,11 @@ describe("conformal intervals", () => {
             for (let row = 0; row < cv.cutoffs.length; row++) {
               errors.push(Math.abs(values[cv.cutoffs[row]! + k]! - cv.forecasts[row * h + k]!));
             }
-            expect(wLow[k]!).toBeGreaterThanOrEqual(Math.min(...errors));
-            expect(wHigh[k]!).toBeLessThanOrEqual(Math.max(...errors));
-            expect(wLow[k]!).toBeLessThanOrEqual(wHigh[k]!);
+            // type-7 interpolation may land an ulp outside the bracketing errors, or an ulp the wrong way round for close levels
+            const ulps = 4 * Number.EPSILON * Math.max(1, ...errors);
+            expect(wLow[k]!).toBeGreaterThanOrEqual(Math.min(...errors) - ulps);
+            expect(wHigh[k]!).toBeLessThanOrEqual(Math.max(...errors) + ulps);
+            expect(wLow[k]!).toBeLessThanOrEqual(wHigh[k]! + ulps);
           }
         },
       ),
