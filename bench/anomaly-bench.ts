@@ -9,7 +9,7 @@
 import seedrandom from "seedrandom";
 import { anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../src/cv/index.js";
-import type { AnomalyRequest, Forecaster, SeriesData } from "../src/types.js";
+import type { AnomalyInput, Forecaster, SeriesData } from "../src/types.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
 
 const seriesCount = Number(process.argv[2] ?? 1000);
@@ -35,7 +35,7 @@ function makeSeries(): SeriesData {
   return { y, sizes, offsets, X: [] };
 }
 
-function request(series: SeriesData): AnomalyRequest {
+function request(series: SeriesData): AnomalyInput {
   return univariateAnomalyRequest(series, "H", h, detectionSize, 99);
 }
 

@@ -2,10 +2,10 @@
  * The univariate, zero-shot anomaly request with the API's defaults that the
  * anomaly benchmark and evaluation both run.
  */
-import type { AnomalyRequest, Freq, SeriesData } from "../src/types.js";
+import type { AnomalyInput, Freq, SeriesData } from "../src/types.js";
 
 /** `step_size = h`, forecastmodel-1 without fine-tuning, exogenous defaults. */
-export function univariateAnomalyRequest(series: SeriesData, freq: Freq, h: number, detectionSize: number, level: number): AnomalyRequest {
+export function univariateAnomalyRequest(series: SeriesData, freq: Freq, h: number, detectionSize: number, level: number): AnomalyInput {
   return {
     series,
     freq,

@@ -19,7 +19,7 @@ import seedrandom from "seedrandom";
 import { forecast } from "../src/api/core.js";
 import { createService } from "../src/api/service.js";
 import { runForecast } from "../src/forecast/index.js";
-import type { ForecastRequest, ForecastResult } from "../src/types.js";
+import type { ForecastInput, ForecastResult } from "../src/types.js";
 
 const seriesCount = Number(process.argv[2] ?? 100);
 const length = Number(process.argv[3] ?? 200);
@@ -35,12 +35,12 @@ for (let s = 0; s < seriesCount; s++) {
   for (let t = 0; t < length; t++) y.push(level + amplitude * Math.sin((2 * Math.PI * t) / 7) + 2 * (u() - 0.5));
 }
 const sizes = new Array<number>(seriesCount).fill(length);
-const body = { series: { y, sizes }, freq: "D", h, level: levels };
+const body = { series: { y, sizes }, freq: "D", h, level: levels } as const;
 const bodyText = JSON.stringify(body);
 
 const offsets = new Int32Array(seriesCount + 1);
 for (let i = 0; i < seriesCount; i++) offsets[i + 1] = (offsets[i] as number) + length;
-const typed: ForecastRequest = {
+const typed: ForecastInput = {
   series: { y: Float64Array.from(y), sizes: Int32Array.from(sizes), offsets, X: [] },
   h,
   levels,

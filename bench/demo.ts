@@ -92,7 +92,7 @@ function main(): void {
     h: H,
     detection_size: DETECTION_SIZE,
     level: LEVEL,
-  };
+  } as const;
 
   console.log(`Online anomaly detection on ${chosen.length} monthly series of R's datasets package (R 4.2.2, bench/data/r-datasets.json)`);
   console.log(`model forecastmodel-1, h = ${H}, detection_size = ${DETECTION_SIZE} (last two years), level = ${LEVEL}%\n`);

@@ -7,7 +7,7 @@
 import os from "node:os";
 import { runForecast } from "../src/forecast/index.js";
 import { pretrainedParameters } from "../src/model/weights.js";
-import type { ForecastRequest } from "../src/types.js";
+import type { ForecastInput } from "../src/types.js";
 
 const nSeries = Number(process.argv[2] ?? 1000);
 const points = Number(process.argv[3] ?? 500);
@@ -22,7 +22,7 @@ for (let i = 0; i < nSeries; i++) {
 }
 const sizes = new Int32Array(nSeries).fill(points);
 const offsets = Int32Array.from({ length: nSeries + 1 }, (_, i) => i * points);
-const request: ForecastRequest = {
+const request: ForecastInput = {
   series: { y, sizes, offsets, X: [] }, h, levels: [80, 95], freq: "H", model: "forecastmodel-1",
   finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null,
   Xfuture: [], cleanExFirst: true, histExog: [],

@@ -23,7 +23,7 @@ import seedrandom from "seedrandom";
 import { runHistoricForecast } from "../src/historic/index.js";
 import { fitRidgeRegression } from "../src/exogenous/index.js";
 import { pretrainedParameters } from "../src/model/index.js";
-import type { Forecaster, HistoricRequest, SeriesData } from "../src/types.js";
+import type { Forecaster, HistoricInput, SeriesData } from "../src/types.js";
 
 const FEATURES = 5;
 
@@ -54,7 +54,7 @@ function benchSeries(count: number, length: number): SeriesData {
   return { y, sizes, offsets, X };
 }
 
-function benchRequest(series: SeriesData, cleanExFirst: boolean): HistoricRequest {
+function benchRequest(series: SeriesData, cleanExFirst: boolean): HistoricInput {
   return {
     series,
     freq: "D",

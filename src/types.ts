@@ -114,7 +114,7 @@ export interface ModelSpec {
 }
 
 /** Validated POST /v2/forecast request. */
-export interface ForecastRequest extends ModelSpec {
+export interface ForecastInput extends ModelSpec {
   /** The series to forecast. */
   readonly series: SeriesData;
   /** Steps to forecast after each series. */
@@ -130,7 +130,7 @@ export interface ForecastRequest extends ModelSpec {
 }
 
 /** Validated POST /v2/online_anomaly_detection request. */
-export interface AnomalyRequest extends ModelSpec {
+export interface AnomalyInput extends ModelSpec {
   /** The series to scan. */
   readonly series: SeriesData;
   /** Length of each rolling forecast window. */
@@ -143,28 +143,28 @@ export interface AnomalyRequest extends ModelSpec {
   readonly thresholdMethod: "univariate" | "multivariate";
   /** Step between cross-validation windows (defaults to h). */
   readonly stepSize: number;
-  /** As in {@link ForecastRequest.cleanExFirst}. */
+  /** As in {@link ForecastInput.cleanExFirst}. */
   readonly cleanExFirst: boolean;
-  /** As in {@link ForecastRequest.histExog}. */
+  /** As in {@link ForecastInput.histExog}. */
   readonly histExog: readonly number[];
   /** Fine-tune in each window (true) or only on the first window (false). */
   readonly refit: boolean;
 }
 
 /** Validated POST /v2/historic_forecast request. */
-export interface HistoricRequest extends ModelSpec {
+export interface HistoricInput extends ModelSpec {
   /** The series to fit. */
   readonly series: SeriesData;
   /** Interval levels in percent (may be empty). */
   readonly levels: readonly number[];
-  /** As in {@link ForecastRequest.cleanExFirst}. */
+  /** As in {@link ForecastInput.cleanExFirst}. */
   readonly cleanExFirst: boolean;
   /** Also return the (features + 1) contribution arrays. */
   readonly featureContributions: boolean;
 }
 
 /** Validated POST /v2/finetune request. */
-export interface FinetuneRequest extends ModelSpec {
+export interface FinetuneInput extends ModelSpec {
   /** The series to fine-tune on. */
   readonly series: SeriesData;
 }

@@ -11,7 +11,7 @@ import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js
 import { intervalKey, withSpread } from "../intervals/index.js";
 import { prepareForecaster } from "../finetune/index.js";
 import { horizonWarning } from "../model/index.js";
-import type { AnomalyRequest, AnomalyResult, Forecaster, SeriesData } from "../types.js";
+import type { AnomalyInput, AnomalyResult, Forecaster, SeriesData } from "../types.js";
 import {
   multivariateAccumulatedScores,
   multivariateThreshold,
@@ -163,7 +163,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  * // => [false, false, true, false]
  * ```
  */
-export function detectAnomalies(request: AnomalyRequest, options: DetectAnomaliesOptions = {}): AnomalyResult {
+export function detectAnomalies(request: AnomalyInput, options: DetectAnomaliesOptions = {}): AnomalyResult {
   const { series, h, detectionSize, stepSize, level } = request;
   const multivariateThresholding = request.thresholdMethod === "multivariate";
   checkRequest(request);
@@ -362,7 +362,7 @@ export function detectAnomalies(request: AnomalyRequest, options: DetectAnomalie
 
 
 /** Cross-field rules: lengths, detection window, equal lengths for the multivariate threshold. */
-function checkRequest(request: AnomalyRequest): void {
+function checkRequest(request: AnomalyInput): void {
   const { series, h, detectionSize, stepSize, level } = request;
   const errors: ErrorItem[] = [];
   const positive: [string, number][] = [["h", h], ["detection_size", detectionSize], ["step_size", stepSize]];

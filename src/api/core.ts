@@ -8,6 +8,7 @@
 import { ValidationError, valueError } from "../errors.js";
 import type { AnomalyResult, FinetunedWeights, ForecastResult, HistoricResult, TokenCounts } from "../types.js";
 import { hashValues, uuidLayout } from "./ids.js";
+import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "./bodies.js";
 import { readJsonBody } from "./json.js";
 import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
 import {
@@ -22,7 +23,7 @@ import {
   type ValidatedBodies,
 } from "./requests.js";
 import { anomalyResultJson, countInputTokens, forecastResultJson } from "./results.js";
-import type { ApiEndpoint } from "./schemas.js";
+import { CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
 
 /** Options of the core entry points (`forecast`, `detectAnomaliesOnline`, `historicForecast`, `finetune`). */
 export interface CoreCallOptions {
@@ -61,6 +62,28 @@ export function unknownFinetunedModel(id: string): ValidationError {
   return new ValidationError([valueError(["body", "finetuned_model_id"], `fine-tuned model '${id}' was not found`, id)]);
 }
 
+/**
+ * The warning for levels that look like fractions: when every level given is
+ * in (0, 1], e.g. `[0.8, 0.95]`, which asks for 0.8 % and 0.95 % intervals.
+ *
+ * @example
+ * ```ts
+ * fractionLevelWarning([0.8, 0.95])?.startsWith("level is in percent"); // => true
+ * fractionLevelWarning([80, 0.5]); // => null
+ * ```
+ */
+export function fractionLevelWarning(levels: readonly number[]): string | null {
+  if (levels.length === 0 || !levels.every((l) => l > 0 && l <= 1)) return null;
+  return `level is in percent: ${levels.join(", ")} asks for ${levels.map((l) => `${l} %`).join(", ")} intervals; for ${levels.map((l) => `${Math.round(l * 1e6) / 1e4} %`).join(", ")} write ${levels.map((l) => Math.round(l * 1e6) / 1e4).join(", ")}`;
+}
+
+/** Appends the fraction-level warning to a result's warnings when it applies. */
+function withLevelWarning<R extends { warnings: string[] }>(result: R, levels: readonly number[]): R {
+  const warning = fractionLevelWarning(levels);
+  if (warning !== null) result.warnings.push(warning);
+  return result;
+}
+
 /** Runs a validated body of `endpoint` through its pipeline, returning the JSON result (tokens set here). */
 export function executeEndpoint<E extends ApiEndpoint>(
   endpoint: E,
@@ -72,15 +95,15 @@ export function executeEndpoint<E extends ApiEndpoint>(
   switch (endpoint) {
     case "forecast": {
       const request = toForecastRequest(body as ValidatedBodies["forecast"], finetuned);
-      return forecastResultJson(pipelines.forecast(request), countInputTokens(request.series, request.Xfuture)) as Out;
+      return withLevelWarning(forecastResultJson(pipelines.forecast(request), countInputTokens(request.series, request.Xfuture)), request.levels) as Out;
     }
     case "anomaly": {
       const request = toAnomalyRequest(body as ValidatedBodies["anomaly"], finetuned);
-      return anomalyResultJson(pipelines.anomaly(request), countInputTokens(request.series)) as Out;
+      return withLevelWarning(anomalyResultJson(pipelines.anomaly(request), countInputTokens(request.series)), [request.level]) as Out;
     }
     case "historic": {
       const request = toHistoricRequest(body as ValidatedBodies["historic"], finetuned);
-      return forecastResultJson(pipelines.historic(request) as HistoricResult, countInputTokens(request.series)) as Out;
+      return withLevelWarning(forecastResultJson(pipelines.historic(request) as HistoricResult, countInputTokens(request.series)), request.levels) as Out;
     }
     default: {
       const request = toFinetuneRequest(body as ValidatedBodies["finetune"], finetuned);
@@ -98,7 +121,9 @@ export function executeEndpoint<E extends ApiEndpoint>(
 
 function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: CoreCallOptions, pipelines: ApiPipelines) {
   const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
-  const validated = validateEndpointBody(endpoint, parseRequestBody(body), { core: true, limits });
+  const raw = parseRequestBody(body);
+  const validated = validateEndpointBody(endpoint, raw, { core: true, limits });
+  const unknown = unknownFieldsWarning(endpoint, raw);
   let finetuned: FinetunedWeights | null = null;
   const id = validated.finetuned_model_id;
   if (id !== null) {
@@ -106,7 +131,22 @@ function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: Cor
     if (found === undefined || found === null) throw unknownFinetunedModel(id);
     finetuned = found;
   }
-  return { validated, finetuned, result: executeEndpoint(endpoint, validated, finetuned, pipelines) };
+  const result = executeEndpoint(endpoint, validated, finetuned, pipelines);
+  if (unknown !== null) result.warnings.push(unknown);
+  return { validated, finetuned, result };
+}
+
+/**
+ * The warning for fields of a body that its endpoint does not know (they are
+ * ignored, as the API ignores them; a warning says so, since it is most
+ * often a typo such as `levle`), or null.
+ */
+function unknownFieldsWarning(endpoint: ApiEndpoint, raw: unknown): string | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  const known = new Set(CORE_REQUEST_SCHEMAS[endpoint].properties.map((p) => p.name));
+  const unknown = Object.keys(raw).filter((k) => !known.has(k)).sort();
+  if (unknown.length === 0) return null;
+  return `unknown field${unknown.length === 1 ? "" : "s"} ignored: ${unknown.map((k) => `'${k}'`).join(", ")} (known fields: ${[...known].sort().join(", ")})`;
 }
 
 /**
@@ -130,7 +170,7 @@ function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: Cor
  * r.input_tokens; // => 8
  * ```
  */
-export function forecast(body: unknown, options: CoreCallOptions = {}): ForecastResult {
+export function forecast(body: JsonBody<ForecastRequest>, options: CoreCallOptions = {}): ForecastResult {
   return runCore("forecast", body, options, DEFAULT_PIPELINES).result;
 }
 
@@ -152,7 +192,7 @@ export function forecast(body: unknown, options: CoreCallOptions = {}): Forecast
  * r.sizes; // => [7]
  * ```
  */
-export function detectAnomaliesOnline(body: unknown, options: CoreCallOptions = {}): AnomalyResult {
+export function detectAnomaliesOnline(body: JsonBody<AnomalyRequest>, options: CoreCallOptions = {}): AnomalyResult {
   return runCore("anomaly", body, options, DEFAULT_PIPELINES).result;
 }
 
@@ -173,7 +213,7 @@ export function detectAnomaliesOnline(body: unknown, options: CoreCallOptions = 
  * r.mean.length === r.sizes[0]; // => true
  * ```
  */
-export function historicForecast(body: unknown, options: CoreCallOptions = {}): HistoricResult {
+export function historicForecast(body: JsonBody<HistoricRequest>, options: CoreCallOptions = {}): HistoricResult {
   return runCore("historic", body, options, DEFAULT_PIPELINES).result as HistoricResult;
 }
 
@@ -196,7 +236,7 @@ export function historicForecast(body: unknown, options: CoreCallOptions = {}): 
  * r.finetune_tokens; // => 2
  * ```
  */
-export function finetune(body: unknown, options: CoreCallOptions = {}): FinetuneCallResult {
+export function finetune(body: JsonBody<FinetuneRequest>, options: CoreCallOptions = {}): FinetuneCallResult {
   const { validated, result } = runCore("finetune", body, options, DEFAULT_PIPELINES);
   const id = validated.output_model_id ?? generatedModelId(validated);
   return {

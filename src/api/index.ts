@@ -7,8 +7,9 @@
  * older request form and GET /openapi.json.
  * @module
  */
-export { forecast, detectAnomaliesOnline, historicForecast, finetune } from "./core.js";
+export { forecast, detectAnomaliesOnline, historicForecast, finetune, fractionLevelWarning } from "./core.js";
 export type { CoreCallOptions, FinetuneCallResult } from "./core.js";
+export type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody, SeriesBody } from "./bodies.js";
 export { createService, SUPPORT_TEXT } from "./service.js";
 export { seededIdSequence } from "./ids.js";
 export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService } from "./service.js";

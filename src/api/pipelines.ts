@@ -5,13 +5,13 @@
  * @module
  */
 import type {
-  AnomalyRequest,
+  AnomalyInput,
   AnomalyResult,
-  FinetuneRequest,
+  FinetuneInput,
   FinetuneResult,
-  ForecastRequest,
+  ForecastInput,
   ForecastResult,
-  HistoricRequest,
+  HistoricInput,
   HistoricResult,
 } from "../types.js";
 import { runForecast } from "../forecast/index.js";
@@ -22,13 +22,13 @@ import { finetuneModel } from "../finetune/index.js";
 /** The four typed pipelines behind the endpoints. */
 export interface ApiPipelines {
   /** `runForecast` of src/forecast. */
-  readonly forecast: (request: ForecastRequest) => ForecastResult;
+  readonly forecast: (request: ForecastInput) => ForecastResult;
   /** `detectAnomalies` of src/anomaly. */
-  readonly anomaly: (request: AnomalyRequest) => AnomalyResult;
+  readonly anomaly: (request: AnomalyInput) => AnomalyResult;
   /** `runHistoricForecast` of src/historic. */
-  readonly historic: (request: HistoricRequest) => HistoricResult;
+  readonly historic: (request: HistoricInput) => HistoricResult;
   /** `finetuneModel` of src/finetune. */
-  readonly finetune: (request: FinetuneRequest) => FinetuneResult;
+  readonly finetune: (request: FinetuneInput) => FinetuneResult;
 }
 
 /** The library's own pipelines. */

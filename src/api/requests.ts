@@ -8,13 +8,13 @@
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { seriesOffsets } from "../series/index.js";
 import type {
-  AnomalyRequest,
+  AnomalyInput,
   FinetuneDepth,
   FinetunedWeights,
-  FinetuneRequest,
-  ForecastRequest,
+  FinetuneInput,
+  ForecastInput,
   Freq,
-  HistoricRequest,
+  HistoricInput,
   LossName,
   ModelName,
   ModelSpec,
@@ -427,7 +427,7 @@ function finish<T>(request: T, out: ErrorItem[]): T {
 }
 
 /** Typed forecast request. */
-export function toForecastRequest(b: ValidatedForecastBody, finetuned: FinetunedWeights | null): ForecastRequest {
+export function toForecastRequest(b: ValidatedForecastBody, finetuned: FinetunedWeights | null): ForecastInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
   return finish(
@@ -445,7 +445,7 @@ export function toForecastRequest(b: ValidatedForecastBody, finetuned: Finetuned
 }
 
 /** Typed anomaly detection request (`stepSize` defaults to `h`). */
-export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWeights | null): AnomalyRequest {
+export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWeights | null): AnomalyInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
   return finish(
@@ -466,7 +466,7 @@ export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWe
 }
 
 /** Typed historic forecast request. */
-export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: FinetunedWeights | null): HistoricRequest {
+export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: FinetunedWeights | null): HistoricInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
   return finish(
@@ -482,7 +482,7 @@ export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: Finetuned
 }
 
 /** Typed fine-tune request. */
-export function toFinetuneRequest(b: ValidatedFinetuneBody, finetuned: FinetunedWeights | null): FinetuneRequest {
+export function toFinetuneRequest(b: ValidatedFinetuneBody, finetuned: FinetunedWeights | null): FinetuneInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
   return finish({ ...spec, series: toSeriesData(b.series) }, out);

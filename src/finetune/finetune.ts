@@ -17,7 +17,7 @@ import {
 } from "../model/index.js";
 import type {
   FinetuneDepth,
-  FinetuneRequest,
+  FinetuneInput,
   FinetuneResult,
   FinetunedWeights,
   Forecaster,
@@ -424,7 +424,7 @@ export function prepareForecaster(spec: ModelSpec, series: SeriesData, options: 
  * res.input_tokens; // => 8
  * ```
  */
-export function finetuneModel(request: FinetuneRequest): FinetuneResult {
+export function finetuneModel(request: FinetuneInput): FinetuneResult {
   const run = finetuneParameters(request, request.series);
   const model = request.model;
   const weights = run.weights ?? { model, start: run.params.length, values: new Float64Array(0) };

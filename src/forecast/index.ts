@@ -11,7 +11,7 @@ import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from ".
 import { prepareForecaster } from "../finetune/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { horizonWarning } from "../model/index.js";
-import type { ForecastDistribution, ForecastRequest, ForecastResult, Intervals, SeriesData } from "../types.js";
+import type { ForecastDistribution, ForecastInput, ForecastResult, Intervals, SeriesData } from "../types.js";
 
 /** Calibration windows aim at this many scores per series (windows × h). */
 export const CALIBRATION_TARGET_SCORES = 72;
@@ -84,7 +84,7 @@ export function calibrationWindowCount(h: number): number {
  * Object.keys(res.intervals ?? {}); // => ["lo-80", "hi-80"]
  * ```
  */
-export function runForecast(request: ForecastRequest): ForecastResult {
+export function runForecast(request: ForecastInput): ForecastResult {
   const { series, h, levels } = request;
   checkForecastRequest(request);
   const nSeries = series.sizes.length;
@@ -176,7 +176,7 @@ function forecastIntervals(mean: Float64Array, dist: ForecastDistribution, cv: C
 }
 
 /** Rules across fields of a forecast request (the API schema checks each field). */
-function checkForecastRequest(request: ForecastRequest): void {
+function checkForecastRequest(request: ForecastInput): void {
   const { series, h } = request;
   const items: ErrorItem[] = [];
   if (!Number.isInteger(h) || h < 1) items.push(valueError(["body", "h"], "h must be an integer > 0", h));

@@ -5,7 +5,7 @@
  * optional exogenous features.
  * @module
  */
-import type { Forecaster, HistoricRequest, HistoricResult } from "../types.js";
+import type { Forecaster, HistoricInput, HistoricResult } from "../types.js";
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { modelParams } from "../model/index.js";
 import { prepareForecaster } from "../finetune/index.js";
@@ -88,7 +88,7 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  * Object.keys(result.intervals ?? {}); // => ["lo-80", "hi-80"]
  * ```
  */
-export function runHistoricForecast(request: HistoricRequest, options: HistoricForecastOptions = {}): HistoricResult {
+export function runHistoricForecast(request: HistoricInput, options: HistoricForecastOptions = {}): HistoricResult {
   const { series } = request;
   const { inputSize, horizon } = modelParams(request.model, request.freq);
   const seriesCount = series.sizes.length;

@@ -11,7 +11,7 @@ import { ValidationError } from "../../src/errors.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
 import { horizonWarning } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
-import type { AnomalyRequest, AnomalyResult } from "../../src/types.js";
+import type { AnomalyInput, AnomalyResult } from "../../src/types.js";
 import { anomalyRequestForTest, fixtureSeries, packForTest } from "./helpers.js";
 
 const weekly = seasonalNaiveForecaster(52);
@@ -235,7 +235,7 @@ function caseArbitrary(equal: boolean, values: fc.Arbitrary<number>): fc.Arbitra
     });
 }
 
-function run(c: Case, fields: Partial<AnomalyRequest> = {}): AnomalyResult {
+function run(c: Case, fields: Partial<AnomalyInput> = {}): AnomalyResult {
   const request = anomalyRequestForTest(packForTest(c.lists), {
     h: c.h,
     stepSize: c.stepSize,

@@ -1,4 +1,4 @@
-import type { AnomalyRequest, SeriesData } from "../../src/types.js";
+import type { AnomalyInput, SeriesData } from "../../src/types.js";
 
 /** Packs plain arrays into SeriesData (test helper; no validation). */
 export function packForTest(list: readonly (readonly number[])[]): SeriesData {
@@ -11,7 +11,7 @@ export function packForTest(list: readonly (readonly number[])[]): SeriesData {
 }
 
 /** An anomaly request with the API defaults, overridden by `fields`. */
-export function anomalyRequestForTest(series: SeriesData, fields: Partial<AnomalyRequest> = {}): AnomalyRequest {
+export function anomalyRequestForTest(series: SeriesData, fields: Partial<AnomalyInput> = {}): AnomalyInput {
   const h = fields.h ?? 20;
   return {
     series,

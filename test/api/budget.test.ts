@@ -43,7 +43,7 @@ describe("work budget", () => {
   });
 
   test("refit multiplies fine-tuning by the windows", () => {
-    const body = { series: { y: daily(400), sizes: [400] }, freq: "D", h: 1, detection_size: 50, step_size: 1, finetune_steps: 200, refit: true };
+    const body = { series: { y: daily(400), sizes: [400] }, freq: "D", h: 1, detection_size: 50, step_size: 1, finetune_steps: 200, refit: true } as const;
     const items = detail(() => detectAnomaliesOnline(body));
     expect(items[0]!.loc).toEqual(["body", "finetune_steps"]);
     expect(items[0]!.msg).toMatch(/× \d+ windows \(refit\)/);

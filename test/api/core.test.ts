@@ -47,10 +47,11 @@ describe("core entry points", () => {
   });
 
   it("bad input throws ValidationError whose .detail is the 422 item list", () => {
-    const detail = detailOf(() => forecast({ series: { y: [1, "x"], sizes: [2] }, freq: "D", h: 0 }));
+    // deliberately wrong bodies (the types would refuse them): cast past the compiler
+    const detail = detailOf(() => forecast({ series: { y: [1, "x"], sizes: [2] }, freq: "D", h: 0 } as never));
     expect(detail.map((d) => d.type)).toEqual(["float_type", "greater_than"]);
     expect(detailOf(() => forecast("{oops"))[0]?.type).toBe("json_invalid");
-    expect(detailOf(() => detectAnomaliesOnline({}))[0]?.type).toBe("missing");
+    expect(detailOf(() => detectAnomaliesOnline({} as never))[0]?.type).toBe("missing");
   });
 
   it("detectAnomaliesOnline: rows are the last detection_size points of each series", () => {
@@ -69,7 +70,7 @@ describe("core entry points", () => {
   });
 
   it("finetune returns weights and an id; the id is usable through finetunedModels", () => {
-    const body = { series: twoSeries, freq: "D", finetune_steps: 2 };
+    const body = { series: twoSeries, freq: "D", finetune_steps: 2 } as const;
     const a = finetune(body);
     const b = finetune(body);
     expect(a.finetuned_model_id).toMatch(/^[0-9a-f-]{36}$/);
@@ -90,7 +91,7 @@ describe("core entry points", () => {
   });
 
   it("never mutates the body", () => {
-    const body = { series: { y: seasonal(60), sizes: [60] }, freq: "D", h: 3, level: [50] };
+    const body = { series: { y: seasonal(60), sizes: [60] }, freq: "D", h: 3, level: [50] } as const;
     const before = JSON.stringify(body);
     forecast(body);
     detectAnomaliesOnline({ ...body, level: 50, detection_size: 3 });
@@ -103,7 +104,7 @@ describe("the service over the real pipelines", () => {
   const headers = { authorization: "Bearer k" };
 
   it("handle gives the core result minus warnings, with the warning in the header", async () => {
-    const body = { series: twoSeries, freq: "D", h: 20, level: [80] };
+    const body = { series: twoSeries, freq: "D", h: 20, level: [80] } as const;
     const res = await service().handle({ method: "POST", path: "/v2/forecast", headers, body });
     expect(res.status).toBe(200);
     const { warnings, ...core } = forecast(body);
@@ -133,7 +134,7 @@ describe("the service over the real pipelines", () => {
   it("an async fine-tune job stores exactly the weights of the synchronous fine-tune", async () => {
     const store = createMemoryStore();
     const s = createService({ accounts: [{ id: "acme", apiKeys: ["k"], credits: 1e12, hasPaymentMethod: true }], store });
-    const body = { series: twoSeries, freq: "D", finetune_steps: 2, finetune_depth: 2, finetune_loss: "mae" };
+    const body = { series: twoSeries, freq: "D", finetune_steps: 2, finetune_depth: 2, finetune_loss: "mae" } as const;
     const job = await s.handle({ method: "POST", path: "/v2/finetune/async", headers, body: { ...body, output_model_id: "async" } });
     const sync = await s.handle({ method: "POST", path: "/v2/finetune", headers, body: { ...body, output_model_id: "sync" } });
     expect(sync.status).toBe(200);

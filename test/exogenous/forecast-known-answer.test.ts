@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { runForecast } from "../../src/forecast/index.js";
-import type { ForecastRequest, SeriesData } from "../../src/types.js";
+import type { ForecastInput, SeriesData } from "../../src/types.js";
 import { knownAnswerData, makeSeries } from "./helpers.js";
 
 const h = 14;
@@ -16,7 +16,7 @@ const train = makeSeries(
 const actual = ys.flatMap((v) => v.slice(-h));
 const Xfuture = [0, 1].map((k) => Float64Array.from(X.flatMap((f) => (f[k] as number[]).slice(-h))));
 
-function request(series: SeriesData, cleanExFirst: boolean, withFuture: boolean): ForecastRequest {
+function request(series: SeriesData, cleanExFirst: boolean, withFuture: boolean): ForecastInput {
   return {
     series,
     h,

@@ -3,7 +3,7 @@ import { fc, test } from "@fast-check/vitest";
 import { calibrationWindowCount, runForecast } from "../../src/forecast/index.js";
 import { readFileSync } from "node:fs";
 import { ValidationError } from "../../src/errors.js";
-import type { ForecastRequest, Freq, SeriesData } from "../../src/types.js";
+import type { ForecastInput, Freq, SeriesData } from "../../src/types.js";
 
 function pack(list: number[][], X: number[][][] = []): SeriesData {
   const sizes = Int32Array.from(list.map((s) => s.length));
@@ -13,7 +13,7 @@ function pack(list: number[][], X: number[][][] = []): SeriesData {
   return { y: Float64Array.from(list.flat()), sizes, offsets, X: feats };
 }
 
-function request(series: SeriesData, h: number, levels: number[], extra: Partial<ForecastRequest> = {}): ForecastRequest {
+function request(series: SeriesData, h: number, levels: number[], extra: Partial<ForecastInput> = {}): ForecastInput {
   return {
     series, h, levels, freq: "M" as Freq, model: "forecastmodel-1", finetune: { steps: 0, loss: "default", depth: 1 },
     finetuned: null, multivariate: false, modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [], ...extra,

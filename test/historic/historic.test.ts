@@ -3,10 +3,10 @@ import { fc, test as fcTest } from "@fast-check/vitest";
 import { historicWindowCount, runHistoricForecast } from "../../src/historic/index.js";
 import { modelParams } from "../../src/model/index.js";
 import { ValidationError } from "../../src/errors.js";
-import type { Forecaster, Freq, HistoricRequest, ModelName, SeriesData } from "../../src/types.js";
+import type { Forecaster, Freq, HistoricInput, ModelName, SeriesData } from "../../src/types.js";
 import { knownAnswerData, makeSeries, seasonalMean, seasonalNaive } from "../exogenous/helpers.js";
 
-function request(series: SeriesData, overrides: Partial<HistoricRequest> = {}): HistoricRequest {
+function request(series: SeriesData, overrides: Partial<HistoricInput> = {}): HistoricInput {
   return {
     series,
     freq: "D",
