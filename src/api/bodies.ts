@@ -28,13 +28,13 @@ interface ModelFields {
   freq: Freq;
   /** Model name (default `"forecastmodel-1"`). */
   model?: ModelName;
-  /** Fine-tune steps before forecasting (default 0: zero-shot). */
+  /** Fine-tune steps (default 0: zero-shot; 10 for `finetune`). */
   finetune_steps?: number;
   /** Fine-tune loss (default `"default"`). */
   finetune_loss?: LossName;
   /** Fine-tune depth 1–5 (default 1). */
   finetune_depth?: FinetuneDepth;
-  /** A stored fine-tuned model to use. */
+  /** A stored fine-tuned model to use (`finetune`: to start from). */
   finetuned_model_id?: string | null;
 }
 
@@ -90,24 +90,14 @@ export interface HistoricRequest extends ModelFields {
   feature_contributions?: boolean;
 }
 
-/** The body of POST /v2/finetune (`finetune`). */
-export interface FinetuneRequest {
-  /** The training series. */
-  series: SeriesBody;
-  /** Frequency of the series. */
-  freq: Freq;
-  /** Base model (default `"forecastmodel-1"`). */
-  model?: ModelName;
-  /** Fine-tune steps (default 10). */
-  finetune_steps?: number;
-  /** Fine-tune loss (default `"default"`). */
-  finetune_loss?: LossName;
-  /** Fine-tune depth 1–5 (default 1). */
-  finetune_depth?: FinetuneDepth;
+/**
+ * The body of POST /v2/finetune (`finetune`): the model fields (here
+ * `finetune_steps` defaults to 10 and `finetuned_model_id` is the earlier
+ * fine-tuned model to start from) and the new model's id.
+ */
+export interface FinetuneRequest extends ModelFields {
   /** Id of the new model (generated when absent). */
   output_model_id?: string | null;
-  /** Start from this earlier fine-tuned model. */
-  finetuned_model_id?: string | null;
 }
 
 /** A body as the JSON entry points take it: the typed object, JSON text or UTF-8 bytes. */
