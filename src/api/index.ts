@@ -19,3 +19,5 @@ export { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "./requests.js";
 export type { ServiceLimits } from "./requests.js";
 export type { ApiPipelines } from "./pipelines.js";
 export { openApiDocument, API_VERSION } from "./openapi.js";
+export { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords } from "./records.js";
+export type { FutureRecordRow, RecordFreq, RecordOptions, RecordRow, RecordsResult, ResultRecord, ResultRecordKey } from "./records.js";

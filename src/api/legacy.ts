@@ -96,6 +96,10 @@ export interface LegacySeries {
   readonly freq: Freq;
   readonly y: Float64Array;
   readonly future: string[];
+  /** Indices of the input rows in time order (`y[k]` is the value of row `order[k]`). */
+  readonly order: Int32Array;
+  /** `"date"` (YYYY-MM-DD) or `"datetime"` (YYYY-MM-DD HH:MM:SS), as the input was written. */
+  readonly format: "date" | "datetime";
 }
 
 const FIXED_STEPS: readonly [number, Freq, string][] = [
@@ -199,5 +203,5 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
   if (errors.length > 0) throw new ValidationError(errors);
   const y = new Float64Array(order.length);
   for (let k = 0; k < order.length; k++) y[k] = (rows[order[k] as number] as { y: number }).y;
-  return { freq, y, future };
+  return { freq, y, future, order: Int32Array.from(order), format };
 }

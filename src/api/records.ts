@@ -1,0 +1,291 @@
+/**
+ * Records in, records out: rows of `{unique_id, ds, y, …features}` (as in
+ * dataframe forecasting SDKs), grouped into series, checked with the strict
+ * timestamp rules of the older request form (one format, no gaps, no
+ * duplicates), the frequency inferred (hourly, daily, weekly, monthly), and
+ * results as rows with timestamps in the input's format (strings as written,
+ * or `Date`s when `Date`s came in).
+ * @module
+ */
+import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import type { AnomalyResult, Freq, Intervals } from "../types.js";
+import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest } from "./bodies.js";
+import { detectAnomaliesOnline, finetune, forecast, historicForecast, type CoreCallOptions, type FinetuneCallResult } from "./core.js";
+import { prepareLegacySeries, type LegacySeries } from "./legacy.js";
+
+/** One observation: the series it belongs to, its time, its value and any exogenous features (numbers). */
+export interface RecordRow {
+  /** Series id. */
+  readonly unique_id: string | number;
+  /** Timestamp: `"YYYY-MM-DD"`, `"YYYY-MM-DD HH:MM:SS"` or a `Date` (UTC). */
+  readonly ds: string | Date;
+  /** Observed value. */
+  readonly y: number;
+  /** Exogenous features, by name (every row of a request has the same ones). */
+  readonly [feature: string]: unknown;
+}
+
+/** A future row of exogenous features (forecasts with features need `h` per series). */
+export interface FutureRecordRow {
+  /** Series id. */
+  readonly unique_id: string | number;
+  /** Timestamp of the future step. */
+  readonly ds: string | Date;
+  /** Feature values, by name. */
+  readonly [feature: string]: unknown;
+}
+
+/** The identifying fields of a result row. */
+export interface ResultRecordKey {
+  /** Series id, as given. */
+  unique_id: string | number;
+  /** Timestamp, in the input's format (string or `Date`). */
+  ds: string | Date;
+}
+
+/** A result row: series id, timestamp and the result's per-row values (`mean`, `lo-80`, …). */
+export type ResultRecord = ResultRecordKey & Record<string, unknown>;
+
+/** What the record entry points return: rows, and notes such as the horizon warning. */
+export interface RecordsResult {
+  /** One row per output point, series in order of first appearance, time ascending. */
+  readonly rows: ResultRecord[];
+  /** Notes (horizon, fraction levels, unknown fields). */
+  readonly warnings: string[];
+  /** Numbers received by the underlying call. */
+  readonly input_tokens: number;
+  /** Numbers returned by the underlying call. */
+  readonly output_tokens: number;
+  /** Fine-tune steps × series of the underlying call. */
+  readonly finetune_tokens: number;
+}
+
+/** The frequency option of the record entry points. */
+export interface RecordFreq {
+  /** Hourly, daily, weekly or monthly; inferred from the timestamps when absent (and checked against them when given). */
+  freq?: Freq;
+}
+
+/** Options shared by the record entry points: the body fields except `series`, `X_future` and `freq` (inferred unless given). */
+export type RecordOptions<B> = Omit<B, "series" | "freq" | "X_future"> & RecordFreq;
+
+interface PackedRecords {
+  readonly ids: (string | number)[];
+  readonly series: { y: number[]; sizes: number[]; X?: number[][] };
+  readonly features: string[];
+  readonly freq: Freq;
+  /** Per series: its rows in time order (global row indices) and its future timestamps. */
+  readonly parts: { rows: number[]; future: (string | Date)[]; ds: (string | Date)[] }[];
+}
+
+const RESERVED = new Set(["unique_id", "ds", "y"]);
+
+function dsText(ds: unknown, allMidnight: boolean): string | null {
+  if (typeof ds === "string") return ds;
+  if (ds instanceof Date && Number.isFinite(ds.getTime())) {
+    const iso = ds.toISOString(); // YYYY-MM-DDTHH:MM:SS.sssZ
+    return allMidnight ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  }
+  return null;
+}
+
+/** Groups, checks and packs record rows; `h` future timestamps per series. */
+function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefined): PackedRecords {
+  if (!Array.isArray(rows) || rows.length === 0) throw new ValidationError([valueError(["rows"], "give at least one row of {unique_id, ds, y}")]);
+  const errors: ErrorItem[] = [];
+  const featureSet = new Set<string>();
+  for (const key of Object.keys(rows[0] as object)) if (!RESERVED.has(key)) featureSet.add(key);
+  const features = [...featureSet].sort();
+  const dates = rows.every((r) => r.ds instanceof Date);
+  const allMidnight = dates && rows.every((r) => (r.ds as Date).getTime() % 86_400_000 === 0);
+  const groups = new Map<string, { id: string | number; rows: number[] }>();
+  rows.forEach((r, i) => {
+    if (typeof r !== "object" || r === null) {
+      errors.push(valueError(["rows", i], "a row must be an object {unique_id, ds, y}"));
+      return;
+    }
+    if (typeof r.unique_id !== "string" && typeof r.unique_id !== "number") errors.push(valueError(["rows", i, "unique_id"], "unique_id must be a string or a number", r.unique_id));
+    if (typeof r.y !== "number" || !Number.isFinite(r.y)) errors.push(valueError(["rows", i, "y"], "y must be a finite number", r.y));
+    if (dsText(r.ds, allMidnight) === null) errors.push(valueError(["rows", i, "ds"], "ds must be a string YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, or a valid Date", r.ds));
+    for (const f of features) if (typeof r[f] !== "number" || !Number.isFinite(r[f] as number)) errors.push(valueError(["rows", i, f], `feature ${f} must be a finite number in every row`, r[f]));
+    for (const key of Object.keys(r)) if (!RESERVED.has(key) && !featureSet.has(key)) errors.push(valueError(["rows", i, key], `feature ${key} is not in the first row: every row must have the same features`));
+    if (errors.length > 1000) return;
+    const key = `${typeof r.unique_id}:${String(r.unique_id)}`;
+    let g = groups.get(key);
+    if (g === undefined) {
+      g = { id: r.unique_id, rows: [] };
+      groups.set(key, g);
+    }
+    g.rows.push(i);
+  });
+  if (errors.length > 0) throw new ValidationError(errors);
+  const ids: (string | number)[] = [];
+  const y: number[] = [];
+  const sizes: number[] = [];
+  const X: number[][] = features.map(() => []);
+  const parts: PackedRecords["parts"] = [];
+  let inferred: Freq | null = null;
+  for (const g of groups.values()) {
+    let prepared: LegacySeries;
+    try {
+      prepared = prepareLegacySeries(g.rows.map((i) => ({ ds: dsText(rows[i]!.ds, allMidnight)!, y: rows[i]!.y })), h);
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e;
+      // df[k] of the series is row g.rows[k] of the request
+      throw new ValidationError(
+        e.detail.map((item) => {
+          const loc = item.loc[0] === "body" && item.loc[1] === "df" ? ["rows", ...(typeof item.loc[2] === "number" ? [g.rows[item.loc[2]]!] : []), ...item.loc.slice(3)] : item.loc;
+          const msg = item.msg.replace(/df\[(\d+)\]/g, (_m, k: string) => `rows[${g.rows[Number(k)]}]`).replace(/\bdf\b/g, `the rows of unique_id ${String(g.id)}`);
+          return { ...item, loc, msg };
+        }),
+      );
+    }
+    if (inferred !== null && prepared.freq !== inferred) {
+      throw new ValidationError([valueError(["rows"], `series ${String(g.id)} is ${prepared.freq}, the series before it ${inferred}: every series of a request must have one frequency`)]);
+    }
+    inferred = prepared.freq;
+    const ordered = Array.from(prepared.order, (k) => g.rows[k]!);
+    ids.push(g.id);
+    sizes.push(ordered.length);
+    for (const i of ordered) y.push(rows[i]!.y);
+    features.forEach((f, k) => {
+      for (const i of ordered) X[k]!.push(rows[i]![f] as number);
+    });
+    const future = dates ? prepared.future.map((t) => new Date(`${t.length === 10 ? t : t.replace(" ", "T")}${t.length === 10 ? "T00:00:00" : ""}Z`)) : prepared.future;
+    parts.push({ rows: ordered, future, ds: ordered.map((i) => rows[i]!.ds) });
+  }
+  const actual = inferred as Freq;
+  if (freq !== undefined && freq !== actual) throw new ValidationError([valueError(["freq"], `freq ${freq} was given, the timestamps are ${actual}`, freq)]);
+  return { ids, series: features.length > 0 ? { y, sizes, X } : { y, sizes }, features, freq: actual, parts };
+}
+
+function sameTime(a: string | Date, b: string | Date): boolean {
+  return a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : String(a) === String(b);
+}
+
+/** Rows of per-row arrays (`mean`, interval bounds, …) of one result laid out series after series. */
+function rowsOf(ids: readonly (string | number)[], ds: readonly (readonly (string | Date)[])[], arrays: Record<string, readonly unknown[]>): ResultRecord[] {
+  const out: ResultRecord[] = [];
+  let r = 0;
+  ids.forEach((id, i) => {
+    for (const t of ds[i]!) {
+      const row: ResultRecord = { unique_id: id, ds: t };
+      for (const [name, values] of Object.entries(arrays)) row[name] = values[r];
+      out.push(row);
+      r++;
+    }
+  });
+  return out;
+}
+
+function intervalArrays(intervals: Intervals | null): Record<string, readonly number[]> {
+  return intervals === null ? {} : { ...intervals };
+}
+
+/**
+ * Forecasts record rows: `h` future rows per series `{unique_id, ds, mean,
+ * lo-<L>, hi-<L>, …}` with future timestamps in the input's format. Features
+ * (columns besides unique_id, ds, y) need `futureRows` with their values at
+ * the `h` future timestamps of every series.
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 36 }, (_, t) => ({ unique_id: "a", ds: `20${String(20 + Math.floor(t / 12)).padStart(2, "0")}-${String((t % 12) + 1).padStart(2, "0")}-01`, y: 10 + (t % 12) }));
+ * const out = forecastRecords(rows, { h: 2, level: [80] });
+ * out.rows.map((r) => r.ds); // => ["2023-01-01", "2023-02-01"]
+ * Object.keys(out.rows[0]!); // => ["unique_id", "ds", "mean", "lo-80", "hi-80"]
+ * ```
+ */
+export function forecastRecords(
+  rows: readonly RecordRow[],
+  options: RecordOptions<ForecastRequest> & { futureRows?: readonly FutureRecordRow[] },
+  call: CoreCallOptions = {},
+): RecordsResult {
+  const packed = packRecords(rows, options.h, options.freq);
+  const { futureRows, freq: _freq, ...rest } = options;
+  let X_future: number[][] | undefined;
+  if (packed.features.length > 0) {
+    if (futureRows === undefined) throw new ValidationError([valueError(["futureRows"], `the rows have features (${packed.features.join(", ")}): give futureRows with their values at the ${options.h} future timestamps of every series`)]);
+    X_future = packed.features.map(() => []);
+    packed.ids.forEach((id, i) => {
+      for (const t of packed.parts[i]!.future) {
+        const match = futureRows.find((f) => String(f.unique_id) === String(id) && sameTime(f.ds, t));
+        if (match === undefined) throw new ValidationError([valueError(["futureRows"], `no future row for unique_id ${String(id)} at ${t instanceof Date ? t.toISOString() : t}`)]);
+        packed.features.forEach((f, k) => X_future![k]!.push(match[f] as number));
+      }
+    });
+  }
+  const body = { ...rest, series: packed.series, freq: packed.freq, ...(X_future !== undefined ? { X_future } : {}) } as ForecastRequest;
+  const result = forecast(body, call);
+  return {
+    rows: rowsOf(packed.ids, packed.parts.map((p) => p.future), { mean: result.mean, ...intervalArrays(result.intervals) }),
+    warnings: result.warnings,
+    input_tokens: result.input_tokens,
+    output_tokens: result.output_tokens,
+    finetune_tokens: result.finetune_tokens,
+  };
+}
+
+/**
+ * Online anomaly detection on record rows: the last `detection_size` rows of
+ * every series as `{unique_id, ds, y, mean, anomaly, anomaly_score,
+ * accumulated_anomaly_score, lo-<L>, hi-<L>}`.
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 60 }, (_, t) => ({ unique_id: 1, ds: new Date(Date.UTC(2024, 0, 1, t)), y: t === 59 ? 90 : 10 + (t % 24) / 4 }));
+ * const out = detectAnomaliesRecords(rows, { h: 4, detection_size: 2 });
+ * out.rows.map((r) => (r.ds as Date).toISOString()); // => ["2024-01-03T10:00:00.000Z", "2024-01-03T11:00:00.000Z"]
+ * out.rows[1]!.anomaly; // => true
+ * ```
+ */
+export function detectAnomaliesRecords(rows: readonly RecordRow[], options: RecordOptions<AnomalyRequest>, call: CoreCallOptions = {}): RecordsResult {
+  const packed = packRecords(rows, 1, options.freq);
+  const { freq: _freq, ...rest } = options;
+  const result: AnomalyResult = detectAnomaliesOnline({ ...rest, series: packed.series, freq: packed.freq } as AnomalyRequest, call);
+  const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
+  const yOut = result.idxs.map((r) => packed.series.y[r]);
+  return {
+    rows: rowsOf(packed.ids, ds, {
+      y: yOut,
+      mean: result.mean,
+      anomaly: result.anomaly,
+      anomaly_score: result.anomaly_score,
+      accumulated_anomaly_score: result.accumulated_anomaly_score,
+      ...intervalArrays(result.intervals),
+    }),
+    warnings: result.warnings,
+    input_tokens: result.input_tokens,
+    output_tokens: result.output_tokens,
+    finetune_tokens: result.finetune_tokens,
+  };
+}
+
+/**
+ * The historic (in-sample) forecast of record rows: the fitted rows of every
+ * series as `{unique_id, ds, y, mean, lo-<L>, hi-<L>}`.
+ */
+export function historicForecastRecords(rows: readonly RecordRow[], options: RecordOptions<HistoricRequest> = {}, call: CoreCallOptions = {}): RecordsResult {
+  const packed = packRecords(rows, 1, options.freq);
+  const { freq: _freq, ...rest } = options;
+  const result = historicForecast({ ...rest, series: packed.series, freq: packed.freq } as HistoricRequest, call);
+  const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
+  const yOut: number[] = [];
+  packed.parts.forEach((p, i) => {
+    for (const r of p.rows.slice(p.rows.length - result.sizes[i]!)) yOut.push(rows[r]!.y);
+  });
+  return {
+    rows: rowsOf(packed.ids, ds, { y: yOut, mean: result.mean, ...intervalArrays(result.intervals) }),
+    warnings: result.warnings,
+    input_tokens: result.input_tokens,
+    output_tokens: result.output_tokens,
+    finetune_tokens: result.finetune_tokens,
+  };
+}
+
+/** Fine-tunes on record rows (see `finetune`); the result is the fine-tuned model. */
+export function finetuneRecords(rows: readonly RecordRow[], options: RecordOptions<FinetuneRequest> = {}, call: CoreCallOptions = {}): FinetuneCallResult {
+  const packed = packRecords(rows, 1, options.freq);
+  const { freq: _freq, ...rest } = options;
+  return finetune({ ...rest, series: packed.series, freq: packed.freq } as FinetuneRequest, call);
+}
