@@ -178,6 +178,11 @@ function rowsOf(ids: readonly (string | number)[], ds: readonly (readonly (strin
   return out;
 }
 
+/** A records result from rows and the underlying call's warnings and tokens. */
+function recordsResult(rows: ResultRecord[], call: { warnings: string[]; input_tokens: number; output_tokens: number; finetune_tokens: number }): RecordsResult {
+  return { rows, warnings: call.warnings, input_tokens: call.input_tokens, output_tokens: call.output_tokens, finetune_tokens: call.finetune_tokens };
+}
+
 function intervalArrays(intervals: Intervals | null): Record<string, readonly number[]> {
   return intervals === null ? {} : { ...intervals };
 }
@@ -217,13 +222,7 @@ export function forecastRecords(
   }
   const body = { ...rest, series: packed.series, freq: packed.freq, ...(X_future !== undefined ? { X_future } : {}) } as ForecastRequest;
   const result = forecast(body, call);
-  return {
-    rows: rowsOf(packed.ids, packed.parts.map((p) => p.future), { mean: result.mean, ...intervalArrays(result.intervals) }),
-    warnings: result.warnings,
-    input_tokens: result.input_tokens,
-    output_tokens: result.output_tokens,
-    finetune_tokens: result.finetune_tokens,
-  };
+  return recordsResult(rowsOf(packed.ids, packed.parts.map((p) => p.future), { mean: result.mean, ...intervalArrays(result.intervals) }), result);
 }
 
 /**
@@ -245,20 +244,8 @@ export function detectAnomaliesRecords(rows: readonly RecordRow[], options: Reco
   const result: AnomalyResult = detectAnomaliesOnline({ ...rest, series: packed.series, freq: packed.freq } as AnomalyRequest, call);
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
   const yOut = result.idxs.map((r) => packed.series.y[r]);
-  return {
-    rows: rowsOf(packed.ids, ds, {
-      y: yOut,
-      mean: result.mean,
-      anomaly: result.anomaly,
-      anomaly_score: result.anomaly_score,
-      accumulated_anomaly_score: result.accumulated_anomaly_score,
-      ...intervalArrays(result.intervals),
-    }),
-    warnings: result.warnings,
-    input_tokens: result.input_tokens,
-    output_tokens: result.output_tokens,
-    finetune_tokens: result.finetune_tokens,
-  };
+  const arrays = { y: yOut, mean: result.mean, anomaly: result.anomaly, anomaly_score: result.anomaly_score, accumulated_anomaly_score: result.accumulated_anomaly_score };
+  return recordsResult(rowsOf(packed.ids, ds, { ...arrays, ...intervalArrays(result.intervals) }), result);
 }
 
 /**
@@ -274,13 +261,7 @@ export function historicForecastRecords(rows: readonly RecordRow[], options: Rec
   packed.parts.forEach((p, i) => {
     for (const r of p.rows.slice(p.rows.length - result.sizes[i]!)) yOut.push(rows[r]!.y);
   });
-  return {
-    rows: rowsOf(packed.ids, ds, { y: yOut, mean: result.mean, ...intervalArrays(result.intervals) }),
-    warnings: result.warnings,
-    input_tokens: result.input_tokens,
-    output_tokens: result.output_tokens,
-    finetune_tokens: result.finetune_tokens,
-  };
+  return recordsResult(rowsOf(packed.ids, ds, { y: yOut, mean: result.mean, ...intervalArrays(result.intervals) }), result);
 }
 
 /** Fine-tunes on record rows (see `finetune`); the result is the fine-tuned model. */
