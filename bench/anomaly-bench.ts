@@ -6,6 +6,7 @@
  *
  * Run: npm run build && node dist/bench/anomaly-bench.js [series] [points]
  */
+import "../src/model/weights/default.js";
 import seedrandom from "seedrandom";
 import { anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../src/cv/index.js";

@@ -15,6 +15,7 @@
  * Reports the median over `runs` rounds (after 3 warm-up runs; cases interleaved) and the ratios
  * handle / runForecast and handle / forecast.
  */
+import "../src/model/weights/default.js";
 import seedrandom from "seedrandom";
 import { forecast } from "../src/api/core.js";
 import { createService } from "../src/api/service.js";

@@ -7,6 +7,7 @@
  *
  *   npm run build && node dist/bench/budget-bench.js
  */
+import "../src/model/weights/default.js";
 import os from "node:os";
 import { DEFAULT_SERVICE_LIMITS } from "../src/api/index.js";
 import { detectAnomaliesOnline, finetune, forecast, historicForecast } from "../src/api/core.js";

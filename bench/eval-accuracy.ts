@@ -8,6 +8,7 @@
  *
  * M1 is used for evaluation only: nothing is trained or tuned on it.
  */
+import "../src/model/weights/default.js";
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { createNetworkForecaster } from "../src/model/forecaster.js";

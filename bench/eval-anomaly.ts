@@ -8,6 +8,7 @@
  *      validation series of bench/data/validation.json, where choices are
  *      made; writes docs/anomaly-eval-validation.md)
  */
+import "../src/model/weights/default.js";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

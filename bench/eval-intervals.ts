@@ -6,6 +6,7 @@
  *
  *   npm run build && node dist/bench/eval-intervals.js
  */
+import "../src/model/weights/default.js";
 import { readFileSync } from "node:fs";
 import type { ModelName } from "../src/types.js";
 import { addWindow, emptyTotals, intervalCell, modelIntervals, seasonalScale, type IntervalTotals, type WindowIntervals } from "./interval-eval.js";

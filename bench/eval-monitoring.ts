@@ -16,6 +16,7 @@
  * rolling-window Gaussian z = (y − mean) / sd of the previous 168 points;
  * seasonal-naive residual z = (y − y₋ₘ) / sd of the previous 168 such residuals.
  */
+import "../src/model/weights/default.js";
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { detectAnomalies } from "../src/anomaly/index.js";

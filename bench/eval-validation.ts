@@ -8,6 +8,7 @@
  *   npm run eval:validation            prints the table
  *   npm run eval:validation -- --write also writes docs/validation.md
  */
+import "../src/model/weights/default.js";
 import { writeFileSync } from "node:fs";
 import { createNetworkForecaster } from "../src/model/forecaster.js";
 import type { Freq } from "../src/types.js";

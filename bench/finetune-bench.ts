@@ -12,6 +12,7 @@
  * difference is what fine-tuning itself adds (parameters, Adam moments,
  * gradient, activations).
  */
+import "../src/model/weights/default.js";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import seedrandom from "seedrandom";

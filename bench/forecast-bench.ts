@@ -4,6 +4,7 @@
  *
  *   npm run build && node dist/bench/forecast-bench.js [series] [points]
  */
+import "../src/model/weights/default.js";
 import os from "node:os";
 import { runForecast } from "../src/forecast/index.js";
 import { pretrainedParameters } from "../src/model/weights.js";

@@ -16,6 +16,7 @@
  * normal-equations solver of src/exogenous against ml-matrix's `solve` on the
  * same (p + 1) × (p + 1) systems.
  */
+import "../src/model/weights/default.js";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { Matrix, solve } from "ml-matrix";

@@ -3,6 +3,7 @@
  * intervals and MSIS (the M4 competition's mean scaled interval score), and
  * the forecast pipeline run the way a user calls it (`runForecast` with levels).
  */
+import "../src/model/weights/default.js";
 import { runForecast } from "../src/forecast/index.js";
 import type { Freq, ModelName } from "../src/types.js";
 

@@ -6,6 +6,7 @@
  *
  *   npm run build && node dist/bench/kernel-bench.js
  */
+import "../src/model/weights/default.js";
 import os from "node:os";
 import seedrandom from "seedrandom";
 import { NetworkRunner, networkShape, parameterLayout, pretrainedParameters } from "../src/model/index.js";

@@ -6,6 +6,7 @@
  *
  *   npm run build && node dist/bench/streaming-bench.js [streams]
  */
+import "../src/model/weights/default.js";
 import os from "node:os";
 import seedrandom from "seedrandom";
 import { detectAnomalies } from "../src/anomaly/index.js";

@@ -6,7 +6,7 @@ export { parameterLayout, initialParameters, NetworkRunner, SPREAD_PER_STEP } fr
 export type { ParameterLayout } from "./network.js";
 export { createNetworkForecaster } from "./forecaster.js";
 export type { NetworkForecasterOptions } from "./forecaster.js";
-export { pretrainedParameters, applyFinetuned, encodeFloat32Base64, decodeFloat32Base64 } from "./weights.js";
+export { pretrainedParameters, applyFinetuned, encodeFloat32Base64, decodeFloat32Base64, registerWeights, registeredModels } from "./weights.js";
 export type { EmbeddedWeights } from "./weights.js";
 export { networkLossAndGradient, depthStart, parameterCount, AdamOptimizer, BatchGradient } from "./train.js";
 export type { SampleLoss, TrainingBatch, AdamOptions } from "./train.js";

@@ -1,15 +1,16 @@
 /**
  * The pretrained parameters shipped inside the package, decoded lazily on
- * first use, and fine-tuned deltas applied on top of them.
+ * first use, and fine-tuned deltas applied on top of them. The weights of a
+ * model are known once registered: the package's main entry registers all
+ * three; `forecastmodel/lite` registers none, so a bundle carries only the
+ * models it registers (`registerWeights(WEIGHTS_FM1)` with `WEIGHTS_FM1` from
+ * `forecastmodel/weights/forecastmodel-1`).
  * @module
  */
 import type { FinetunedWeights, ModelName } from "../types.js";
 import { BASE64_ALPHABET as ALPHABET, decodeBase64Bytes } from "./base64.js";
-import { networkShape } from "./config.js";
+import { isModelName, networkShape } from "./config.js";
 import { parameterLayout } from "./network.js";
-import { WEIGHTS_FM1 } from "./weights/forecastmodel-1.js";
-import { WEIGHTS_FM1_LONG } from "./weights/forecastmodel-1-long-horizon.js";
-import { WEIGHTS_FM21 } from "./weights/forecastmodel-2.1.js";
 
 /** A generated weights module: parameters as little-endian float32, base64. */
 export interface EmbeddedWeights {
@@ -21,13 +22,42 @@ export interface EmbeddedWeights {
   readonly base64: string;
 }
 
-const EMBEDDED: Record<ModelName, EmbeddedWeights> = {
-  "forecastmodel-1": WEIGHTS_FM1,
-  "forecastmodel-1-long-horizon": WEIGHTS_FM1_LONG,
-  "forecastmodel-2.1": WEIGHTS_FM21,
-};
+const EMBEDDED = new Map<ModelName, EmbeddedWeights>();
 
 const decoded = new Map<ModelName, Float64Array>();
+
+/**
+ * Makes the weights of models known (the main entry registers all three).
+ * Registering a model again replaces its weights.
+ *
+ * @throws RangeError when the weights are not of a known model or have the wrong size.
+ *
+ * @example
+ * ```ts
+ * registeredModels().includes("forecastmodel-1"); // => true
+ * ```
+ */
+export function registerWeights(...weights: readonly EmbeddedWeights[]): void {
+  for (const w of weights) {
+    if (!isModelName(w.model)) throw new RangeError(`registerWeights: unknown model "${String(w.model)}"`);
+    const expected = parameterLayout(networkShape(w.model)).total;
+    if (w.count !== expected) throw new RangeError(`registerWeights: weights of ${w.model} have ${w.count} parameters, the network needs ${expected}`);
+    EMBEDDED.set(w.model, w);
+    decoded.delete(w.model);
+  }
+}
+
+/**
+ * The models whose weights are registered, in registration order.
+ *
+ * @example
+ * ```ts
+ * registeredModels().length; // => 3 (the main entry registers every model)
+ * ```
+ */
+export function registeredModels(): ModelName[] {
+  return [...EMBEDDED.keys()];
+}
 
 /**
  * The pretrained flat parameter vector of a model. Decoded once and shared:
@@ -41,10 +71,11 @@ const decoded = new Map<ModelName, Float64Array>();
 export function pretrainedParameters(model: ModelName): Float64Array {
   let params = decoded.get(model);
   if (params === undefined) {
-    const embedded = EMBEDDED[model];
-    if (embedded === undefined) throw new RangeError(`unknown model "${String(model)}"`);
-    const expected = parameterLayout(networkShape(model)).total;
-    if (embedded.count !== expected) throw new RangeError(`embedded weights of ${model} have ${embedded.count} parameters, the network needs ${expected}`);
+    const embedded = EMBEDDED.get(model);
+    if (embedded === undefined) {
+      if (!isModelName(model)) throw new RangeError(`unknown model "${String(model)}"`);
+      throw new RangeError(`the weights of ${model} are not loaded: import "forecastmodel" (every model), or register them with registerWeights(...) from "forecastmodel/weights/${model}"`);
+    }
     params = decodeFloat32Base64(embedded.base64, embedded.count);
     decoded.set(model, params);
   }

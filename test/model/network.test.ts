@@ -192,3 +192,16 @@ describe("pretraining", () => {
     expect(after).toBeLessThan(before * 0.98);
   });
 });
+
+describe("weights registry", () => {
+  it("registerWeights refuses weights of the wrong size or an unknown model, and re-registering is harmless", async () => {
+    const { registerWeights, registeredModels } = await import("../../src/model/index.js");
+    const { WEIGHTS_FM1 } = await import("../../src/model/weights/forecastmodel-1.js");
+    expect(() => registerWeights({ ...WEIGHTS_FM1, count: 5 })).toThrow(/needs/);
+    expect(() => registerWeights({ ...WEIGHTS_FM1, model: "gpt" as never })).toThrow(/unknown model/);
+    const before = pretrainedParameters("forecastmodel-1").slice(0, 4);
+    registerWeights(WEIGHTS_FM1);
+    expect(Array.from(pretrainedParameters("forecastmodel-1").slice(0, 4))).toEqual(Array.from(before));
+    expect(registeredModels().slice().sort()).toEqual([...MODEL_NAMES].sort());
+  });
+});
