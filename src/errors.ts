@@ -4,7 +4,10 @@
  * @module
  */
 
-/** One validation problem: where (`loc`, starting with `"body"`), what rule (`type`), and a message. */
+/**
+ * One validation problem: where (`loc`, starting with `"body"`), what rule (`type`), and a message.
+ * @category Types
+ */
 export interface ErrorItem {
   /** The rule broken, e.g. `missing`, `int_type`, `value_error`. */
   type: string;
@@ -26,6 +29,7 @@ export interface ErrorItem {
  * const err = new ValidationError([{ type: "value_error", loc: ["body", "h"], msg: "Value error, h must be > 0" }]);
  * err.detail.length; // => 1
  * ```
+ * @category Types
  */
 export class ValidationError extends Error {
   /** The 422 items, every problem of the request at once, the first {@link MAX_ERROR_ITEMS} of them. */

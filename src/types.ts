@@ -182,7 +182,10 @@ export interface TokenCounts {
   finetune_tokens: number;
 }
 
-/** Result of a forecast (JSON-serialisable; `warnings` go to the `warning` header at the API). */
+/**
+ * Result of a forecast (JSON-serialisable; `warnings` go to the `warning` header at the API).
+ * @category Types
+ */
 export interface ForecastResult extends TokenCounts {
   /** Point forecasts, h per series, series after series. */
   mean: number[];
@@ -198,7 +201,10 @@ export interface ForecastResult extends TokenCounts {
   warnings: string[];
 }
 
-/** Result of online anomaly detection. */
+/**
+ * Result of online anomaly detection.
+ * @category Types
+ */
 export interface AnomalyResult extends TokenCounts {
   /** Forecast ŷ of each output row. */
   mean: number[];
@@ -223,6 +229,7 @@ export interface AnomalyResult extends TokenCounts {
  * where `mean` holds the in-sample fitted values of the output rows, `sizes`
  * the rows per series and `intervals` the model's spread calibrated on the
  * series' own fitted points.
+ * @category Types
  */
 export type HistoricResult = ForecastResult;
 

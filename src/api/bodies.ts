@@ -38,7 +38,10 @@ interface ModelFields {
   finetuned_model_id?: string | null;
 }
 
-/** The body of POST /v2/forecast (`forecast`). */
+/**
+ * The body of POST /v2/forecast (`forecast`).
+ * @category Types
+ */
 export interface ForecastRequest extends ModelFields {
   /** Steps to forecast after each series. */
   h: number;
@@ -56,7 +59,10 @@ export interface ForecastRequest extends ModelFields {
   model_parameters?: Record<string, unknown> | null;
 }
 
-/** The body of POST /v2/online_anomaly_detection (`detectAnomaliesOnline`). */
+/**
+ * The body of POST /v2/online_anomaly_detection (`detectAnomaliesOnline`).
+ * @category Types
+ */
 export interface AnomalyRequest extends ModelFields {
   /** Length of each rolling forecast window. */
   h: number;
@@ -80,7 +86,10 @@ export interface AnomalyRequest extends ModelFields {
   model_parameters?: Record<string, unknown> | null;
 }
 
-/** The body of POST /v2/historic_forecast (`historicForecast`). */
+/**
+ * The body of POST /v2/historic_forecast (`historicForecast`).
+ * @category Types
+ */
 export interface HistoricRequest extends ModelFields {
   /** Interval levels in percent. */
   level?: readonly number[] | null;
@@ -94,11 +103,15 @@ export interface HistoricRequest extends ModelFields {
  * The body of POST /v2/finetune (`finetune`): the model fields (here
  * `finetune_steps` defaults to 10 and `finetuned_model_id` is the earlier
  * fine-tuned model to start from) and the new model's id.
+ * @category Types
  */
 export interface FinetuneRequest extends ModelFields {
   /** Id of the new model (generated when absent). */
   output_model_id?: string | null;
 }
 
-/** A body as the JSON entry points take it: the typed object, JSON text or UTF-8 bytes. */
+/**
+ * A body as the JSON entry points take it: the typed object, JSON text or UTF-8 bytes.
+ * @category Types
+ */
 export type JsonBody<T> = T | string | Uint8Array | ArrayBuffer;

@@ -25,7 +25,10 @@ import {
 import { anomalyResultJson, countInputTokens, forecastResultJson } from "./results.js";
 import { CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
 
-/** Options of the core entry points (`forecast`, `detectAnomaliesOnline`, `historicForecast`, `finetune`). */
+/**
+ * Options of the core entry points (`forecast`, `detectAnomaliesOnline`, `historicForecast`, `finetune`).
+ * @category Types
+ */
 export interface CoreCallOptions {
   /** Looks up a fine-tuned model named by `finetuned_model_id`; an unknown id is a 422. */
   readonly finetunedModels?: (id: string) => FinetunedWeights | undefined;
@@ -33,7 +36,10 @@ export interface CoreCallOptions {
   readonly limits?: Partial<ServiceLimits>;
 }
 
-/** Result of the core `finetune`: tokens, the model's id and its weights (store them to use the id later). */
+/**
+ * Result of the core `finetune`: tokens, the model's id and its weights (store them to use the id later).
+ * @category Types
+ */
 export interface FinetuneCallResult extends TokenCounts {
   /** Numbers received: y plus every X value. */
   input_tokens: number;
@@ -169,6 +175,7 @@ function unknownFieldsWarning(endpoint: ApiEndpoint, raw: unknown): string | nul
  * r.mean.length; // => 2
  * r.input_tokens; // => 8
  * ```
+ * @category Entry points
  */
 export function forecast(body: JsonBody<ForecastRequest>, options: CoreCallOptions = {}): ForecastResult {
   return runCore("forecast", body, options, DEFAULT_PIPELINES).result;
@@ -191,6 +198,7 @@ export function forecast(body: JsonBody<ForecastRequest>, options: CoreCallOptio
  * const r = detectAnomaliesOnline({ series: { y, sizes: [60] }, freq: "D", h: 7, detection_size: 7 });
  * r.sizes; // => [7]
  * ```
+ * @category Entry points
  */
 export function detectAnomaliesOnline(body: JsonBody<AnomalyRequest>, options: CoreCallOptions = {}): AnomalyResult {
   return runCore("anomaly", body, options, DEFAULT_PIPELINES).result;
@@ -212,6 +220,7 @@ export function detectAnomaliesOnline(body: JsonBody<AnomalyRequest>, options: C
  * const r = historicForecast({ series: { y, sizes: [200] }, freq: "D" });
  * r.mean.length === r.sizes[0]; // => true
  * ```
+ * @category Entry points
  */
 export function historicForecast(body: JsonBody<HistoricRequest>, options: CoreCallOptions = {}): HistoricResult {
   return runCore("historic", body, options, DEFAULT_PIPELINES).result as HistoricResult;
@@ -235,6 +244,7 @@ export function historicForecast(body: JsonBody<HistoricRequest>, options: CoreC
  * r.finetuned_model_id; // => "weekly"
  * r.finetune_tokens; // => 2
  * ```
+ * @category Entry points
  */
 export function finetune(body: JsonBody<FinetuneRequest>, options: CoreCallOptions = {}): FinetuneCallResult {
   const { validated, result } = runCore("finetune", body, options, DEFAULT_PIPELINES);

@@ -236,6 +236,7 @@ let cached: string | null = null;
  * const doc = openApiDocument() as { openapi: string; info: { version: string } };
  * doc.info.version; // => "0.4.6"
  * ```
+ * @category Service
  */
 export function openApiDocument(): Record<string, unknown> {
   cached ??= JSON.stringify(buildDocument());

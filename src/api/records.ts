@@ -200,6 +200,7 @@ function intervalArrays(intervals: Intervals | null): Record<string, readonly nu
  * out.rows.map((r) => r.ds); // => ["2023-01-01", "2023-02-01"]
  * Object.keys(out.rows[0]!); // => ["unique_id", "ds", "mean", "lo-80", "hi-80"]
  * ```
+ * @category Records
  */
 export function forecastRecords(
   rows: readonly RecordRow[],
@@ -237,6 +238,7 @@ export function forecastRecords(
  * out.rows.map((r) => (r.ds as Date).toISOString()); // => ["2024-01-03T10:00:00.000Z", "2024-01-03T11:00:00.000Z"]
  * out.rows[1]!.anomaly; // => true
  * ```
+ * @category Records
  */
 export function detectAnomaliesRecords(rows: readonly RecordRow[], options: RecordOptions<AnomalyRequest>, call: CoreCallOptions = {}): RecordsResult {
   const packed = packRecords(rows, 1, options.freq);
@@ -251,6 +253,7 @@ export function detectAnomaliesRecords(rows: readonly RecordRow[], options: Reco
 /**
  * The historic (in-sample) forecast of record rows: the fitted rows of every
  * series as `{unique_id, ds, y, mean, lo-<L>, hi-<L>}`.
+ * @category Records
  */
 export function historicForecastRecords(rows: readonly RecordRow[], options: RecordOptions<HistoricRequest> = {}, call: CoreCallOptions = {}): RecordsResult {
   const packed = packRecords(rows, 1, options.freq);
@@ -264,7 +267,10 @@ export function historicForecastRecords(rows: readonly RecordRow[], options: Rec
   return recordsResult(rowsOf(packed.ids, ds, { y: yOut, mean: result.mean, ...intervalArrays(result.intervals) }), result);
 }
 
-/** Fine-tunes on record rows (see `finetune`); the result is the fine-tuned model. */
+/**
+ * Fine-tunes on record rows (see `finetune`); the result is the fine-tuned model.
+ * @category Records
+ */
 export function finetuneRecords(rows: readonly RecordRow[], options: RecordOptions<FinetuneRequest> = {}, call: CoreCallOptions = {}): FinetuneCallResult {
   const packed = packRecords(rows, 1, options.freq);
   const { freq: _freq, ...rest } = options;

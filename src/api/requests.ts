@@ -30,6 +30,7 @@ import { API_REQUEST_SCHEMAS, CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./s
 /**
  * Size limits of a request, checked on the raw JSON before anything is
  * allocated; exceeding one is a 422 `value_error` naming the limit.
+ * @category Service
  */
 export interface ServiceLimits {
   /** Most numbers a request may send (y plus every X and X_future value) or make the service return. */
@@ -63,6 +64,7 @@ export interface ServiceLimits {
  * ```ts
  * DEFAULT_SERVICE_LIMITS.maxHorizon; // => 10000
  * ```
+ * @category Service
  */
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = Object.freeze({
   maxValues: 5_000_000,

@@ -246,6 +246,7 @@ function validationMessage(e: ValidationError): string {
  * res.status; // => 200
  * res.body; // => { finetuned_models: [] }
  * ```
+ * @category Service
  */
 export function createService(options: ServiceOptions): ForecastService {
   const accounts = new Map<string, ServiceAccount>();

@@ -69,6 +69,7 @@ export type ModelInsertOutcome = "ok" | "exists" | "limit";
 /**
  * Persistence of a service. Every method may be async; a host implements it
  * over its own database. Ids of models are per account.
+ * @category Service
  */
 export interface ServiceStore {
   /** A job by id (any account), or undefined. */
@@ -116,6 +117,7 @@ export interface ServiceStore {
  * const store = createMemoryStore();
  * await store.spentTokens("acme"); // => 0
  * ```
+ * @category Service
  */
 export function createMemoryStore(): ServiceStore {
   const jobs = new Map<string, StoredJob>();

@@ -316,6 +316,7 @@ function checkInput(input: AnomalyChartInput): void {
  * svg.startsWith("<svg"); // => true
  * svg.includes("Sales &amp; returns"); // => true
  * ```
+ * @category Charts
  */
 export function renderAnomalyChart(input: AnomalyChartInput): string {
   checkInput(input);
@@ -541,6 +542,7 @@ export interface AnomalyChartResult {
  * [input.values, input.forecast?.start, input.intervalLabel];
  * // => [[9, 5, 6], 2, "99% interval"]
  * ```
+ * @category Charts
  */
 export function anomalyChartInput(
   request: AnomalyChartRequest,
@@ -628,6 +630,7 @@ export function anomalyChartInput(
  * [Array.from(cropped.values), cropped.anomalies, cropped.forecast?.start, Array.from(cropped.forecast?.mean ?? []), cropped.highlightStart];
  * // => [[4, 5], [1], 0, [4, 5], 0]
  * ```
+ * @category Charts
  */
 export function cropAnomalyChartInput(input: AnomalyChartInput, from: number): AnomalyChartInput {
   if (!Number.isInteger(from) || from < 0) throw new RangeError("cropAnomalyChartInput: from must be an integer >= 0");

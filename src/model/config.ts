@@ -98,6 +98,7 @@ export interface ModelParams {
  * ```ts
  * modelParams("forecastmodel-1", "M"); // => { inputSize: 96, horizon: 18, seasonLength: 12 }
  * ```
+ * @category Entry points
  */
 export function modelParams(model: ModelName, freq: Freq): ModelParams {
   const shape = networkShape(model);

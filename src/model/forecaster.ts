@@ -41,6 +41,7 @@ export interface NetworkForecasterOptions {
  * const out = f.forecast([new Float64Array([5, 5, 5, 5])], 3);
  * Array.from(out); // => [5, 5, 5]
  * ```
+ * @category Models
  */
 export function createNetworkForecaster(model: ModelName, freq: Freq, options: NetworkForecasterOptions = {}): Forecaster {
   const shape = networkShape(model);

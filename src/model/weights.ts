@@ -36,6 +36,7 @@ const decoded = new Map<ModelName, Float64Array>();
  * ```ts
  * registeredModels().includes("forecastmodel-1"); // => true
  * ```
+ * @category Models
  */
 export function registerWeights(...weights: readonly EmbeddedWeights[]): void {
   for (const w of weights) {
@@ -54,6 +55,7 @@ export function registerWeights(...weights: readonly EmbeddedWeights[]): void {
  * ```ts
  * registeredModels().length; // => 3 (the main entry registers every model)
  * ```
+ * @category Models
  */
 export function registeredModels(): ModelName[] {
   return [...EMBEDDED.keys()];

@@ -29,6 +29,7 @@ export interface PartitionOptions {
  * One part of a partitioned request: a request body of its own plus where its
  * series sit in the original. `B` is the type of the original body (a part's
  * body has the same shape).
+ * @category Scaling
  */
 export interface RequestPart<B extends object = Record<string, unknown>> {
   /** The endpoint of the original body (and of this part's body). */
@@ -80,6 +81,7 @@ function inferKind(body: Json): PartitionKind {
  * partitionBlocker({ series: { y: [1, 2], sizes: [1, 1] }, freq: "D", h: 1, finetune_steps: 5 });
  * // => "finetune_steps = 5 fine-tunes one model on all series together, so each series' result depends on the others; send the request whole (or fine-tune once with /v2/finetune and partition requests that use finetuned_model_id)"
  * ```
+ * @category Scaling
  */
 export function partitionBlocker(body: unknown): string | null {
   if (!isObject(body)) return null;
@@ -267,6 +269,7 @@ function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
  * parts.map((p) => [p.rowStart, p.body.series]);
  * // => [[0, { y: [1, 2], sizes: [2] }], [2, { y: [3, 4, 5, 6], sizes: [3, 1] }]]
  * ```
+ * @category Scaling
  */
 export function partition<B extends object>(body: B, k: number, options?: PartitionOptions): RequestPart<B>[];
 /**
@@ -472,6 +475,7 @@ function mergeField(
  * merge(parts, results);
  * // => { mean: [2.5, 4.5], sizes: [1, 1], idxs: [1, 3], input_tokens: 4, output_tokens: 2, finetune_tokens: 0 }
  * ```
+ * @category Scaling
  */
 export function merge<R = Record<string, unknown>>(parts: readonly RequestPart<object>[], results: readonly R[]): R {
   if (parts.length === 0) throw new RangeError("merge: parts must not be empty");
