@@ -108,6 +108,19 @@ const FIXED_STEPS: readonly [number, Freq, string][] = [
   [604800, "W", "week"],
 ];
 
+/**
+ * The calendar step whose smallest spacing is `minStep` seconds: one month
+ * (28–31 days); with `calendar`, also a quarter (89–92 days) or a year
+ * (365–366 days). `null` when none fits.
+ */
+function calendarStep(minStep: number, calendar: boolean): readonly [number, Freq, string] | null {
+  const days = minStep / 86400;
+  if (days >= 28 && days <= 31) return [1, "M", "month"];
+  if (calendar && days >= 89 && days <= 92) return [3, "Q", "quarter"];
+  if (calendar && days >= 365 && days <= 366) return [12, "Y", "year"];
+  return null;
+}
+
 /** The 422 of a horizon whose dates would pass the year 9999 (ISO-8601 dates have four-digit years). */
 function pastYear9999(h: number): ValidationError {
   return new ValidationError([valueError(["body", "h"], `the ${h} future timestamps would pass the year 9999, which a four-digit ISO-8601 date cannot write; ask for fewer steps`, h)]);
@@ -118,9 +131,12 @@ function pastYear9999(h: number): ValidationError {
  * future timestamps. Rows may come in any order (they are sorted by time);
  * duplicate timestamps, gaps and irregular spacing are 422 items naming the
  * offending row's index in `df`; a horizon whose dates would pass the year
- * 9999 is a 422 at `h`.
+ * 9999 is a 422 at `h`. The older form infers hourly, daily, weekly and
+ * monthly data; with `calendar: true` (the records entry points) quarterly
+ * (steps of 3 months) and yearly (12 months) data are inferred too, anchored
+ * like monthly data on the first timestamp's day of month or on month ends.
  */
-export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], h: number): LegacySeries {
+export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], h: number, options: { readonly calendar?: boolean } = {}): LegacySeries {
   const errors: ErrorItem[] = [];
   const stamps: LegacyTimestamp[] = [];
   rows.forEach((r, i) => {
@@ -170,8 +186,9 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
     }
     if (civilFromDays(Math.floor((last.epochSeconds + h * step) / 86400)).year > 9999) throw pastYear9999(h);
     for (let j = 1; j <= h; j++) future.push(formatLegacyTimestamp(last.epochSeconds + j * step, format));
-  } else if (minStep >= 28 * 86400 && minStep <= 31 * 86400) {
-    freq = "M";
+  } else if (calendarStep(minStep, options.calendar === true) !== null) {
+    const [stepMonths, f, unit] = calendarStep(minStep, true)!;
+    freq = f;
     const monthEnd = (t: LegacyTimestamp): boolean => t.day === daysInMonth(t.year, t.month);
     const allEnd = order.every((_, k) => monthEnd(at(k)));
     const first = at(0);
@@ -180,16 +197,17 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
       const p = at(k - 1);
       const sameAnchor = allEnd || (t.day === first.day && t.secondOfDay === first.secondOfDay);
       const months = t.year * 12 + t.month - (p.year * 12 + p.month);
-      if (!sameAnchor || t.secondOfDay !== first.secondOfDay) {
-        errors.push(valueError(loc(k), `irregular spacing at df[${order[k]}].ds = '${dsOf(k)}': monthly timestamps must share the day of month (or all be month ends) and time of day of '${dsOf(0)}'`));
-      } else if (months > 1) {
-        errors.push(valueError(loc(k), `gap before df[${order[k]}].ds = '${dsOf(k)}': ${months - 1} missing month${months - 1 === 1 ? "" : "s"} after '${dsOf(k - 1)}' (frequency M)`));
+      if (!sameAnchor || t.secondOfDay !== first.secondOfDay || months % stepMonths !== 0) {
+        errors.push(valueError(loc(k), `irregular spacing at df[${order[k]}].ds = '${dsOf(k)}': ${unit}ly timestamps must be ${stepMonths === 1 ? "one month" : `${stepMonths} months`} apart and share the day of month (or all be month ends) and time of day of '${dsOf(0)}'`));
+      } else if (months > stepMonths) {
+        const missing = months / stepMonths - 1;
+        errors.push(valueError(loc(k), `gap before df[${order[k]}].ds = '${dsOf(k)}': ${missing} missing ${unit}${missing === 1 ? "" : "s"} after '${dsOf(k - 1)}' (frequency ${f})`));
       }
     }
     const base = last.year * 12 + (last.month - 1);
-    if (Math.floor((base + h) / 12) > 9999) throw pastYear9999(h);
+    if (Math.floor((base + h * stepMonths) / 12) > 9999) throw pastYear9999(h);
     for (let j = 1; j <= h; j++) {
-      const mi = base + j;
+      const mi = base + j * stepMonths;
       const year = Math.floor(mi / 12);
       const month = (mi % 12) + 1;
       const day = allEnd ? daysInMonth(year, month) : Math.min(first.day, daysInMonth(year, month));
@@ -197,7 +215,7 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
     }
   } else {
     throw new ValidationError([
-      valueError(["body", "df"], `cannot infer the frequency: the smallest spacing between timestamps is ${minStep} s; supported are hourly, daily, weekly and monthly`),
+      valueError(["body", "df"], `cannot infer the frequency: the smallest spacing between timestamps is ${minStep} s; supported are hourly, daily, weekly, monthly${options.calendar === true ? ", quarterly and yearly" : ""}`),
     ]);
   }
   if (errors.length > 0) throw new ValidationError(errors);

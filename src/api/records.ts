@@ -2,7 +2,8 @@
  * Records in, records out: rows of `{unique_id, ds, y, …features}` (as in
  * dataframe forecasting SDKs), grouped into series, checked with the strict
  * timestamp rules of the older request form (one format, no gaps, no
- * duplicates), the frequency inferred (hourly, daily, weekly, monthly), and
+ * duplicates), the frequency inferred (hourly, daily, weekly, monthly,
+ * quarterly, yearly), and
  * results as rows with timestamps in the input's format (strings as written,
  * or `Date`s when `Date`s came in).
  * @module
@@ -128,7 +129,7 @@ function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefin
   for (const g of groups.values()) {
     let prepared: LegacySeries;
     try {
-      prepared = prepareLegacySeries(g.rows.map((i) => ({ ds: dsText(rows[i]!.ds, allMidnight)!, y: rows[i]!.y })), h);
+      prepared = prepareLegacySeries(g.rows.map((i) => ({ ds: dsText(rows[i]!.ds, allMidnight)!, y: rows[i]!.y })), h, { calendar: true });
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e;
       // df[k] of the series is row g.rows[k] of the request

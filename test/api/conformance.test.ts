@@ -433,6 +433,14 @@ describe("section 6: the older form", () => {
     expect(item?.msg).toContain(`df[${index}]`);
   });
 
+  it("quarterly and yearly rows stay a 422 in the older form (its inference is hourly to monthly; the records API reads them)", async () => {
+    for (const ds of [["2025-01-01", "2025-04-01", "2025-07-01"], ["2023-01-01", "2024-01-01", "2025-01-01"]]) {
+      const res = await legacy(rows(ds));
+      expect(res.status).toBe(422);
+      expect((res.body as { detail: { msg: string }[] }).detail[0]?.msg).toMatch(/cannot infer the frequency.*hourly, daily, weekly, monthly$/);
+    }
+  });
+
   it("unsorted but regular rows are sorted by time", async () => {
     const res = await legacy([
       { ds: "2026-01-02", y: 2 },

@@ -1,7 +1,7 @@
 /**
  * The records API: CSV text (through csv-parse, a well-kept parser) to rows
  * of {unique_id, ds, y}, to results as rows with future timestamps in the
- * input's format, for monthly, hourly and weekly data.
+ * input's format, for monthly, hourly, weekly, quarterly and yearly data.
  */
 import { parse } from "csv-parse/sync";
 import { readFileSync } from "node:fs";
@@ -13,7 +13,8 @@ function csvRows(text: string): RecordRow[] {
   return parse(text, { columns: true, skip_empty_lines: true, cast: (value, context) => (context.column === "y" || context.column === "price" ? Number(value) : value) }) as RecordRow[];
 }
 
-const air = (JSON.parse(readFileSync("bench/data/r-datasets.json", "utf8")) as Record<string, { y: number[] }>).AirPassengers!.y;
+const rData = JSON.parse(readFileSync("bench/data/r-datasets.json", "utf8")) as Record<string, { y: number[] }>;
+const air = rData.AirPassengers!.y;
 const month = (t: number): string => `${1949 + Math.floor(t / 12)}-${String((t % 12) + 1).padStart(2, "0")}-01`;
 
 describe("records", () => {
@@ -43,6 +44,28 @@ describe("records", () => {
     const out = forecastRecords(rows, { h: 2, futureRows });
     expect(out.rows.map((r) => (r.ds as Date).toISOString())).toEqual(["2024-02-25T00:00:00.000Z", "2024-03-03T00:00:00.000Z"]);
     expect(() => forecastRecords(rows, { h: 2 })).toThrow(/futureRows/);
+  });
+
+  it("a quarterly CSV (UKgas, 1960 Q1–1986 Q4) forecasts 1987 by quarter, written as quarter starts or as quarter ends", () => {
+    const gas = rData.UKgas!.y;
+    const qStart = (t: number): string => `${1960 + Math.floor(t / 4)}-${String((t % 4) * 3 + 1).padStart(2, "0")}-01`;
+    const qEnd = (t: number): string => `${1960 + Math.floor(t / 4)}-${["03-31", "06-30", "09-30", "12-31"][t % 4]}`;
+    const starts = forecastRecords(csvRows(["unique_id,ds,y", ...gas.map((v, t) => `UKgas,${qStart(t)},${v}`)].join("\n")), { h: 5, level: [80] });
+    expect(starts.rows.map((r) => r.ds)).toEqual(["1987-01-01", "1987-04-01", "1987-07-01", "1987-10-01", "1988-01-01"]);
+    const ends = forecastRecords(gas.map((v, t) => ({ unique_id: "UKgas", ds: qEnd(t), y: v })), { h: 5, freq: "Q" });
+    expect(ends.rows.map((r) => r.ds)).toEqual(["1987-03-31", "1987-06-30", "1987-09-30", "1987-12-31", "1988-03-31"]);
+    // the frequency reaches the model: same forecast as the JSON body with freq Q
+    expect(ends.rows.map((r) => r.mean)).toEqual(starts.rows.map((r) => r.mean));
+    // a missing quarter is a 422 naming the row after the gap
+    const gap = gas.map((v, t) => ({ unique_id: "UKgas", ds: qStart(t), y: v })).filter((_, t) => t !== 10);
+    expect(() => forecastRecords(gap, { h: 1 })).toThrow(/rows\[10\].*1 missing quarter after '1962-04-01'/);
+  });
+
+  it("a yearly series (Nile, 1871–1970) forecasts 1971–1973; given freq must match the timestamps", () => {
+    const rows = rData.Nile!.y.map((v, t) => ({ unique_id: "Nile", ds: `${1871 + t}-01-01`, y: v }));
+    const out = forecastRecords(rows, { h: 3 });
+    expect(out.rows.map((r) => r.ds)).toEqual(["1971-01-01", "1972-01-01", "1973-01-01"]);
+    expect(() => forecastRecords(rows, { h: 3, freq: "Q" })).toThrow(/freq Q was given, the timestamps are Y/);
   });
 
   it("anomaly detection, historic forecast and fine-tuning take rows too", () => {
