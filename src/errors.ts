@@ -42,7 +42,10 @@ export class ValidationError extends Error {
   }
 }
 
-/** Most items a 422 carries (every `ValidationError` keeps the first this many). */
+/**
+ * Most items a 422 carries (every `ValidationError` keeps the first this many).
+ * @category Types
+ */
 export const MAX_ERROR_ITEMS = 1000;
 
 /**
@@ -54,6 +57,7 @@ export const MAX_ERROR_ITEMS = 1000;
  * valueError(["body", "series", "sizes"], "sizes must sum to len(y) = 10").msg;
  * // => "Value error, sizes must sum to len(y) = 10"
  * ```
+ * @category Types
  */
 export function valueError(loc: (string | number)[], message: string, input?: unknown): ErrorItem {
   const item: ErrorItem = { type: "value_error", loc, msg: `Value error, ${message}` };
@@ -70,6 +74,7 @@ export function valueError(loc: (string | number)[], message: string, input?: un
  * ```ts
  * notAnObjectError(["body", "series"], 5).type; // => "model_attributes_type"
  * ```
+ * @category Types
  */
 export function notAnObjectError(loc: (string | number)[], input: unknown): ErrorItem {
   return { type: NOT_AN_OBJECT.type, loc, msg: NOT_AN_OBJECT.msg, input };
@@ -82,6 +87,7 @@ export function notAnObjectError(loc: (string | number)[], input: unknown): Erro
  * ```ts
  * NOT_AN_OBJECT.msg; // => "Input should be a valid dictionary or object to extract fields from"
  * ```
+ * @category Types
  */
 export const NOT_AN_OBJECT: Readonly<{
   /** The item's `type`. */

@@ -6,16 +6,28 @@
  * @module
  */
 
-/** Series frequency. The API accepts D, M, H, W; the core functions also accept Q and Y. */
+/**
+ * Series frequency. The API accepts D, M, H, W; the core functions also accept Q and Y.
+ * @category Types
+ */
 export type Freq = "H" | "D" | "W" | "M" | "Q" | "Y";
 
-/** Names of the pretrained models. */
+/**
+ * Names of the pretrained models.
+ * @category Types
+ */
 export type ModelName = "forecastmodel-1" | "forecastmodel-1-long-horizon" | "forecastmodel-2.1";
 
-/** Fine-tune losses. */
+/**
+ * Fine-tune losses.
+ * @category Types
+ */
 export type LossName = "default" | "mae" | "mse" | "rmse" | "mape" | "smape" | "poisson";
 
-/** Fine-tune depth: 1 opens only the output end of the network, 5 the whole model. */
+/**
+ * Fine-tune depth: 1 opens only the output end of the network, 5 the whole model.
+ * @category Types
+ */
 export type FinetuneDepth = 1 | 2 | 3 | 4 | 5;
 
 /**
@@ -25,6 +37,7 @@ export type FinetuneDepth = 1 | 2 | 3 | 4 | 5;
  * (`out[i * h + k]` is step `k + 1` after `contexts[i]`). Contexts are views
  * (e.g. `subarray`s of a packed `y`) and are never mutated. A multivariate
  * forecaster assumes the contexts of one call are time-aligned series of one batch.
+ * @category Types
  */
 export interface Forecaster {
   /** A readable name, e.g. `"forecastmodel-1"` or `"seasonal-naive"`. */
@@ -50,6 +63,7 @@ export interface Forecaster {
  * (1 − levels[j])/2 and (1 + levels[j])/2 lie below and above `mean[r]`:
  * finite, ≥ 0 and non-decreasing in j. Zero everywhere means the forecaster
  * is certain (a constant context).
+ * @category Types
  */
 export interface ForecastDistribution {
   /** Central-interval levels of the grid, as fractions in (0, 1), increasing. */
@@ -62,7 +76,10 @@ export interface ForecastDistribution {
   readonly above: Float64Array;
 }
 
-/** Many series packed into one array (`y`) with their lengths (`sizes`). */
+/**
+ * Many series packed into one array (`y`) with their lengths (`sizes`).
+ * @category Types
+ */
 export interface SeriesData {
   /** Observations of all series, concatenated. */
   readonly y: Float64Array;
@@ -74,7 +91,10 @@ export interface SeriesData {
   readonly X: readonly Float64Array[];
 }
 
-/** Fine-tuning settings of a request. `steps === 0` means zero-shot. */
+/**
+ * Fine-tuning settings of a request. `steps === 0` means zero-shot.
+ * @category Types
+ */
 export interface FinetuneSpec {
   /** Adam steps (0 = zero-shot). */
   readonly steps: number;
@@ -87,6 +107,7 @@ export interface FinetuneSpec {
 /**
  * A fine-tuned model as stored: only the parameters that changed (a suffix of
  * the network's flat parameter vector, starting at `start`).
+ * @category Types
  */
 export interface FinetunedWeights {
   /** The pretrained model these parameters belong to. */
@@ -97,7 +118,10 @@ export interface FinetunedWeights {
   readonly values: Float64Array;
 }
 
-/** What every model-using request shares. */
+/**
+ * What every model-using request shares.
+ * @category Types
+ */
 export interface ModelSpec {
   /** Which pretrained model forecasts. */
   readonly model: ModelName;
@@ -113,7 +137,10 @@ export interface ModelSpec {
   readonly modelParameters: Readonly<Record<string, unknown>> | null;
 }
 
-/** Validated POST /v2/forecast request. */
+/**
+ * Validated POST /v2/forecast request.
+ * @category Types
+ */
 export interface ForecastInput extends ModelSpec {
   /** The series to forecast. */
   readonly series: SeriesData;
@@ -129,7 +156,10 @@ export interface ForecastInput extends ModelSpec {
   readonly histExog: readonly number[];
 }
 
-/** Validated POST /v2/online_anomaly_detection request. */
+/**
+ * Validated POST /v2/online_anomaly_detection request.
+ * @category Types
+ */
 export interface AnomalyInput extends ModelSpec {
   /** The series to scan. */
   readonly series: SeriesData;
@@ -151,7 +181,10 @@ export interface AnomalyInput extends ModelSpec {
   readonly refit: boolean;
 }
 
-/** Validated POST /v2/historic_forecast request. */
+/**
+ * Validated POST /v2/historic_forecast request.
+ * @category Types
+ */
 export interface HistoricInput extends ModelSpec {
   /** The series to fit. */
   readonly series: SeriesData;
@@ -163,16 +196,25 @@ export interface HistoricInput extends ModelSpec {
   readonly featureContributions: boolean;
 }
 
-/** Validated POST /v2/finetune request. */
+/**
+ * Validated POST /v2/finetune request.
+ * @category Types
+ */
 export interface FinetuneInput extends ModelSpec {
   /** The series to fine-tune on. */
   readonly series: SeriesData;
 }
 
-/** Prediction intervals keyed `lo-<L>` / `hi-<L>` (L written as given, e.g. `lo-97.5`). */
+/**
+ * Prediction intervals keyed `lo-<L>` / `hi-<L>` (L written as given, e.g. `lo-97.5`).
+ * @category Types
+ */
 export type Intervals = Record<string, number[]>;
 
-/** Token counts every result carries. */
+/**
+ * Token counts every result carries.
+ * @category Types
+ */
 export interface TokenCounts {
   /** Numbers received: y plus every X and X_future value. */
   input_tokens: number;
@@ -233,7 +275,10 @@ export interface AnomalyResult extends TokenCounts {
  */
 export type HistoricResult = ForecastResult;
 
-/** Result of a fine-tune (the API adds the stored model's id). */
+/**
+ * Result of a fine-tune (the API adds the stored model's id).
+ * @category Types
+ */
 export interface FinetuneResult extends TokenCounts {
   /** The parameters to store (only what changed). */
   weights: FinetunedWeights;

@@ -20,10 +20,16 @@ import {
   univariateAnomalyFlags,
 } from "./scores.js";
 
-/** Fewest context points before a cross-validation window of online anomaly detection. */
+/**
+ * Fewest context points before a cross-validation window of online anomaly detection.
+ * @category Anomaly detection
+ */
 export const ANOMALY_MIN_CONTEXT = 1;
 
-/** Options of {@link detectAnomalies}. */
+/**
+ * Options of {@link detectAnomalies}.
+ * @category Anomaly detection
+ */
 export interface DetectAnomaliesOptions {
   /**
    * Use this forecaster instead of the request's model (a baseline, or a
@@ -59,6 +65,7 @@ export interface DetectAnomaliesOptions {
  * anomalyWindowCount(5, 20, 20); // 35 points: 2 windows of 20
  * // => 2
  * ```
+ * @category Anomaly detection
  */
 export function anomalyWindowCount(detectionSize: number, h: number, stepSize: number): number {
   checkPositiveInteger(detectionSize, "anomalyWindowCount: detectionSize");
@@ -95,6 +102,7 @@ export function anomalyWindowCount(detectionSize: number, h: number, stepSize: n
  * anomalyMinimumLength(30, 20, 25); // gaps between windows
  * // => null
  * ```
+ * @category Anomaly detection
  */
 export function anomalyMinimumLength(detectionSize: number, h: number, stepSize: number): number | null {
   checkPositiveInteger(detectionSize, "anomalyMinimumLength: detectionSize");
@@ -162,6 +170,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  * result.anomaly;
  * // => [false, false, true, false]
  * ```
+ * @category Anomaly detection
  */
 export function detectAnomalies(request: AnomalyInput, options: DetectAnomaliesOptions = {}): AnomalyResult {
   const { series, h, detectionSize, stepSize, level } = request;

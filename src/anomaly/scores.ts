@@ -7,7 +7,10 @@
 import { calibratedZ, conformalMultiplier, gaussianMultiplier, spreadHalfWidth, spreadIsCertain, spreadKnots, spreadScore } from "../intervals/index.js";
 import { chiSquareQuantile, compensatedSum } from "../stats/index.js";
 
-/** What {@link seriesCalibratedScores} returns besides its outputs. */
+/**
+ * What {@link seriesCalibratedScores} returns besides its outputs.
+ * @category Anomaly detection
+ */
 export interface SeriesScoreSummary {
   /** Calibration points the scores were calibrated on (forecast points, certain ones left out). */
   readonly calibrationPoints: number;
@@ -61,6 +64,7 @@ export interface SeriesScoreSummary {
  * out.z[0]! > 9;
  * // => true
  * ```
+ * @category Anomaly detection
  */
 export function seriesCalibratedScores(
   y: ArrayLike<number>,
@@ -136,6 +140,7 @@ export function seriesCalibratedScores(
  * Array.from(univariateAnomalyFlags([0.5, -3, 2.6, 2.5], 99)); // q(99) = 2.5758…
  * // => [0, 1, 1, 0]
  * ```
+ * @category Anomaly detection
  */
 export function univariateAnomalyFlags(zScores: ArrayLike<number>, level: number): Uint8Array {
   const q = gaussianMultiplier(level);
@@ -165,6 +170,7 @@ export function univariateAnomalyFlags(zScores: ArrayLike<number>, level: number
  * Array.from(multivariateAccumulatedScores([1, 2, 3, 4], 2, 2)); // [1² + 3², 2² + 4²]
  * // => [10, 20]
  * ```
+ * @category Anomaly detection
  */
 export function multivariateAccumulatedScores(zScores: ArrayLike<number>, seriesCount: number, steps: number): Float64Array {
   if (!Number.isInteger(seriesCount) || seriesCount < 1 || !Number.isInteger(steps) || steps < 0) {
@@ -210,6 +216,7 @@ export function multivariateAccumulatedScores(zScores: ArrayLike<number>, series
  * multivariateThreshold(99, 2); // R: qchisq(0.99, 2)
  * // => 9.21034037197618
  * ```
+ * @category Anomaly detection
  */
 export function multivariateThreshold(level: number, seriesCount: number): number {
   const q = gaussianMultiplier(level); // also validates the level
@@ -237,6 +244,7 @@ export function multivariateThreshold(level: number, seriesCount: number): numbe
  * calibrationFitEnd(30, 5, 100); // => 95
  * calibrationFitEnd(29, 5, 100); // => 100
  * ```
+ * @category Anomaly detection
  */
 export function calibrationFitEnd(outside: number, detectionSize: number, n: number): number {
   return outside >= 6 * detectionSize ? n - detectionSize : n;

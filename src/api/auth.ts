@@ -9,6 +9,7 @@ import { hashHex32 } from "./ids.js";
  * Compares two strings in time that depends only on their lengths (never on
  * where they first differ): every code unit of the longer one is visited and
  * differences are OR-ed together.
+ * @category API rules
  */
 export function constantTimeEqual(a: string, b: string): boolean {
   const n = Math.max(a.length, b.length);
@@ -17,13 +18,19 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** One configured key and its account. */
+/**
+ * One configured key and its account.
+ * @category API rules
+ */
 export interface KeyEntry {
   readonly key: string;
   readonly accountId: string;
 }
 
-/** Configured keys by the hash of each (built once; see {@link findAccountByKey}). */
+/**
+ * Configured keys by the hash of each (built once; see {@link findAccountByKey}).
+ * @category API rules
+ */
 export type KeyIndex = ReadonlyMap<string, readonly KeyEntry[]>;
 
 /**
@@ -36,6 +43,7 @@ export type KeyIndex = ReadonlyMap<string, readonly KeyEntry[]>;
  * const index = keyIndex([{ key: "k-1", accountId: "acme" }]);
  * findAccountByKey(index, "k-1"); // => "acme"
  * ```
+ * @category API rules
  */
 export function keyIndex(entries: readonly KeyEntry[]): KeyIndex {
   const index = new Map<string, KeyEntry[]>();
@@ -53,6 +61,7 @@ export function keyIndex(entries: readonly KeyEntry[]): KeyIndex {
  * compared in constant time (no early exit) with every configured key of the
  * same hash, so the time depends on the presented key's length only, not on
  * the number of configured keys or on which key, if any, matched.
+ * @category API rules
  */
 export function findAccountByKey(index: KeyIndex, presented: string): string | null {
   let found: string | null = null;
@@ -62,7 +71,10 @@ export function findAccountByKey(index: KeyIndex, presented: string): string | n
   return found;
 }
 
-/** A header by case-insensitive name; null when absent, repeated or not a string. */
+/**
+ * A header by case-insensitive name; null when absent, repeated or not a string.
+ * @category API rules
+ */
 export function headerValue(headers: unknown, name: string): string | null {
   if (typeof headers !== "object" || headers === null) return null;
   const lower = name.toLowerCase();
@@ -80,7 +92,10 @@ export function headerValue(headers: unknown, name: string): string | null {
   return count === 1 ? value : null;
 }
 
-/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), or null. */
+/**
+ * The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), or null.
+ * @category API rules
+ */
 export function bearerToken(headers: unknown): string | null {
   const v = headerValue(headers, "authorization");
   if (v === null) return null;

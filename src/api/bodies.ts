@@ -10,7 +10,10 @@
  */
 import type { FinetuneDepth, Freq, LossName, ModelName } from "../types.js";
 
-/** Many series concatenated in `y`, their lengths in `sizes`, optional exogenous features. */
+/**
+ * Many series concatenated in `y`, their lengths in `sizes`, optional exogenous features.
+ * @category API rules
+ */
 export interface SeriesBody {
   /** Observations of all series, concatenated in order (finite numbers). */
   y: readonly number[];

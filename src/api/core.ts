@@ -55,7 +55,10 @@ export interface FinetuneCallResult extends TokenCounts {
   warnings: string[];
 }
 
-/** Reads a body (string, bytes or value) or throws the 422 items of a malformed or missing one. */
+/**
+ * Reads a body (string, bytes or value) or throws the 422 items of a malformed or missing one.
+ * @category API rules
+ */
 export function parseRequestBody(body: unknown): unknown {
   const read = readJsonBody(body);
   if (read.kind === "invalid") throw new ValidationError([read.item]);
@@ -63,7 +66,10 @@ export function parseRequestBody(body: unknown): unknown {
   return read.value;
 }
 
-/** The 422 item of a `finetuned_model_id` that names no model the caller may use. */
+/**
+ * The 422 item of a `finetuned_model_id` that names no model the caller may use.
+ * @category API rules
+ */
 export function unknownFinetunedModel(id: string): ValidationError {
   return new ValidationError([valueError(["body", "finetuned_model_id"], `fine-tuned model '${id}' was not found`, id)]);
 }
@@ -77,6 +83,7 @@ export function unknownFinetunedModel(id: string): ValidationError {
  * fractionLevelWarning([0.8, 0.95])?.startsWith("level is in percent"); // => true
  * fractionLevelWarning([80, 0.5]); // => null
  * ```
+ * @category API rules
  */
 export function fractionLevelWarning(levels: readonly number[]): string | null {
   if (levels.length === 0 || !levels.every((l) => l > 0 && l <= 1)) return null;
@@ -90,7 +97,10 @@ function withLevelWarning<R extends { warnings: string[] }>(result: R, levels: r
   return result;
 }
 
-/** Runs a validated body of `endpoint` through its pipeline, returning the JSON result (tokens set here). */
+/**
+ * Runs a validated body of `endpoint` through its pipeline, returning the JSON result (tokens set here).
+ * @category API rules
+ */
 export function executeEndpoint<E extends ApiEndpoint>(
   endpoint: E,
   body: ValidatedBodies[E],
@@ -259,7 +269,10 @@ export function finetune(body: JsonBody<FinetuneRequest>, options: CoreCallOptio
   };
 }
 
-/** A model id derived from a fine-tune request's content, in UUID layout. */
+/**
+ * A model id derived from a fine-tune request's content, in UUID layout.
+ * @category API rules
+ */
 export function generatedModelId(b: ValidatedBodies["finetune"]): string {
   const labels = [b.model, b.freq, String(b.finetune_steps), b.finetune_loss, String(b.finetune_depth), String(b.finetuned_model_id), b.series.sizes.join(",")];
   return uuidLayout(hashValues(labels, [b.series.y, ...(b.series.X ?? [])]));

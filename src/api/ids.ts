@@ -6,7 +6,10 @@
  */
 import seedrandom from "seedrandom";
 
-/** A 128-bit hash of `text` as 32 lowercase hex digits (four mixed FNV-1a lanes; not cryptographic). */
+/**
+ * A 128-bit hash of `text` as 32 lowercase hex digits (four mixed FNV-1a lanes; not cryptographic).
+ * @category API rules
+ */
 export function hashHex32(text: string): string {
   let h0 = 0x811c9dc5;
   let h1 = 0x01000193 ^ 0x9e3779b9;
@@ -32,19 +35,28 @@ export function hashHex32(text: string): string {
   return [a, b, c2, d].map((x) => x.toString(16).padStart(8, "0")).join("");
 }
 
-/** `s` itself when it is 32 hex digits or a UUID (lowercased, without hyphens), otherwise its hash. */
+/**
+ * `s` itself when it is 32 hex digits or a UUID (lowercased, without hyphens), otherwise its hash.
+ * @category API rules
+ */
 export function toHex32(s: string): string {
   if (/^[0-9a-fA-F]{32}$/.test(s)) return s.toLowerCase();
   if (/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(s)) return s.replace(/-/g, "").toLowerCase();
   return hashHex32(s);
 }
 
-/** 32 hex digits laid out as a UUID (8-4-4-4-12, 36 characters). */
+/**
+ * 32 hex digits laid out as a UUID (8-4-4-4-12, 36 characters).
+ * @category API rules
+ */
 export function uuidLayout(hex32: string): string {
   return `${hex32.slice(0, 8)}-${hex32.slice(8, 12)}-${hex32.slice(12, 16)}-${hex32.slice(16, 20)}-${hex32.slice(20, 32)}`;
 }
 
-/** A deterministic sequence of 32-hex-digit ids from a seed (seedrandom's ARC4). */
+/**
+ * A deterministic sequence of 32-hex-digit ids from a seed (seedrandom's ARC4).
+ * @category API rules
+ */
 export function seededIdSequence(seed: string): () => string {
   const rng = seedrandom(seed);
   return () => {
@@ -54,7 +66,10 @@ export function seededIdSequence(seed: string): () => string {
   };
 }
 
-/** Hash of typed values and labels, for ids derived from a request's content. */
+/**
+ * Hash of typed values and labels, for ids derived from a request's content.
+ * @category API rules
+ */
 export function hashValues(labels: readonly string[], arrays: readonly Float64Array[]): string {
   const parts: string[] = [...labels];
   for (const a of arrays) {

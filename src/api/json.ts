@@ -6,13 +6,19 @@
  */
 import type { ErrorItem } from "../errors.js";
 
-/** Result of reading a request body. */
+/**
+ * Result of reading a request body.
+ * @category API rules
+ */
 export type BodyReadResult =
   | { readonly kind: "value"; readonly value: unknown }
   | { readonly kind: "missing" }
   | { readonly kind: "invalid"; readonly item: ErrorItem };
 
-/** Position and Python-style message of the first JSON syntax error in `text`. */
+/**
+ * Position and Python-style message of the first JSON syntax error in `text`.
+ * @category API rules
+ */
 export interface JsonSyntaxError {
   readonly position: number;
   readonly message: string;
@@ -35,6 +41,7 @@ function isHex(c: number): boolean {
  * Python's `json.loads` would give ("Expecting value", "Expecting ',' delimiter",
  * "Extra data", ...). Iterative: any nesting depth. Returns null for valid JSON.
  * Positions count UTF-16 code units.
+ * @category API rules
  */
 export function locateJsonError(text: string): JsonSyntaxError | null {
   const n = text.length;
@@ -183,6 +190,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
  * any `ArrayBufferView`) holding UTF-8 JSON, or an already parsed value.
  * An absent, empty or `null` body is "missing" (as FastAPI reports it);
  * malformed JSON or UTF-8 is a `json_invalid` item at `["body", position]`.
+ * @category API rules
  */
 export function readJsonBody(body: unknown): BodyReadResult {
   let text: string;
@@ -216,9 +224,15 @@ function decodeBytes(bytes: Uint8Array): string {
   }
 }
 
-/** Bounds of an echoed `input`: larger or deeper values are left out of the 422 item. */
+/**
+ * Bounds of an echoed `input`: larger or deeper values are left out of the 422 item.
+ * @category API rules
+ */
 export const ECHO_MAX_NODES = 10_000;
-/** Deepest nesting echoed back. */
+/**
+ * Deepest nesting echoed back.
+ * @category API rules
+ */
 export const ECHO_MAX_DEPTH = 32;
 
 /**
@@ -228,6 +242,7 @@ export const ECHO_MAX_DEPTH = 32;
  * a symbol, a bigint, `undefined`). Non-finite numbers are echoed as the strings
  * "NaN", "Infinity", "-Infinity". Own enumerable properties only; a
  * `__proto__` key is copied as a plain property.
+ * @category API rules
  */
 export function echoInput(value: unknown): { ok: true; value: unknown } | { ok: false } {
   let budget = ECHO_MAX_NODES;

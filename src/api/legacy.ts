@@ -7,7 +7,10 @@
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import type { Freq } from "../types.js";
 
-/** A parsed `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS` timestamp. */
+/**
+ * A parsed `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS` timestamp.
+ * @category API rules
+ */
 export interface LegacyTimestamp {
   readonly format: "date" | "datetime";
   readonly year: number;
@@ -23,12 +26,18 @@ function isLeap(y: number): boolean {
   return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 }
 
-/** Days in month `m` (1..12) of year `y`. */
+/**
+ * Days in month `m` (1..12) of year `y`.
+ * @category API rules
+ */
 export function daysInMonth(y: number, m: number): number {
   return m === 2 ? (isLeap(y) ? 29 : 28) : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] as number;
 }
 
-/** Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian; H. Hinnant's algorithm). */
+/**
+ * Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian; H. Hinnant's algorithm).
+ * @category API rules
+ */
 export function daysFromCivil(y: number, m: number, d: number): number {
   const yy = m <= 2 ? y - 1 : y;
   const era = Math.floor(yy / 400);
@@ -38,7 +47,10 @@ export function daysFromCivil(y: number, m: number, d: number): number {
   return era * 146097 + doe - 719468;
 }
 
-/** The civil date of a day count from 1970-01-01 (inverse of `daysFromCivil`). */
+/**
+ * The civil date of a day count from 1970-01-01 (inverse of `daysFromCivil`).
+ * @category API rules
+ */
 export function civilFromDays(z: number): { year: number; month: number; day: number } {
   const zz = z + 719468;
   const era = Math.floor(zz / 146097);
@@ -54,7 +66,10 @@ export function civilFromDays(z: number): { year: number; month: number; day: nu
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATETIME_RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
-/** Parses a timestamp strictly (calendar-valid, exact layout); null otherwise. */
+/**
+ * Parses a timestamp strictly (calendar-valid, exact layout); null otherwise.
+ * @category API rules
+ */
 export function parseLegacyTimestamp(text: string): LegacyTimestamp | null {
   const m = DATETIME_RE.exec(text) ?? DATE_RE.exec(text);
   if (m === null) return null;
@@ -81,7 +96,10 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, "0");
 }
 
-/** Writes a timestamp in `format`. */
+/**
+ * Writes a timestamp in `format`.
+ * @category API rules
+ */
 export function formatLegacyTimestamp(epochSeconds: number, format: "date" | "datetime"): string {
   const days = Math.floor(epochSeconds / 86400);
   const sod = epochSeconds - days * 86400;
@@ -91,7 +109,10 @@ export function formatLegacyTimestamp(epochSeconds: number, format: "date" | "da
   return `${date} ${pad(Math.floor(sod / 3600), 2)}:${pad(Math.floor((sod % 3600) / 60), 2)}:${pad(sod % 60, 2)}`;
 }
 
-/** The inferred frequency of a legacy series, its values in time order and the future timestamps. */
+/**
+ * The inferred frequency of a legacy series, its values in time order and the future timestamps.
+ * @category API rules
+ */
 export interface LegacySeries {
   readonly freq: Freq;
   readonly y: Float64Array;
@@ -135,6 +156,7 @@ function pastYear9999(h: number): ValidationError {
  * monthly data; with `calendar: true` (the records entry points) quarterly
  * (steps of 3 months) and yearly (12 months) data are inferred too, anchored
  * like monthly data on the first timestamp's day of month or on month ends.
+ * @category API rules
  */
 export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], h: number, options: { readonly calendar?: boolean } = {}): LegacySeries {
   const errors: ErrorItem[] = [];

@@ -27,12 +27,16 @@ import {
  * ```ts
  * API_VERSION; // => "0.4.6"
  * ```
+ * @category API rules
  */
 export const API_VERSION = "0.4.6";
 
 const daily = [12, 14, 13, 15, 16, 18, 17, 13, 15, 14, 16, 17, 19, 18, 14, 16, 15, 17, 18, 20, 19];
 
-/** Example request bodies per operation; each passes the library's own validation (tested). */
+/**
+ * Example request bodies per operation; each passes the library's own validation (tested).
+ * @category API rules
+ */
 export const OPENAPI_EXAMPLES: Readonly<Record<string, unknown>> = {
   forecast: { series: { y: daily, sizes: [21] }, freq: "D", h: 7, level: [80, 95] },
   anomaly: {

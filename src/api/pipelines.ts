@@ -19,7 +19,10 @@ import { detectAnomalies } from "../anomaly/index.js";
 import { runHistoricForecast } from "../historic/index.js";
 import { finetuneModel } from "../finetune/index.js";
 
-/** The four typed pipelines behind the endpoints. */
+/**
+ * The four typed pipelines behind the endpoints.
+ * @category API rules
+ */
 export interface ApiPipelines {
   /** `runForecast` of src/forecast. */
   readonly forecast: (request: ForecastInput) => ForecastResult;
@@ -31,7 +34,10 @@ export interface ApiPipelines {
   readonly finetune: (request: FinetuneInput) => FinetuneResult;
 }
 
-/** The library's own pipelines. */
+/**
+ * The library's own pipelines.
+ * @category API rules
+ */
 export const DEFAULT_PIPELINES: ApiPipelines = {
   forecast: (r) => runForecast(r),
   anomaly: (r) => detectAnomalies(r),

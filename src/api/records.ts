@@ -14,7 +14,10 @@ import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest 
 import { detectAnomaliesOnline, finetune, forecast, historicForecast, type CoreCallOptions, type FinetuneCallResult } from "./core.js";
 import { prepareLegacySeries, type LegacySeries } from "./legacy.js";
 
-/** One observation: the series it belongs to, its time, its value and any exogenous features (numbers). */
+/**
+ * One observation: the series it belongs to, its time, its value and any exogenous features (numbers).
+ * @category API rules
+ */
 export interface RecordRow {
   /** Series id. */
   readonly unique_id: string | number;
@@ -26,7 +29,10 @@ export interface RecordRow {
   readonly [feature: string]: unknown;
 }
 
-/** A future row of exogenous features (forecasts with features need `h` per series). */
+/**
+ * A future row of exogenous features (forecasts with features need `h` per series).
+ * @category API rules
+ */
 export interface FutureRecordRow {
   /** Series id. */
   readonly unique_id: string | number;
@@ -36,7 +42,10 @@ export interface FutureRecordRow {
   readonly [feature: string]: unknown;
 }
 
-/** The identifying fields of a result row. */
+/**
+ * The identifying fields of a result row.
+ * @category API rules
+ */
 export interface ResultRecordKey {
   /** Series id, as given. */
   unique_id: string | number;
@@ -44,10 +53,16 @@ export interface ResultRecordKey {
   ds: string | Date;
 }
 
-/** A result row: series id, timestamp and the result's per-row values (`mean`, `lo-80`, …). */
+/**
+ * A result row: series id, timestamp and the result's per-row values (`mean`, `lo-80`, …).
+ * @category API rules
+ */
 export type ResultRecord = ResultRecordKey & Record<string, unknown>;
 
-/** What the record entry points return: rows, and notes such as the horizon warning. */
+/**
+ * What the record entry points return: rows, and notes such as the horizon warning.
+ * @category API rules
+ */
 export interface RecordsResult {
   /** One row per output point, series in order of first appearance, time ascending. */
   readonly rows: ResultRecord[];
@@ -61,13 +76,19 @@ export interface RecordsResult {
   readonly finetune_tokens: number;
 }
 
-/** The frequency option of the record entry points. */
+/**
+ * The frequency option of the record entry points.
+ * @category API rules
+ */
 export interface RecordFreq {
   /** Hourly, daily, weekly or monthly; inferred from the timestamps when absent (and checked against them when given). */
   freq?: Freq;
 }
 
-/** Options shared by the record entry points: the body fields except `series`, `X_future` and `freq` (inferred unless given). */
+/**
+ * Options shared by the record entry points: the body fields except `series`, `X_future` and `freq` (inferred unless given).
+ * @category API rules
+ */
 export type RecordOptions<B> = Omit<B, "series" | "freq" | "X_future"> & RecordFreq;
 
 interface PackedRecords {

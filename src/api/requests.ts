@@ -76,7 +76,10 @@ export const DEFAULT_SERVICE_LIMITS: ServiceLimits = Object.freeze({
   maxFeatures: 500,
 });
 
-/** No limits and no work budget: pass it as `limits` to lift the defaults (trusted callers only). */
+/**
+ * No limits and no work budget: pass it as `limits` to lift the defaults (trusted callers only).
+ * @category API rules
+ */
 export const UNLIMITED: ServiceLimits = Object.freeze({
   maxValues: Infinity,
   maxHorizon: Infinity,
@@ -87,7 +90,10 @@ export const UNLIMITED: ServiceLimits = Object.freeze({
   maxFeatures: Infinity,
 });
 
-/** Fills the limits not given from `base`. */
+/**
+ * Fills the limits not given from `base`.
+ * @category API rules
+ */
 export function resolveLimits(given: Partial<ServiceLimits> | undefined, base: ServiceLimits): ServiceLimits {
   const out = { ...base };
   if (given !== undefined && given !== null) {
@@ -101,7 +107,10 @@ export function resolveLimits(given: Partial<ServiceLimits> | undefined, base: S
   return Object.freeze(out);
 }
 
-/** Validated series, still as plain values. */
+/**
+ * Validated series, still as plain values.
+ * @category API rules
+ */
 export interface ValidatedSeries {
   readonly y: Float64Array;
   readonly sizes: number[];
@@ -121,7 +130,10 @@ interface ValidatedCommon {
   readonly finetuned_model_id: string | null;
 }
 
-/** Validated POST /v2/forecast body. */
+/**
+ * Validated POST /v2/forecast body.
+ * @category API rules
+ */
 export interface ValidatedForecastBody extends ValidatedCommon {
   readonly h: number;
   readonly X_future: Float64Array[] | null;
@@ -132,7 +144,10 @@ export interface ValidatedForecastBody extends ValidatedCommon {
   readonly model_parameters: Record<string, unknown> | null;
 }
 
-/** Validated POST /v2/online_anomaly_detection body. */
+/**
+ * Validated POST /v2/online_anomaly_detection body.
+ * @category API rules
+ */
 export interface ValidatedAnomalyBody extends ValidatedCommon {
   readonly detection_size: number;
   readonly h: number;
@@ -146,19 +161,28 @@ export interface ValidatedAnomalyBody extends ValidatedCommon {
   readonly model_parameters: Record<string, unknown> | null;
 }
 
-/** Validated POST /v2/historic_forecast body. */
+/**
+ * Validated POST /v2/historic_forecast body.
+ * @category API rules
+ */
 export interface ValidatedHistoricBody extends ValidatedCommon {
   readonly clean_ex_first: boolean;
   readonly level: number[] | null;
   readonly feature_contributions: boolean;
 }
 
-/** Validated POST /v2/finetune body. */
+/**
+ * Validated POST /v2/finetune body.
+ * @category API rules
+ */
 export interface ValidatedFinetuneBody extends ValidatedCommon {
   readonly output_model_id: string | null;
 }
 
-/** Validated body by endpoint. */
+/**
+ * Validated body by endpoint.
+ * @category API rules
+ */
 export interface ValidatedBodies {
   forecast: ValidatedForecastBody;
   anomaly: ValidatedAnomalyBody;
@@ -181,6 +205,7 @@ function rawMatrixValues(v: unknown): number {
 /**
  * Limit items for a raw body (empty when within limits). Reads only lengths
  * and a few scalars of the raw JSON; allocates nothing proportional to it.
+ * @category API rules
  */
 export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: ServiceLimits): ErrorItem[] {
   const out: ErrorItem[] = [];
@@ -368,6 +393,7 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
  * (pydantic-style items), then the rules across fields. Throws
  * `ValidationError` with all items of the first phase that fails.
  * `core: true` accepts freq Q and Y as the core functions do.
+ * @category API rules
  */
 export function validateEndpointBody<E extends ApiEndpoint>(
   endpoint: E,
@@ -387,7 +413,10 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   return v as unknown as ValidatedBodies[E];
 }
 
-/** Packs validated series into `SeriesData` (offsets from sizes). */
+/**
+ * Packs validated series into `SeriesData` (offsets from sizes).
+ * @category API rules
+ */
 export function toSeriesData(series: ValidatedSeries): SeriesData {
   const sizes = Int32Array.from(series.sizes);
   return { y: series.y, sizes, offsets: seriesOffsets(sizes), X: series.X ?? [] };
@@ -428,7 +457,10 @@ function finish<T>(request: T, out: ErrorItem[]): T {
   return request;
 }
 
-/** Typed forecast request. */
+/**
+ * Typed forecast request.
+ * @category API rules
+ */
 export function toForecastRequest(b: ValidatedForecastBody, finetuned: FinetunedWeights | null): ForecastInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
@@ -446,7 +478,10 @@ export function toForecastRequest(b: ValidatedForecastBody, finetuned: Finetuned
   );
 }
 
-/** Typed anomaly detection request (`stepSize` defaults to `h`). */
+/**
+ * Typed anomaly detection request (`stepSize` defaults to `h`).
+ * @category API rules
+ */
 export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWeights | null): AnomalyInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
@@ -467,7 +502,10 @@ export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWe
   );
 }
 
-/** Typed historic forecast request. */
+/**
+ * Typed historic forecast request.
+ * @category API rules
+ */
 export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: FinetunedWeights | null): HistoricInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
@@ -483,7 +521,10 @@ export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: Finetuned
   );
 }
 
-/** Typed fine-tune request. */
+/**
+ * Typed fine-tune request.
+ * @category API rules
+ */
 export function toFinetuneRequest(b: ValidatedFinetuneBody, finetuned: FinetunedWeights | null): FinetuneInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);

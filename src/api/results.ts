@@ -5,7 +5,10 @@
  */
 import type { AnomalyResult, ForecastResult, HistoricResult, Intervals, SeriesData } from "../types.js";
 
-/** `input_tokens`: every number received (y, each X value and each X_future value). */
+/**
+ * `input_tokens`: every number received (y, each X value and each X_future value).
+ * @category API rules
+ */
 export function countInputTokens(series: SeriesData, Xfuture: readonly Float64Array[] = []): number {
   let n = series.y.length;
   for (const f of series.X) n += f.length;
@@ -31,7 +34,10 @@ function intervalValues(intervals: Intervals | null): number {
   return n;
 }
 
-/** The forecast (or historic) result with API token counts and fields in contract order. */
+/**
+ * The forecast (or historic) result with API token counts and fields in contract order.
+ * @category API rules
+ */
 export function forecastResultJson<R extends ForecastResult | HistoricResult>(result: R, inputTokens: number): R {
   const mean = plain(result.mean);
   const intervals = intervalsCopy(result.intervals);
@@ -51,7 +57,10 @@ export function forecastResultJson<R extends ForecastResult | HistoricResult>(re
   } as R;
 }
 
-/** The anomaly result with API token counts and fields in contract order. */
+/**
+ * The anomaly result with API token counts and fields in contract order.
+ * @category API rules
+ */
 export function anomalyResultJson(result: AnomalyResult, inputTokens: number): AnomalyResult {
   const mean = plain(result.mean);
   const anomaly = plain(result.anomaly);
@@ -73,7 +82,10 @@ export function anomalyResultJson(result: AnomalyResult, inputTokens: number): A
   };
 }
 
-/** A result without its `warnings` (the HTTP body) and the warnings apart (the `warning` header). */
+/**
+ * A result without its `warnings` (the HTTP body) and the warnings apart (the `warning` header).
+ * @category API rules
+ */
 export function splitWarnings<R extends { warnings: string[] }>(result: R): { body: Omit<R, "warnings">; warnings: string[] } {
   const { warnings, ...body } = result;
   return { body, warnings };

@@ -8,7 +8,10 @@
 import { NOT_AN_OBJECT, type ErrorItem } from "../errors.js";
 import { echoInput } from "./json.js";
 
-/** Bounds of a numeric field (pydantic `gt`, `ge`, `lt`, `le`). */
+/**
+ * Bounds of a numeric field (pydantic `gt`, `ge`, `lt`, `le`).
+ * @category API rules
+ */
 export interface ApiNumericBounds {
   /** Exclusive lower bound. */
   readonly gt?: number;
@@ -20,25 +23,37 @@ export interface ApiNumericBounds {
   readonly le?: number;
 }
 
-/** An integer: a JSON number with no fractional part inside ±(2^53 − 1); booleans and strings are refused. */
+/**
+ * An integer: a JSON number with no fractional part inside ±(2^53 − 1); booleans and strings are refused.
+ * @category API rules
+ */
 export interface ApiIntegerSchema extends ApiNumericBounds {
   /** Discriminant. */
   readonly kind: "integer";
 }
 
-/** A finite JSON number (NaN and ±Infinity are refused with `finite_number`). */
+/**
+ * A finite JSON number (NaN and ±Infinity are refused with `finite_number`).
+ * @category API rules
+ */
 export interface ApiNumberSchema extends ApiNumericBounds {
   /** Discriminant. */
   readonly kind: "number";
 }
 
-/** `true` or `false` only. */
+/**
+ * `true` or `false` only.
+ * @category API rules
+ */
 export interface ApiBooleanSchema {
   /** Discriminant. */
   readonly kind: "boolean";
 }
 
-/** A string, optionally matching a regular expression (whole string, as pydantic). */
+/**
+ * A string, optionally matching a regular expression (whole string, as pydantic).
+ * @category API rules
+ */
 export interface ApiStringSchema {
   /** Discriminant. */
   readonly kind: "string";
@@ -46,7 +61,10 @@ export interface ApiStringSchema {
   readonly pattern?: string;
 }
 
-/** One of a fixed set of strings or numbers (compared with `===`). */
+/**
+ * One of a fixed set of strings or numbers (compared with `===`).
+ * @category API rules
+ */
 export interface ApiLiteralSchema {
   /** Discriminant. */
   readonly kind: "literal";
@@ -54,7 +72,10 @@ export interface ApiLiteralSchema {
   readonly values: readonly (string | number)[];
 }
 
-/** A JSON array. `packed: "float64"` (items must be numbers) validates into a `Float64Array`. */
+/**
+ * A JSON array. `packed: "float64"` (items must be numbers) validates into a `Float64Array`.
+ * @category API rules
+ */
 export interface ApiArraySchema {
   /** Discriminant. */
   readonly kind: "array";
@@ -66,7 +87,10 @@ export interface ApiArraySchema {
   readonly packed?: "float64";
 }
 
-/** A model: an object with named properties; unknown properties are ignored. */
+/**
+ * A model: an object with named properties; unknown properties are ignored.
+ * @category API rules
+ */
 export interface ApiObjectSchema {
   /** Discriminant. */
   readonly kind: "object";
@@ -78,13 +102,19 @@ export interface ApiObjectSchema {
   readonly properties: readonly ApiProperty[];
 }
 
-/** A free-form JSON object (`dict`). */
+/**
+ * A free-form JSON object (`dict`).
+ * @category API rules
+ */
 export interface ApiDictSchema {
   /** Discriminant. */
   readonly kind: "dict";
 }
 
-/** `null` or the inner schema (errors are those of the inner schema, as pydantic reports them). */
+/**
+ * `null` or the inner schema (errors are those of the inner schema, as pydantic reports them).
+ * @category API rules
+ */
 export interface ApiNullableSchema {
   /** Discriminant. */
   readonly kind: "nullable";
@@ -92,7 +122,10 @@ export interface ApiNullableSchema {
   readonly inner: ApiSchema;
 }
 
-/** Any schema of the language. */
+/**
+ * Any schema of the language.
+ * @category API rules
+ */
 export type ApiSchema =
   | ApiIntegerSchema
   | ApiNumberSchema
@@ -104,7 +137,10 @@ export type ApiSchema =
   | ApiDictSchema
   | ApiNullableSchema;
 
-/** One property of a model. */
+/**
+ * One property of a model.
+ * @category API rules
+ */
 export interface ApiProperty {
   /** JSON property name. */
   readonly name: string;
@@ -118,10 +154,16 @@ export interface ApiProperty {
   readonly description: string;
 }
 
-/** Marker returned by the validator for an invalid value. */
+/**
+ * Marker returned by the validator for an invalid value.
+ * @category API rules
+ */
 export const INVALID: unique symbol = Symbol("invalid");
 
-/** Where validation errors accumulate; stops recording after `max` items. */
+/**
+ * Where validation errors accumulate; stops recording after `max` items.
+ * @category API rules
+ */
 export class ErrorCollector {
   readonly items: ErrorItem[] = [];
   constructor(readonly max = 1000) {}
@@ -148,25 +190,37 @@ function reprLiteral(v: string | number): string {
   return typeof v === "string" ? `'${v}'` : String(v);
 }
 
-/** "'a', 'b' or 'c'" as pydantic writes the expected values of a literal. */
+/**
+ * "'a', 'b' or 'c'" as pydantic writes the expected values of a literal.
+ * @category API rules
+ */
 export function expectedLiteralText(values: readonly (string | number)[]): string {
   const parts = values.map(reprLiteral);
   if (parts.length <= 1) return parts.join("");
   return `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}`;
 }
 
-/** True for a JSON-object-like value (not null, not an array, not a typed array). */
+/**
+ * True for a JSON-object-like value (not null, not an array, not a typed array).
+ * @category API rules
+ */
 export function isJsonObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v);
 }
 
-/** True for a JSON array or a numeric typed array (accepted from already-parsed bodies). */
+/**
+ * True for a JSON array or a numeric typed array (accepted from already-parsed bodies).
+ * @category API rules
+ */
 export function isArrayLike(v: unknown): v is ArrayLike<unknown> {
   if (Array.isArray(v)) return true;
   return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
 }
 
-/** Own property lookup (never reads the prototype chain); `undefined` when absent. */
+/**
+ * Own property lookup (never reads the prototype chain); `undefined` when absent.
+ * @category API rules
+ */
 export function ownProperty(obj: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
 }
@@ -238,6 +292,7 @@ function validatePackedFloat64(schema: ApiArraySchema, v: ArrayLike<unknown>, lo
  * Validates `value` against `schema`, adding pydantic-style items to `errors`;
  * returns the validated value (defaults filled in, packed arrays as
  * `Float64Array`) or `INVALID`. Never mutates `value`.
+ * @category API rules
  */
 export function validateAgainst(schema: ApiSchema, value: unknown, loc: Loc, errors: ErrorCollector): unknown {
   switch (schema.kind) {
@@ -339,7 +394,10 @@ export function validateAgainst(schema: ApiSchema, value: unknown, loc: Loc, err
   }
 }
 
-/** JSON Schema (2020-12, as OpenAPI 3.1 uses it) of a schema; models become `$ref`s collected into `components`. */
+/**
+ * JSON Schema (2020-12, as OpenAPI 3.1 uses it) of a schema; models become `$ref`s collected into `components`.
+ * @category API rules
+ */
 export function toJsonSchema(schema: ApiSchema, components: Record<string, unknown>): Record<string, unknown> {
   switch (schema.kind) {
     case "integer":

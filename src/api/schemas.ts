@@ -6,19 +6,37 @@
  */
 import type { ApiObjectSchema, ApiProperty, ApiSchema } from "./schema.js";
 
-/** Ids of fine-tuned models (CONTRACT section 3). */
+/**
+ * Ids of fine-tuned models (CONTRACT section 3).
+ * @category API rules
+ */
 export const MODEL_ID_PATTERN = "^[a-zA-Z0-9\\-_]{1,36}$";
 
-/** Pattern of fine-tune job ids: `ft-` and 32 lowercase hex digits. */
+/**
+ * Pattern of fine-tune job ids: `ft-` and 32 lowercase hex digits.
+ * @category API rules
+ */
 export const FINETUNE_JOB_ID_PATTERN = "^ft-[0-9a-f]{32}$";
 
-/** Frequencies accepted at the HTTP API. */
+/**
+ * Frequencies accepted at the HTTP API.
+ * @category API rules
+ */
 export const API_FREQS = ["D", "M", "H", "W"] as const;
-/** Frequencies the core functions also accept. */
+/**
+ * Frequencies the core functions also accept.
+ * @category API rules
+ */
 export const CORE_FREQS = ["D", "M", "H", "W", "Q", "Y"] as const;
-/** Pretrained model names. */
+/**
+ * Pretrained model names.
+ * @category API rules
+ */
 export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1"] as const;
-/** Fine-tune losses. */
+/**
+ * Fine-tune losses.
+ * @category API rules
+ */
 export const LOSS_NAMES = ["default", "mae", "mse", "rmse", "mape", "smape", "poisson"] as const;
 
 const finite = { kind: "number" } as const satisfies ApiSchema;
@@ -48,7 +66,10 @@ const xProp = opt(
   "Exogenous features, feature-major: X[k] is feature k for every row of y (X[k].length === y.length).",
 );
 
-/** Series of the anomaly, historic and fine-tune requests: `{y, sizes, X?}`. */
+/**
+ * Series of the anomaly, historic and fine-tune requests: `{y, sizes, X?}`.
+ * @category API rules
+ */
 export const SERIES_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "Series",
@@ -189,10 +210,16 @@ function finetuneSchema(freqs: readonly string[]): ApiObjectSchema {
   };
 }
 
-/** Which endpoint a body is for. */
+/**
+ * Which endpoint a body is for.
+ * @category API rules
+ */
 export type ApiEndpoint = "forecast" | "anomaly" | "historic" | "finetune";
 
-/** Request schemas at the HTTP API (freq D, M, H, W). */
+/**
+ * Request schemas at the HTTP API (freq D, M, H, W).
+ * @category API rules
+ */
 export const API_REQUEST_SCHEMAS: Readonly<Record<ApiEndpoint, ApiObjectSchema>> = {
   forecast: forecastSchema(API_FREQS),
   anomaly: anomalySchema(API_FREQS),
@@ -200,7 +227,10 @@ export const API_REQUEST_SCHEMAS: Readonly<Record<ApiEndpoint, ApiObjectSchema>>
   finetune: finetuneSchema(API_FREQS),
 };
 
-/** Request schemas of the core functions (freq also Q and Y). */
+/**
+ * Request schemas of the core functions (freq also Q and Y).
+ * @category API rules
+ */
 export const CORE_REQUEST_SCHEMAS: Readonly<Record<ApiEndpoint, ApiObjectSchema>> = {
   forecast: forecastSchema(CORE_FREQS),
   anomaly: anomalySchema(CORE_FREQS),
@@ -208,7 +238,10 @@ export const CORE_REQUEST_SCHEMAS: Readonly<Record<ApiEndpoint, ApiObjectSchema>
   finetune: finetuneSchema(CORE_FREQS),
 };
 
-/** The older request form, POST /forecastmodel (CONTRACT section 6). */
+/**
+ * The older request form, POST /forecastmodel (CONTRACT section 6).
+ * @category API rules
+ */
 export const LEGACY_REQUEST_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "LegacyForecastRequest",
@@ -246,7 +279,10 @@ const tokenProps: ApiProperty[] = [
   prop("finetune_tokens", int0, "finetune_steps × number of series (0 without fine-tuning)."),
 ];
 
-/** Response of POST /v2/forecast and POST /v2/historic_forecast. */
+/**
+ * Response of POST /v2/forecast and POST /v2/historic_forecast.
+ * @category API rules
+ */
 export const FORECAST_RESPONSE_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "ForecastResponse",
@@ -261,7 +297,10 @@ export const FORECAST_RESPONSE_SCHEMA: ApiObjectSchema = {
   ],
 };
 
-/** Response of POST /v2/online_anomaly_detection. */
+/**
+ * Response of POST /v2/online_anomaly_detection.
+ * @category API rules
+ */
 export const ANOMALY_RESPONSE_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "OnlineAnomalyDetectionResponse",
@@ -278,7 +317,10 @@ export const ANOMALY_RESPONSE_SCHEMA: ApiObjectSchema = {
   ],
 };
 
-/** Response of POST /v2/finetune (and the result of a succeeded fine-tune job). */
+/**
+ * Response of POST /v2/finetune (and the result of a succeeded fine-tune job).
+ * @category API rules
+ */
 export const FINETUNE_RESPONSE_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "FinetuneResponse",
@@ -286,7 +328,10 @@ export const FINETUNE_RESPONSE_SCHEMA: ApiObjectSchema = {
   properties: [...tokenProps, prop("finetuned_model_id", modelId, "Id of the new fine-tuned model.")],
 };
 
-/** Response of POST /v2/finetune/async. */
+/**
+ * Response of POST /v2/finetune/async.
+ * @category API rules
+ */
 export const ASYNC_JOB_RESPONSE_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "AsyncJobResponse",
@@ -296,7 +341,10 @@ export const ASYNC_JOB_RESPONSE_SCHEMA: ApiObjectSchema = {
 
 const nullableString: ApiSchema = { kind: "nullable", inner: { kind: "string" } };
 
-/** The job status record (AsyncJobStatusResponse). */
+/**
+ * The job status record (AsyncJobStatusResponse).
+ * @category API rules
+ */
 export const JOB_STATUS_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "AsyncJobStatusResponse",
@@ -311,7 +359,10 @@ export const JOB_STATUS_SCHEMA: ApiObjectSchema = {
   ],
 };
 
-/** A fine-tuned model record (CONTRACT section 5). */
+/**
+ * A fine-tuned model record (CONTRACT section 5).
+ * @category API rules
+ */
 export const FINETUNED_MODEL_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "FinetunedModel",
@@ -329,7 +380,10 @@ export const FINETUNED_MODEL_SCHEMA: ApiObjectSchema = {
   ],
 };
 
-/** Response of GET /v2/finetuned_models. */
+/**
+ * Response of GET /v2/finetuned_models.
+ * @category API rules
+ */
 export const FINETUNED_MODEL_LIST_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "FinetunedModelList",
@@ -337,7 +391,10 @@ export const FINETUNED_MODEL_LIST_SCHEMA: ApiObjectSchema = {
   properties: [prop("finetuned_models", { kind: "array", items: FINETUNED_MODEL_SCHEMA }, "Records, oldest first.")],
 };
 
-/** Response of the older form. */
+/**
+ * Response of the older form.
+ * @category API rules
+ */
 export const LEGACY_RESPONSE_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "LegacyForecastResponse",
@@ -362,7 +419,10 @@ export const LEGACY_RESPONSE_SCHEMA: ApiObjectSchema = {
   ],
 };
 
-/** 401 / 429 body. */
+/**
+ * 401 / 429 body.
+ * @category API rules
+ */
 export const API_ERROR_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "APIErrorResponse",
@@ -377,7 +437,10 @@ export const API_ERROR_SCHEMA: ApiObjectSchema = {
   ],
 };
 
-/** `{"detail": "<text>"}` (404, 405, 409, 500). */
+/**
+ * `{"detail": "<text>"}` (404, 405, 409, 500).
+ * @category API rules
+ */
 export const DETAIL_MESSAGE_SCHEMA: ApiObjectSchema = {
   kind: "object",
   name: "DetailMessage",

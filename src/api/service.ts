@@ -26,7 +26,10 @@ import { FINETUNE_JOB_ID_PATTERN, LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type 
 import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
 import { splitWarnings } from "./results.js";
 
-/** An account of the service. */
+/**
+ * An account of the service.
+ * @category API rules
+ */
 export interface ServiceAccount {
   /** Account id (owner of jobs and fine-tuned models). */
   readonly id: string;
@@ -38,7 +41,10 @@ export interface ServiceAccount {
   readonly hasPaymentMethod: boolean;
 }
 
-/** Options of `createService`. */
+/**
+ * Options of `createService`.
+ * @category API rules
+ */
 export interface ServiceOptions {
   /** Accounts and their keys. */
   readonly accounts: readonly ServiceAccount[];
@@ -61,7 +67,10 @@ export interface ServiceOptions {
   readonly pipelines?: ApiPipelines;
 }
 
-/** A request to `handle`. Header names match case-insensitively. */
+/**
+ * A request to `handle`. Header names match case-insensitively.
+ * @category API rules
+ */
 export interface ServiceRequest {
   /** HTTP method, e.g. "POST". */
   readonly method: string;
@@ -73,7 +82,10 @@ export interface ServiceRequest {
   readonly body?: unknown;
 }
 
-/** What `handle` resolves with. */
+/**
+ * What `handle` resolves with.
+ * @category API rules
+ */
 export interface ServiceResponse {
   /** HTTP status. */
   status: number;
@@ -83,7 +95,10 @@ export interface ServiceResponse {
   body: unknown;
 }
 
-/** Counts of one `runJobs` call. */
+/**
+ * Counts of one `runJobs` call.
+ * @category API rules
+ */
 export interface RunJobsSummary {
   /** Jobs started. */
   ran: number;
@@ -93,7 +108,10 @@ export interface RunJobsSummary {
   failed: number;
 }
 
-/** A service made by `createService`. */
+/**
+ * A service made by `createService`.
+ * @category API rules
+ */
 export interface ForecastService {
   /** Answers one request; never rejects. */
   handle(request: ServiceRequest): Promise<ServiceResponse>;
@@ -108,6 +126,7 @@ export interface ForecastService {
  * ```ts
  * SUPPORT_TEXT.includes("requestID"); // => true
  * ```
+ * @category API rules
  */
 export const SUPPORT_TEXT = "If you need help, contact support and quote the requestID.";
 

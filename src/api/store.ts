@@ -6,10 +6,16 @@
  */
 import type { FinetunedWeights, FinetuneDepth, Freq, LossName, ModelName } from "../types.js";
 
-/** Lifecycle states of a job (terminal: succeeded, failed, cancelled). */
+/**
+ * Lifecycle states of a job (terminal: succeeded, failed, cancelled).
+ * @category API rules
+ */
 export type ApiJobStatus = "pending" | "running" | "succeeded" | "failed" | "cancelled";
 
-/** A job as stored. `request` is the validated request body as plain JSON. */
+/**
+ * A job as stored. `request` is the validated request body as plain JSON.
+ * @category API rules
+ */
 export interface StoredJob {
   /** `<task prefix>-<32 hex>`, e.g. `ft-…`. */
   readonly jobId: string;
@@ -31,7 +37,10 @@ export interface StoredJob {
   readonly updatedAt: string;
 }
 
-/** A fine-tuned model record as the API returns it (CONTRACT section 5). */
+/**
+ * A fine-tuned model record as the API returns it (CONTRACT section 5).
+ * @category API rules
+ */
 export interface FinetunedModelRecord {
   /** Model id (`^[a-zA-Z0-9\-_]{1,36}$`). */
   readonly id: string;
@@ -53,7 +62,10 @@ export interface FinetunedModelRecord {
   readonly created_by: "user";
 }
 
-/** A fine-tuned model as stored: its record, owner and weights. */
+/**
+ * A fine-tuned model as stored: its record, owner and weights.
+ * @category API rules
+ */
 export interface StoredFinetunedModel {
   /** Owner. */
   readonly accountId: string;
@@ -63,7 +75,10 @@ export interface StoredFinetunedModel {
   readonly weights: FinetunedWeights;
 }
 
-/** Outcome of inserting a fine-tuned model. */
+/**
+ * Outcome of inserting a fine-tuned model.
+ * @category API rules
+ */
 export type ModelInsertOutcome = "ok" | "exists" | "limit";
 
 /**

@@ -5,7 +5,10 @@
  * @module
  */
 
-/** The forecast part of a chart: values at x positions `start, start + 1, …`. */
+/**
+ * The forecast part of a chart: values at x positions `start, start + 1, …`.
+ * @category Charts
+ */
 export interface AnomalyChartForecast {
   /** x position (0-based index into the chart's `values`) of the first forecast value; may be past the end of `values`. */
   readonly start: number;
@@ -17,7 +20,10 @@ export interface AnomalyChartForecast {
   readonly hi?: ArrayLike<number>;
 }
 
-/** What {@link renderAnomalyChart} draws. Only `title` and `values` are required. */
+/**
+ * What {@link renderAnomalyChart} draws. Only `title` and `values` are required.
+ * @category Charts
+ */
 export interface AnomalyChartInput {
   /** Title above the plot (escaped; any text is safe). */
   readonly title: string;
@@ -64,6 +70,7 @@ const COLORS = {
  * ```ts
  * escapeSvgText('a < b & "c"'); // => "a &lt; b &amp; &quot;c&quot;"
  * ```
+ * @category Charts
  */
 export function escapeSvgText(text: string): string {
   // Control characters other than tab/newline are not allowed in XML 1.0: drop them.
@@ -493,7 +500,10 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
   return out.join("\n") + "\n";
 }
 
-/** The series part of an anomaly-detection request body that {@link anomalyChartInput} reads. */
+/**
+ * The series part of an anomaly-detection request body that {@link anomalyChartInput} reads.
+ * @category Charts
+ */
 export interface AnomalyChartRequest {
   /** The request's series: values concatenated, with their lengths. */
   readonly series: {
@@ -504,7 +514,10 @@ export interface AnomalyChartRequest {
   };
 }
 
-/** The parts of an anomaly-detection result that {@link anomalyChartInput} reads. */
+/**
+ * The parts of an anomaly-detection result that {@link anomalyChartInput} reads.
+ * @category Charts
+ */
 export interface AnomalyChartResult {
   /** Forecast of each output row. */
   readonly mean: ArrayLike<number>;

@@ -12,10 +12,14 @@ import type { Forecaster, SeriesData } from "../types.js";
  * `windowFromEnd` is 0 for the latest window, 1 for the one before, …;
  * `cutoffs[i]` is the cutoff of series i in that window (its number of
  * context points), or −1 when series i has no such window.
+ * @category Cross-validation
  */
 export type CrossValidationForecasterFactory = (windowFromEnd: number, cutoffs: Int32Array) => Forecaster;
 
-/** Options of {@link crossValidate}. */
+/**
+ * Options of {@link crossValidate}.
+ * @category Cross-validation
+ */
 export interface CrossValidationOptions {
   /** Window length: the forecast horizon, an integer >= 1. */
   readonly h: number;
@@ -39,6 +43,7 @@ export interface CrossValidationOptions {
  * `windowOffsets[i] … windowOffsets[i + 1] − 1`, oldest first; the forecast of
  * step k (0-based) of row r is `forecasts[r · h + k]` and is a forecast of the
  * point `cutoffs[r] + k` of that series (0-based, within the series).
+ * @category Cross-validation
  */
 export interface CrossValidationResult {
   /** Window length (forecast horizon). */
@@ -59,7 +64,10 @@ export interface CrossValidationResult {
   readonly spread?: CrossValidationSpread;
 }
 
-/** The forecaster's predictive spread of every cross-validation forecast (see `ForecastDistribution`). */
+/**
+ * The forecaster's predictive spread of every cross-validation forecast (see `ForecastDistribution`).
+ * @category Cross-validation
+ */
 export interface CrossValidationSpread {
   /** Central-interval levels of the grid, as fractions, increasing. */
   readonly levels: readonly number[];
@@ -95,6 +103,7 @@ export interface CrossValidationSpread {
  * rollingWindowCount(10, 20, 20);
  * // => 0
  * ```
+ * @category Cross-validation
  */
 export function rollingWindowCount(length: number, h: number, stepSize: number, minContext = 1): number {
   checkInteger(length, 0, "rollingWindowCount: length");
@@ -139,6 +148,7 @@ export function rollingWindowCount(length: number, h: number, stepSize: number, 
  * Array.from(cv.forecasts); // naive: the last context value repeated
  * // => [4, 4, 6, 6]
  * ```
+ * @category Cross-validation
  */
 export function crossValidate(
   forecaster: Forecaster | CrossValidationForecasterFactory,
@@ -254,6 +264,7 @@ export function crossValidate(
  * Array.from(latestWindowForecasts(cv, series.offsets)); // cutoffs 2 and 3: point 3 from cutoff 3
  * // => [NaN, NaN, 2, 3, 3, 3]
  * ```
+ * @category Cross-validation
  */
 export function latestWindowForecasts(cv: CrossValidationResult, offsets: Int32Array): Float64Array {
   const nSeries = offsets.length - 1;

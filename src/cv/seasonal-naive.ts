@@ -33,6 +33,7 @@ import type { Forecaster } from "../types.js";
  * Array.from(f.forecast([new Float64Array([8, 9])], 2)); // shorter than a season: naive
  * // => [9, 9]
  * ```
+ * @category Cross-validation
  */
 export function seasonalNaiveForecaster(seasonLength: number): Forecaster {
   if (!Number.isInteger(seasonLength) || seasonLength < 1) {

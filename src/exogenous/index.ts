@@ -26,7 +26,10 @@ import { EXOGENOUS_DEFAULT_PENALTY, createRidgeWorkspace, ridgeFitInto } from ".
 
 export { EXOGENOUS_DEFAULT_PENALTY, fitRidgeRegression, type RidgeRegressionFit } from "./ridge.js";
 
-/** Options of {@link exogenousBeforeModel}. */
+/**
+ * Options of {@link exogenousBeforeModel}.
+ * @category Exogenous features
+ */
 export interface ExogenousOptions {
   /**
    * true: regress y on X before the model, which then works on what X does
@@ -48,6 +51,7 @@ export interface ExogenousOptions {
 /**
  * Per-series regression results, series-major: entry `i * features + k` is
  * feature k of series i.
+ * @category Exogenous features
  */
 export interface ExogenousSeriesFits {
   /** Number of features p. */
@@ -66,7 +70,10 @@ export interface ExogenousSeriesFits {
   readonly rowCounts: Int32Array;
 }
 
-/** Result of phase 1: what the model should see, and what phase 2 needs. */
+/**
+ * Result of phase 1: what the model should see, and what phase 2 needs.
+ * @category Exogenous features
+ */
 export interface ExogenousPlan {
   /** The series as given (with X). */
   readonly series: SeriesData;
@@ -82,7 +89,10 @@ export interface ExogenousPlan {
   readonly fits: ExogenousSeriesFits | null;
 }
 
-/** Model outputs at in-sample rows (rows of the given series' `y`). */
+/**
+ * Model outputs at in-sample rows (rows of the given series' `y`).
+ * @category Exogenous features
+ */
 export interface ExogenousInSample {
   /** Global row index (into `series.y`) of each forecast value. Rows may repeat (overlapping windows). */
   readonly rows: Int32Array;
@@ -101,7 +111,10 @@ export interface ExogenousInSample {
   readonly fitMask?: Uint8Array;
 }
 
-/** Model outputs at future rows: `h` steps after the end of every series. */
+/**
+ * Model outputs at future rows: `h` steps after the end of every series.
+ * @category Exogenous features
+ */
 export interface ExogenousFuture {
   /** Number of future steps per series. */
   readonly h: number;
@@ -115,7 +128,10 @@ export interface ExogenousFuture {
   readonly Xfuture: readonly Float64Array[];
 }
 
-/** Input of phase 2. */
+/**
+ * Input of phase 2.
+ * @category Exogenous features
+ */
 export interface ExogenousModelOutputs {
   /** Model outputs at rows of the series' own past (fitted rows for cleanExFirst false). */
   readonly inSample?: ExogenousInSample;
@@ -125,7 +141,10 @@ export interface ExogenousModelOutputs {
   readonly contributions?: boolean;
 }
 
-/** Final values of one block of rows. */
+/**
+ * Final values of one block of rows.
+ * @category Exogenous features
+ */
 export interface ExogenousBlock {
   /** Model output plus the X part. */
   readonly mean: Float64Array;
@@ -138,7 +157,10 @@ export interface ExogenousBlock {
   readonly contributions: Float64Array[] | null;
 }
 
-/** Result of phase 2. */
+/**
+ * Result of phase 2.
+ * @category Exogenous features
+ */
 export interface ExogenousOutcome {
   /** Final values at the given in-sample rows (same order), or null when none were given. */
   readonly inSample: ExogenousBlock | null;
@@ -189,6 +211,7 @@ function createFits(seriesCount: number, p: number): ExogenousSeriesFits {
  * const plan = exogenousBeforeModel(series, { cleanExFirst: true, penalty: 0 });
  * Array.from(plan.modelSeries.y); // => [11.5, 11.5, 11.5, 11.5]
  * ```
+ * @category Exogenous features
  */
 export function exogenousBeforeModel(series: SeriesData, options: ExogenousOptions): ExogenousPlan {
   const { y, offsets, X } = series;
@@ -322,6 +345,7 @@ function pooledWeights(fits: ExogenousSeriesFits, seriesCount: number): Float64A
  * Array.from(out.weightsX!); // => [3]
  * out.future!.contributions!.map((c) => Array.from(c)); // => [[1.5, -1.5], [11.5, 11.5]]
  * ```
+ * @category Exogenous features
  */
 export function exogenousAfterModel(plan: ExogenousPlan, outputs: ExogenousModelOutputs): ExogenousOutcome {
   const { series, historical } = plan;

@@ -22,6 +22,7 @@ const MIN_FEATURE_SPREAD = 2.2250738585072014e-308; // the smallest normal doubl
  * ```ts
  * EXOGENOUS_DEFAULT_PENALTY; // => 0.0001
  * ```
+ * @category Exogenous features
  */
 export const EXOGENOUS_DEFAULT_PENALTY = 1e-4;
 
@@ -29,7 +30,10 @@ export const EXOGENOUS_DEFAULT_PENALTY = 1e-4;
 const ALIAS_TOLERANCE = 1e-10;
 
 
-/** Result of {@link fitRidgeRegression}: a linear model `y ≈ intercept + Σ coefficients[k] · X[k]`. */
+/**
+ * Result of {@link fitRidgeRegression}: a linear model `y ≈ intercept + Σ coefficients[k] · X[k]`.
+ * @category Exogenous features
+ */
 export interface RidgeRegressionFit {
   /** Intercept on the original scale. */
   readonly intercept: number;
@@ -47,6 +51,7 @@ export interface RidgeRegressionFit {
  * Scratch buffers and per-fit outputs for {@link ridgeFitInto}; allocated once
  * per call of a pipeline, reused for every series.
  * @internal
+ * @category Exogenous features
  */
 export interface RidgeWorkspace {
   readonly features: number;
@@ -68,7 +73,10 @@ export interface RidgeWorkspace {
   intercept: number;
 }
 
-/** @internal */
+/**
+ * @internal
+ * @category Exogenous features
+ */
 export function createRidgeWorkspace(features: number, capacity: number): RidgeWorkspace {
   return {
     features,
@@ -120,6 +128,7 @@ function centreAndScale(values: Float64Array, start: number, n: number, center: 
  * `ws.coefficients`, `ws.centers`, `ws.identified`, `ws.intercept` and
  * `ws.responseMean`. Destroys the design and response buffers. Allocates nothing.
  * @internal
+ * @category Exogenous features
  */
 export function ridgeFitInto(ws: RidgeWorkspace, n: number, penalty: number): void {
   const p = ws.features;
@@ -272,6 +281,7 @@ export function ridgeFitInto(ws: RidgeWorkspace, n: number, penalty: number): vo
  * const fit = fitRidgeRegression([x], new Float64Array([3, 5, 7, 9]), { penalty: 0 });
  * [fit.intercept, fit.coefficients[0]]; // => [1, 2]
  * ```
+ * @category Exogenous features
  */
 export function fitRidgeRegression(
   X: readonly Float64Array[],

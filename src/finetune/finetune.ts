@@ -39,6 +39,7 @@ import { finetuneSeed } from "./seed.js";
  * ```ts
  * FINETUNE_LEARNING_RATE; // => 0.003
  * ```
+ * @category Fine-tuning
  */
 export const FINETUNE_LEARNING_RATE = 3e-3;
 
@@ -51,6 +52,7 @@ export const FINETUNE_LEARNING_RATE = 3e-3;
  * ```ts
  * Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, 3)); // => 32 (windows per step for 3 series)
  * ```
+ * @category Fine-tuning
  */
 export const FINETUNE_MIN_BATCH = 32;
 
@@ -63,6 +65,7 @@ export const FINETUNE_MIN_BATCH = 32;
  * ```ts
  * Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, 1000)); // => 128 (windows per step for 1000 series)
  * ```
+ * @category Fine-tuning
  */
 export const FINETUNE_MAX_BATCH = 128;
 
@@ -75,6 +78,7 @@ export const FINETUNE_MAX_BATCH = 128;
  * ```ts
  * FINETUNE_DEPTH_FIXED_MODEL_2_1; // => 1
  * ```
+ * @category Fine-tuning
  */
 export const FINETUNE_DEPTH_FIXED_MODEL_2_1: FinetuneDepth = 1;
 
@@ -86,6 +90,7 @@ export const FINETUNE_DEPTH_FIXED_MODEL_2_1: FinetuneDepth = 1;
  * const options: PrepareForecasterOptions = { trainLengths: Int32Array.from([100, 80]) };
  * options.trainLengths!.length; // => 2
  * ```
+ * @category Fine-tuning
  */
 export interface PrepareForecasterOptions {
   /**
@@ -105,6 +110,7 @@ export interface PrepareForecasterOptions {
  *   finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null }, series);
  * prepared.finetuneTokens; // => 0
  * ```
+ * @category Fine-tuning
  */
 export interface PreparedForecaster {
   /** The network forecaster with the (possibly fine-tuned) parameters. */
@@ -130,6 +136,7 @@ export interface PreparedForecaster {
  *   finetune: { steps: 1, loss: "mae", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null }, series);
  * run.stepLosses.length; // => 1
  * ```
+ * @category Fine-tuning
  */
 export interface FinetunedParameters {
   /** The full flat parameter vector (a new array, safe to keep). */
@@ -253,6 +260,7 @@ function powerOfTwoScale(y: Float64Array, offsets: Int32Array, trainLengths: Int
  * run.finetuneTokens; // => 2
  * run.weights!.start === depthStart("forecastmodel-1", 1); // => true
  * ```
+ * @category Fine-tuning
  */
 export function finetuneParameters(spec: ModelSpec, series: SeriesData, options: PrepareForecasterOptions = {}): FinetunedParameters {
   checkSpec(spec);
@@ -382,6 +390,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
  * weights; // => null
  * forecaster.forecast([series.y], 2).length; // => 2
  * ```
+ * @category Fine-tuning
  */
 export function prepareForecaster(spec: ModelSpec, series: SeriesData, options: PrepareForecasterOptions = {}): PreparedForecaster {
   const multivariate = spec.multivariate;
@@ -423,6 +432,7 @@ export function prepareForecaster(spec: ModelSpec, series: SeriesData, options: 
  * res.finetune_tokens; // => 6
  * res.input_tokens; // => 8
  * ```
+ * @category Fine-tuning
  */
 export function finetuneModel(request: FinetuneInput): FinetuneResult {
   const run = finetuneParameters(request, request.series);

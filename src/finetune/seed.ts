@@ -54,6 +54,7 @@ function hashString(state: Int32Array, text: string): void {
  *   offsets: Int32Array.from([0, 2]), trainLengths: Int32Array.from([2]) };
  * finetuneSeed(input).length; // => 19
  * ```
+ * @category Fine-tuning
  */
 export interface FinetuneSeedInput {
   /** The pretrained model fine-tuned. */
@@ -88,6 +89,7 @@ export interface FinetuneSeedInput {
  * a === finetuneSeed({ model: "forecastmodel-1", freq: "D", y: new Float64Array([1, 2, 99]), offsets, trainLengths: Int32Array.from([2]) }); // => true
  * /^ft-[0-9a-f]{16}$/.test(a); // => true
  * ```
+ * @category Fine-tuning
  */
 export function finetuneSeed(input: FinetuneSeedInput): string {
   const state = new Int32Array([0x243f6a88, 0x85a308d3 | 0]);

@@ -13,16 +13,28 @@ import { calibratedIntervals, collectCalibrationScores, withSpread } from "../in
 import { horizonWarning } from "../model/index.js";
 import type { ForecastDistribution, ForecastInput, ForecastResult, Intervals, SeriesData } from "../types.js";
 
-/** Calibration windows aim at this many scores per series (windows × h). */
+/**
+ * Calibration windows aim at this many scores per series (windows × h).
+ * @category Forecasting
+ */
 export const CALIBRATION_TARGET_SCORES = 72;
 
-/** Fewest calibration windows asked for (when the series is long enough). */
+/**
+ * Fewest calibration windows asked for (when the series is long enough).
+ * @category Forecasting
+ */
 export const CALIBRATION_MIN_WINDOWS = 3;
 
-/** Most calibration windows asked for (h = 1 asks for this many). */
+/**
+ * Most calibration windows asked for (h = 1 asks for this many).
+ * @category Forecasting
+ */
 export const CALIBRATION_MAX_WINDOWS = 20;
 
-/** Fewest context points a calibration window must have. */
+/**
+ * Fewest context points a calibration window must have.
+ * @category Forecasting
+ */
 export const CONFORMAL_MIN_CONTEXT = 3;
 
 /**
@@ -38,6 +50,7 @@ export const CONFORMAL_MIN_CONTEXT = 3;
  * calibrationWindowCount(6); // => 12
  * calibrationWindowCount(1); // => 20
  * ```
+ * @category Forecasting
  */
 export function calibrationWindowCount(h: number): number {
   if (!Number.isInteger(h) || h < 1) throw new RangeError(`calibrationWindowCount: h must be an integer >= 1, got ${String(h)}`);
@@ -83,6 +96,7 @@ export function calibrationWindowCount(h: number): number {
  * res.mean.length; // => 12
  * Object.keys(res.intervals ?? {}); // => ["lo-80", "hi-80"]
  * ```
+ * @category Forecasting
  */
 export function runForecast(request: ForecastInput): ForecastResult {
   const { series, h, levels } = request;

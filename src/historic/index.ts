@@ -12,7 +12,10 @@ import { prepareForecaster } from "../finetune/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 
-/** Options of {@link runHistoricForecast}. */
+/**
+ * Options of {@link runHistoricForecast}.
+ * @category Historic forecasts
+ */
 export interface HistoricForecastOptions {
   /**
    * Use this forecaster instead of the request's model (tests, comparisons).
@@ -32,6 +35,7 @@ export interface HistoricForecastOptions {
  * historicWindowCount(130, 96, 14); // => 2
  * historicWindowCount(109, 96, 14); // => 0
  * ```
+ * @category Historic forecasts
  */
 export function historicWindowCount(length: number, inputSize: number, horizon: number): number {
   if (!(Number.isInteger(horizon) && horizon >= 1)) throw new RangeError(`horizon must be an integer >= 1, got ${horizon}`);
@@ -87,6 +91,7 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  * result.sizes; // => [28]
  * Object.keys(result.intervals ?? {}); // => ["lo-80", "hi-80"]
  * ```
+ * @category Historic forecasts
  */
 export function runHistoricForecast(request: HistoricInput, options: HistoricForecastOptions = {}): HistoricResult {
   const { series } = request;

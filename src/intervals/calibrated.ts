@@ -42,6 +42,7 @@ import { gaussianMultiplier, intervalKey } from "./intervals.js";
  * Largest |score| ({@link spreadScore}): the score of any deviation from a
  * certain forecast, and a bound that keeps scores finite (a normal quantile
  * never exceeds 40 in double precision, so nothing calibrated is near it).
+ * @category Intervals
  */
 export const SPREAD_SCORE_CAP = 1e9;
 
@@ -56,6 +57,7 @@ const knotCache = new Map<readonly number[], Float64Array>();
  * Array.from(spreadKnots([0.8, 0.95])); // ≈ [1.2816, 1.9600]
  * // => [1.2815515655446008, 1.9599639845400536]
  * ```
+ * @category Intervals
  */
 export function spreadKnots(levels: readonly number[]): Float64Array {
   let knots = knotCache.get(levels);
@@ -91,6 +93,7 @@ export function spreadKnots(levels: readonly number[]): Float64Array {
  * spreadHalfWidth(new Float64Array([2, 3]), 0, knots, 2 * knots[1]!); // beyond: proportional
  * // => 6
  * ```
+ * @category Intervals
  */
 export function spreadHalfWidth(widths: ArrayLike<number>, base: number, knots: Float64Array, m: number): number {
   if (!(m > 0)) return 0;
@@ -110,6 +113,7 @@ export function spreadHalfWidth(widths: ArrayLike<number>, base: number, knots: 
 /**
  * A deviation at most this fraction of max(|y|, |ŷ|) is rounding, not an error
  * (so a constant series forecast exactly, up to rounding, scores 0).
+ * @category Intervals
  */
 export const SPREAD_RELATIVE_TOLERANCE = 1e-12;
 
@@ -122,6 +126,7 @@ export const SPREAD_RELATIVE_TOLERANCE = 1e-12;
  * ```ts
  * spreadIsCertain(new Float64Array([0, 0]), new Float64Array([0, 0]), 0, 2); // => true
  * ```
+ * @category Intervals
  */
 export function spreadIsCertain(below: ArrayLike<number>, above: ArrayLike<number>, base: number, G: number): boolean {
   return !((below[base + G - 1] as number) > 0) && !((above[base + G - 1] as number) > 0);
@@ -146,6 +151,7 @@ export function spreadIsCertain(below: ArrayLike<number>, above: ArrayLike<numbe
  * spreadScore(8, 10, below, above, 0, knots); // 2 below: the 80% knot
  * // => -1.2815515655446008
  * ```
+ * @category Intervals
  */
 export function spreadScore(y: number, mean: number, below: ArrayLike<number>, above: ArrayLike<number>, base: number, knots: Float64Array): number {
   const G = knots.length;
@@ -201,6 +207,7 @@ export function spreadScore(y: number, mean: number, below: ArrayLike<number>, a
  * conformalMultiplier(s, 0, 19, 95) > 1.96; // k = 20 > 17: c · 1.96, the scores run wider than a unit normal
  * // => true
  * ```
+ * @category Intervals
  */
 export function conformalMultiplier(sorted: ArrayLike<number>, from: number, n: number, level: number): number {
   const q = gaussianMultiplier(level);
@@ -219,6 +226,7 @@ export function conformalMultiplier(sorted: ArrayLike<number>, from: number, n: 
  * levels are read from the n − 2 smallest scores, so one or two anomalies
  * among the calibration points do not set the high levels (chosen on the
  * validation series, see docs/forecasting.md).
+ * @category Intervals
  */
 export const SPREAD_TRIM = 2;
 
@@ -233,12 +241,14 @@ function resolvedCount(n: number): number {
  * c·a·(q/a)^(1 + 0.25). Forecast errors have heavier tails than the normal
  * law; the power was chosen on the validation series (best MSIS of 0, 0.25,
  * 0.5 and 1; docs/forecasting.md).
+ * @category Intervals
  */
 export const SPREAD_TAIL_POWER = 0.25;
 
 /**
  * Weight of the forecaster's own scale, in calibration scores, in
  * {@link spreadScaleRatio}.
+ * @category Intervals
  */
 export const SPREAD_PRIOR_WEIGHT = 20;
 
@@ -256,6 +266,7 @@ export const SPREAD_PRIOR_WEIGHT = 20;
  * spreadScaleRatio(new Float64Array(0), 0, 0);
  * // => 1
  * ```
+ * @category Intervals
  */
 export function spreadScaleRatio(sorted: ArrayLike<number>, from: number, n: number): number {
   const r = resolvedCount(n);
@@ -285,6 +296,7 @@ export function spreadScaleRatio(sorted: ArrayLike<number>, from: number, n: num
  * calibratedZ(5, s, 0, 19) > 3; // beyond the resolved scores
  * // => true
  * ```
+ * @category Intervals
  */
 export function calibratedZ(u: number, sorted: ArrayLike<number>, from: number, n: number): number {
   const v = Math.abs(u);
@@ -322,6 +334,7 @@ export function calibratedZ(u: number, sorted: ArrayLike<number>, from: number, 
  * Array.from(d.mean); // => [2]
  * d.above[d.levels.length - 1]! > 0; // => true
  * ```
+ * @category Intervals
  */
 export function withSpread(forecaster: Forecaster): Forecaster {
   if (forecaster.forecastDistribution !== undefined) return forecaster;
@@ -367,6 +380,7 @@ function oneStepDifferenceStd(x: Float64Array): number {
 /**
  * Sorted calibration scores of many series: `scores[offsets[i] … offsets[i + 1])`
  * holds series i's |u|, ascending.
+ * @category Intervals
  */
 export interface CalibrationScores {
   /** |u| of every calibration point, series after series, each series ascending. */
@@ -390,6 +404,7 @@ export interface CalibrationScores {
  * Array.from(c.scores); // ≈ [1.2816, 1.96]
  * // => [1.2815515655446008, 1.9599639845400536]
  * ```
+ * @category Intervals
  */
 export function collectCalibrationScores(
   seriesCount: number,
@@ -443,6 +458,7 @@ export function collectCalibrationScores(
  * calibratedIntervals(dist, Int32Array.of(0), none, [80]);
  * // => { "lo-80": [94], "hi-80": [106] }
  * ```
+ * @category Intervals
  */
 export function calibratedIntervals(
   dist: ForecastDistribution,

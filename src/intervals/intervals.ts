@@ -23,6 +23,7 @@ import type { Intervals } from "../types.js";
  * intervalKey(97.5, "hi");
  * // => "hi-97.5"
  * ```
+ * @category Intervals
  */
 export function intervalKey(level: number, side: "lo" | "hi"): string {
   checkLevel(level, "intervalKey");
@@ -46,6 +47,7 @@ export function intervalKey(level: number, side: "lo" | "hi"): string {
  * gaussianMultiplier(99);
  * // => 2.5758293035489
  * ```
+ * @category Intervals
  */
 export function gaussianMultiplier(level: number): number {
   checkLevel(level, "gaussianMultiplier");
@@ -74,6 +76,7 @@ export function gaussianMultiplier(level: number): number {
  * gaussianIntervals([10, 20], [1, 2], [95]);
  * // => { "lo-95": [8.040036015459947, 16.080072030919894], "hi-95": [11.959963984540053, 23.919927969080106] }
  * ```
+ * @category Intervals
  */
 export function gaussianIntervals(mean: ArrayLike<number>, sigma: ArrayLike<number>, levels: readonly number[]): Intervals {
   if (sigma.length !== mean.length) {
@@ -124,6 +127,7 @@ export function gaussianIntervals(mean: ArrayLike<number>, sigma: ArrayLike<numb
  * Array.from(conformalHalfWidths(cv, y, series.offsets, 50));
  * // => [2.5]
  * ```
+ * @category Intervals
  */
 export function conformalHalfWidths(
   cv: CrossValidationResult, y: Float64Array, offsets: Int32Array, level: number, minWindows?: number,
@@ -154,6 +158,7 @@ export function conformalHalfWidths(
  * conformalHalfWidthsByLevel(cv, y, series.offsets, [50, 0]).map((w) => Array.from(w));
  * // => [[2.5], [1]]
  * ```
+ * @category Intervals
  */
 export function conformalHalfWidthsByLevel(
   cv: CrossValidationResult, y: Float64Array, offsets: Int32Array, levels: readonly number[], minWindows?: number,
@@ -233,6 +238,7 @@ export function conformalHalfWidthsByLevel(
  * conformalIntervals([11], cv, series, [50]);
  * // => { "lo-50": [8.5], "hi-50": [13.5] }
  * ```
+ * @category Intervals
  */
 export function conformalIntervals(
   mean: ArrayLike<number>,
@@ -266,6 +272,7 @@ export function conformalIntervals(
  * intervalsFromHalfWidths([10, 20], [80], () => [1, 2]);
  * // => { "lo-80": [9, 18], "hi-80": [11, 22] }
  * ```
+ * @category Intervals
  */
 export function intervalsFromHalfWidths(
   mean: ArrayLike<number>,

@@ -21,6 +21,7 @@ import type { LossName } from "../types.js";
  * const loss: FinetuneLossFunction = getLoss("mse");
  * loss(new Float64Array([2]), new Float64Array([1]), new Float64Array(1)); // => 1
  * ```
+ * @category Fine-tuning losses
  */
 export type FinetuneLossFunction = (pred: Float64Array, actual: Float64Array, gradOut: Float64Array) => number;
 
@@ -32,6 +33,7 @@ export type FinetuneLossFunction = (pred: Float64Array, actual: Float64Array, gr
  * finetuneLossNames.length; // => 7
  * finetuneLossNames[0]; // => "default"
  * ```
+ * @category Fine-tuning losses
  */
 export const finetuneLossNames: readonly LossName[] = ["default", "mae", "mse", "rmse", "mape", "smape", "poisson"];
 
@@ -45,6 +47,7 @@ export const finetuneLossNames: readonly LossName[] = ["default", "mae", "mse", 
  * ```ts
  * DEFAULT_LOSS_HUBER_DELTA; // => 0.1
  * ```
+ * @category Fine-tuning losses
  */
 export const DEFAULT_LOSS_HUBER_DELTA = 0.1;
 
@@ -57,6 +60,7 @@ export const DEFAULT_LOSS_HUBER_DELTA = 0.1;
  * ```ts
  * POISSON_LOSS_LINEAR_FRACTION; // => 0.1
  * ```
+ * @category Fine-tuning losses
  */
 export const POISSON_LOSS_LINEAR_FRACTION = 0.1;
 
@@ -106,6 +110,7 @@ function sign(x: number): number {
  * const options: ScaledHuberLossOptions = { delta: 1, scale: 10 };
  * createScaledHuberLoss(options)(new Float64Array([30]), new Float64Array([10]), new Float64Array(1)); // => 1.5
  * ```
+ * @category Fine-tuning losses
  */
 export interface ScaledHuberLossOptions {
   /** Huber threshold in scaled units (default {@link DEFAULT_LOSS_HUBER_DELTA}). Must be > 0. */
@@ -138,6 +143,7 @@ export interface ScaledHuberLossOptions {
  * loss(new Float64Array([3, 10]), new Float64Array([1, 2]), g); // => (0.5 + 3.5) / 2 = 2
  * Array.from(g); // => [0.25, 0.25]
  * ```
+ * @category Fine-tuning losses
  */
 export function createScaledHuberLoss(options: ScaledHuberLossOptions = {}): FinetuneLossFunction {
   const delta = options.delta ?? DEFAULT_LOSS_HUBER_DELTA;
@@ -197,6 +203,7 @@ export function createScaledHuberLoss(options: ScaledHuberLossOptions = {}): Fin
  * defaultRobustLoss(new Float64Array([10, 10]), new Float64Array([10, 10]), g); // => 0
  * defaultRobustLoss(new Float64Array([12, 10]), new Float64Array([10, 10]), g); // => (0.2 - 0.05) / 2 ≈ 0.075
  * ```
+ * @category Fine-tuning losses
  */
 export const defaultRobustLoss: FinetuneLossFunction = createScaledHuberLoss();
 
@@ -214,6 +221,7 @@ export const defaultRobustLoss: FinetuneLossFunction = createScaledHuberLoss();
  * maeLoss(new Float64Array([1, 5]), new Float64Array([2, 2]), g); // => 2
  * Array.from(g); // => [-0.5, 0.5]
  * ```
+ * @category Fine-tuning losses
  */
 export function maeLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
   checkLengths(pred, actual, gradOut);
@@ -243,6 +251,7 @@ export function maeLoss(pred: Float64Array, actual: Float64Array, gradOut: Float
  * mseLoss(new Float64Array([1, 5]), new Float64Array([2, 2]), g); // => (1 + 9) / 2 = 5
  * Array.from(g); // => [-1, 3]
  * ```
+ * @category Fine-tuning losses
  */
 export function mseLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
   checkLengths(pred, actual, gradOut);
@@ -274,6 +283,7 @@ export function mseLoss(pred: Float64Array, actual: Float64Array, gradOut: Float
  * rmseLoss(new Float64Array([3, 6]), new Float64Array([0, 2]), g); // => sqrt((9 + 16) / 2) ≈ 3.5355
  * Array.from(g); // => [3 / (2 * 3.5355), 4 / (2 * 3.5355)] ≈ [0.4243, 0.5657]
  * ```
+ * @category Fine-tuning losses
  */
 export function rmseLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
   checkLengths(pred, actual, gradOut);
@@ -326,6 +336,7 @@ export function rmseLoss(pred: Float64Array, actual: Float64Array, gradOut: Floa
  * mapeLoss(new Float64Array([11, 3, 7]), new Float64Array([10, 4, 0]), g); // => (0.1 + 0.25) / 2 = 0.175
  * Array.from(g); // => [0.05, -0.125, 0]
  * ```
+ * @category Fine-tuning losses
  */
 export function mapeLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
   checkLengths(pred, actual, gradOut);
@@ -373,6 +384,7 @@ export function mapeLoss(pred: Float64Array, actual: Float64Array, gradOut: Floa
  * smapeLoss(new Float64Array([3, 0]), new Float64Array([1, 0]), g); // => (2 * 2 / 4 + 0) / 2 = 0.5
  * Array.from(g); // => [(1 - 0.5) * 2 / 4 / 2, 0] = [0.125, 0]
  * ```
+ * @category Fine-tuning losses
  */
 export function smapeLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
   checkLengths(pred, actual, gradOut);
@@ -444,6 +456,7 @@ function xMinusLog1p(x: number): number {
  * poissonLoss(new Float64Array([1, -1]), new Float64Array([2, 0]), g); // => ((1 - 2 - 2 ln 0.5) + 9) / 2 ≈ 4.6931
  * Array.from(g); // => [(1 - 2 / 1) / 2, -9 / 2] = [-0.5, -4.5]
  * ```
+ * @category Fine-tuning losses
  */
 export function poissonLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
   checkLengths(pred, actual, gradOut);
@@ -504,6 +517,7 @@ export function poissonLoss(pred: Float64Array, actual: Float64Array, gradOut: F
  * const loss = getLoss("mae");
  * loss(new Float64Array([1]), new Float64Array([3]), new Float64Array(1)); // => 2
  * ```
+ * @category Fine-tuning losses
  */
 export function getLoss(name: LossName): FinetuneLossFunction {
   switch (name) {

@@ -17,6 +17,7 @@ const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * ```ts
  * Array.from(decodeBase64Bytes("AQID", 3)); // => [1, 2, 3]
  * ```
+ * @category Network
  */
 export function decodeBase64Bytes(base64: string, length: number): Uint8Array {
   const lookup = new Int16Array(128).fill(-1);
@@ -41,7 +42,10 @@ export function decodeBase64Bytes(base64: string, length: number): Uint8Array {
   return bytes;
 }
 
-/** Bytes encoded by `base64` (its length with the padding taken off). */
+/**
+ * Bytes encoded by `base64` (its length with the padding taken off).
+ * @category Network
+ */
 export function base64ByteLength(base64: string): number {
   const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
   return (base64.length / 4) * 3 - padding;

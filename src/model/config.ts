@@ -1,22 +1,35 @@
 import type { Freq, ModelName } from "../types.js";
 
-/** Season lengths the network knows (its one-hot input), in this order. */
+/**
+ * Season lengths the network knows (its one-hot input), in this order.
+ * @category Network
+ */
 export const KNOWN_SEASON_LENGTHS: readonly number[] = [1, 4, 7, 12, 24, 52];
 
-/** Number of classical projections fed to the network (see `features.ts`). */
+/**
+ * Number of classical projections fed to the network (see `features.ts`).
+ * @category Network
+ */
 export const PROJECTION_COUNT = 6;
 
 /**
  * Central-interval levels (as fractions) of the network's spread head, in
  * increasing order: the quantiles (1 ± s)/2 for each s here, from 0.005 to
  * 0.995, with the point output as the median.
+ * @category Network
  */
 export const SPREAD_LEVELS: readonly number[] = [0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99];
 
-/** Number of scalar descriptors of a window fed to the network. */
+/**
+ * Number of scalar descriptors of a window fed to the network.
+ * @category Network
+ */
 export const META_COUNT = KNOWN_SEASON_LENGTHS.length + 4;
 
-/** The fixed shape of one pretrained network. */
+/**
+ * The fixed shape of one pretrained network.
+ * @category Network
+ */
 export interface NetworkShape {
   /** Context length: the last `contextLength` points of a series are seen. */
   readonly contextLength: number;
@@ -46,7 +59,10 @@ const HORIZON: Record<ModelName, Record<Freq, number>> = {
   "forecastmodel-2.1": { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
 };
 
-/** The names of the pretrained models, in a fixed order. */
+/**
+ * The names of the pretrained models, in a fixed order.
+ * @category Network
+ */
 export const MODEL_NAMES: readonly ModelName[] = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1"];
 
 /**
@@ -57,6 +73,7 @@ export const MODEL_NAMES: readonly ModelName[] = ["forecastmodel-1", "forecastmo
  * isModelName("forecastmodel-1"); // => true
  * isModelName("gpt"); // => false
  * ```
+ * @category Network
  */
 export function isModelName(name: unknown): name is ModelName {
   return typeof name === "string" && (MODEL_NAMES as readonly string[]).includes(name);
@@ -69,6 +86,7 @@ export function isModelName(name: unknown): name is ModelName {
  * ```ts
  * networkShape("forecastmodel-1").outputLength; // => 24
  * ```
+ * @category Network
  */
 export function networkShape(model: ModelName): NetworkShape {
   const shape = SHAPES[model];
@@ -76,7 +94,10 @@ export function networkShape(model: ModelName): NetworkShape {
   return shape;
 }
 
-/** Context length, native horizon and season length of a model at a frequency. */
+/**
+ * Context length, native horizon and season length of a model at a frequency.
+ * @category Network
+ */
 export interface ModelParams {
   /** Points of history the network reads (older points are ignored; fewer are padded). */
   readonly inputSize: number;
@@ -116,6 +137,7 @@ export function modelParams(model: ModelName, freq: Freq): ModelParams {
  * horizonWarning("forecastmodel-1", "M", 12); // => null
  * horizonWarning("forecastmodel-1", "M", 24)?.startsWith("The specified horizon"); // => true
  * ```
+ * @category Network
  */
 export function horizonWarning(model: ModelName, freq: Freq, h: number): string | null {
   const { horizon } = modelParams(model, freq);

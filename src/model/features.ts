@@ -18,7 +18,10 @@ const DAMPED_ALPHA = [0.1, 0.3, 0.5, 0.8, 1];
 const DAMPED_BETA = [0.05, 0.2, 0.5];
 const DAMPED_PHI = [0.8, 0.9, 0.98, 1];
 
-/** Layout of the input vector of a network. */
+/**
+ * Layout of the input vector of a network.
+ * @category Network
+ */
 export interface InputLayout {
   readonly context: number;
   readonly mask: number;
@@ -35,6 +38,7 @@ export interface InputLayout {
  * ```ts
  * inputLayout(networkShape("forecastmodel-1")).size; // => 346
  * ```
+ * @category Network
  */
 export function inputLayout(shape: NetworkShape): InputLayout {
   const L = shape.contextLength;
@@ -47,7 +51,10 @@ export function inputLayout(shape: NetworkShape): InputLayout {
   return { context, mask, projections, meta, peers, size };
 }
 
-/** Normalisation of one window: forecast = location + scale · network output. */
+/**
+ * Normalisation of one window: forecast = location + scale · network output.
+ * @category Network
+ */
 export interface WindowScale {
   location: number;
   scale: number;
@@ -58,6 +65,7 @@ export interface WindowScale {
 /**
  * Builds network inputs for windows of one network shape. Holds its scratch
  * buffers, so featurising allocates nothing per window.
+ * @category Network
  */
 export class WindowFeaturizer {
   readonly shape: NetworkShape;

@@ -12,7 +12,10 @@ import { pretrainedParameters } from "./weights.js";
 
 const CHUNK = 256;
 
-/** Options of {@link createNetworkForecaster}. */
+/**
+ * Options of {@link createNetworkForecaster}.
+ * @category Network
+ */
 export interface NetworkForecasterOptions {
   /** Full parameter vector (e.g. fine-tuned); defaults to the pretrained one. */
   params?: Float64Array;

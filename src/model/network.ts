@@ -27,10 +27,16 @@ import { createDenseKernel, type DenseKernel, type DenseKernelKind } from "./ker
 
 const LN_EPS = 1e-5;
 
-/** Hidden units of the spread head. */
+/**
+ * Hidden units of the spread head.
+ * @category Network
+ */
 export const SPREAD_HIDDEN = 64;
 
-/** Spread outputs per forecast step: the half-widths below, then above, at each level of {@link SPREAD_LEVELS}. */
+/**
+ * Spread outputs per forecast step: the half-widths below, then above, at each level of {@link SPREAD_LEVELS}.
+ * @category Network
+ */
 export const SPREAD_PER_STEP = 2 * SPREAD_LEVELS.length;
 
 /** Raw outputs of the spread head per window: a scale per output step, then the shape increments below and above. */
@@ -38,7 +44,10 @@ function spreadRawSize(outputLength: number): number {
   return outputLength + SPREAD_PER_STEP;
 }
 
-/** Offsets of every tensor in the flat parameter vector. */
+/**
+ * Offsets of every tensor in the flat parameter vector.
+ * @category Network
+ */
 export interface ParameterLayout {
   readonly inputSize: number;
   readonly stemW: number;
@@ -69,6 +78,7 @@ export interface ParameterLayout {
  * parameterLayout(networkShape("forecastmodel-1")).spreadStart; // => 212776 (the point network)
  * parameterLayout(networkShape("forecastmodel-1")).total; // => 224272
  * ```
+ * @category Network
  */
 export function parameterLayout(shape: NetworkShape): ParameterLayout {
   const D = inputLayout(shape).size;
@@ -129,6 +139,7 @@ function inverseSoftplus(v: number): number {
  * small, the projection mix started as their plain average, and the spread
  * head started at the half-widths of a unit normal law. The point network's
  * values are drawn first, so they do not depend on the spread head.
+ * @category Network
  */
 export function initialParameters(shape: NetworkShape, uniform: () => number): Float64Array {
   const layout = parameterLayout(shape);
@@ -175,6 +186,7 @@ function normalHalfWidth(s: number): number {
 /**
  * Runs the network on batches of input rows. Holds activation buffers for up
  * to `maxBatch` rows so repeated calls allocate nothing.
+ * @category Network
  */
 export class NetworkRunner {
   readonly shape: NetworkShape;

@@ -9,10 +9,16 @@
  */
 import type { NetworkShape } from "./config.js";
 
-/** A uniform generator on [0, 1) (e.g. a seeded `seedrandom`). */
+/**
+ * A uniform generator on [0, 1) (e.g. a seeded `seedrandom`).
+ * @category Network
+ */
 export type Uniform = () => number;
 
-/** One training window. */
+/**
+ * One training window.
+ * @category Network
+ */
 export interface SyntheticWindow {
   context: Float64Array;
   target: Float64Array;
@@ -35,6 +41,7 @@ const MIN_CONTEXT: Record<number, number> = { 1: 5, 4: 8, 7: 14, 12: 18, 24: 36,
  * Steps of the target that the loss sees, per season length: at least the
  * native horizon of that frequency (Y 6, Q 8, D 14, M 18, H 24, W 13; twice
  * as many seasons for the long-horizon network).
+ * @category Network
  */
 export function trainingHorizon(shape: NetworkShape, seasonLength: number): number {
   const long = shape.outputLength > 24;
@@ -240,6 +247,7 @@ function stdOf(y: Float64Array): number {
  * ```ts
  * syntheticSeries(seedrandom("x"), 50, 12).length; // => 50
  * ```
+ * @category Network
  */
 export function syntheticSeries(u: Uniform, T: number, m: number): Float64Array {
   const seasonal = m > 1 && u() < 0.75;
@@ -279,6 +287,7 @@ export function syntheticSeries(u: Uniform, T: number, m: number): Float64Array 
  * const w = syntheticWindow(seedrandom("x"), networkShape("forecastmodel-1"));
  * w.target.length > 0; // => true
  * ```
+ * @category Network
  */
 export function syntheticWindow(u: Uniform, shape: NetworkShape, seasonLength?: number): SyntheticWindow {
   const m = seasonLength ?? pickSeason(u);
@@ -292,6 +301,7 @@ export function syntheticWindow(u: Uniform, shape: NetworkShape, seasonLength?: 
 /**
  * A group of time-aligned related series (common factor plus own parts), for
  * the cross-series network: each member's window ends at the same time.
+ * @category Network
  */
 export function syntheticGroup(u: Uniform, shape: NetworkShape, size: number): SyntheticWindow[] {
   const m = pickSeason(u);

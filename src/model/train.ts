@@ -21,10 +21,16 @@ function winsorisedTarget(value: number, s: WindowScale): number {
   return z > TARGET_CLIP ? TARGET_CLIP : z < -TARGET_CLIP ? -TARGET_CLIP : z;
 }
 
-/** A per-sample loss: returns its value and writes d(loss)/d(pred) into `gradOut`. */
+/**
+ * A per-sample loss: returns its value and writes d(loss)/d(pred) into `gradOut`.
+ * @category Network
+ */
 export type SampleLoss = (pred: Float64Array, actual: Float64Array, gradOut: Float64Array) => number;
 
-/** Windows to learn from. `groups` (optional) lists group sizes of time-aligned peers, in order. */
+/**
+ * Windows to learn from. `groups` (optional) lists group sizes of time-aligned peers, in order.
+ * @category Network
+ */
 export interface TrainingBatch {
   readonly contexts: readonly Float64Array[];
   readonly targets: readonly Float64Array[];
@@ -36,6 +42,7 @@ export interface TrainingBatch {
 /**
  * Computes the loss and gradient of one network shape over batches. Keeps its
  * buffers between calls; not safe to share between concurrent users.
+ * @category Network
  */
 export class BatchGradient {
   /** The network shape this computes gradients for. */
@@ -236,6 +243,7 @@ const gradientCache = new Map<ModelName, BatchGradient>();
  *   { contexts: [new Float64Array([1, 2, 3, 4])], targets: [new Float64Array([5, 6])] }, l1, grad);
  * value >= 0; // => true
  * ```
+ * @category Network
  */
 export function networkLossAndGradient(
   model: ModelName, freq: Freq, params: Float64Array,
@@ -262,6 +270,7 @@ export function networkLossAndGradient(
  * depthStart("forecastmodel-1", 5); // => 0
  * depthStart("forecastmodel-1", 1) > depthStart("forecastmodel-1", 2); // => true
  * ```
+ * @category Network
  */
 export function depthStart(model: ModelName, depth: FinetuneDepth): number {
   const layout = parameterLayout(networkShape(model));
@@ -277,12 +286,16 @@ export function depthStart(model: ModelName, depth: FinetuneDepth): number {
  * ```ts
  * parameterCount("forecastmodel-1") > 100000; // => true
  * ```
+ * @category Network
  */
 export function parameterCount(model: ModelName): number {
   return parameterLayout(networkShape(model)).total;
 }
 
-/** Options of {@link AdamOptimizer}. */
+/**
+ * Options of {@link AdamOptimizer}.
+ * @category Network
+ */
 export interface AdamOptions {
   /** Step size (default 1e-3). */
   learningRate?: number;
@@ -306,6 +319,7 @@ export interface AdamOptions {
  * adam.step(theta, new Float64Array([2]));
  * theta[0]; // => 0.9 (to 1e-9)
  * ```
+ * @category Network
  */
 export class AdamOptimizer {
   /** Learning rate; may be changed between steps (schedules). */

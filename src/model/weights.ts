@@ -12,7 +12,10 @@ import { BASE64_ALPHABET as ALPHABET, decodeBase64Bytes } from "./base64.js";
 import { isModelName, networkShape } from "./config.js";
 import { parameterLayout } from "./network.js";
 
-/** A generated weights module: parameters as little-endian float32, base64. */
+/**
+ * A generated weights module: parameters as little-endian float32, base64.
+ * @category Network
+ */
 export interface EmbeddedWeights {
   /** The model the weights belong to. */
   readonly model: ModelName;
@@ -69,6 +72,7 @@ export function registeredModels(): ModelName[] {
  * ```ts
  * pretrainedParameters("forecastmodel-1").length === parameterCount("forecastmodel-1"); // => true
  * ```
+ * @category Network
  */
 export function pretrainedParameters(model: ModelName): Float64Array {
   let params = decoded.get(model);
@@ -94,6 +98,7 @@ export function pretrainedParameters(model: ModelName): Float64Array {
  * const p = applyFinetuned("forecastmodel-1", null);
  * p[0] === pretrainedParameters("forecastmodel-1")[0]; // => true
  * ```
+ * @category Network
  */
 export function applyFinetuned(model: ModelName, weights: FinetunedWeights | null): Float64Array {
   const params = pretrainedParameters(model).slice();
@@ -114,6 +119,7 @@ export function applyFinetuned(model: ModelName, weights: FinetunedWeights | nul
  * ```ts
  * encodeFloat32Base64(new Float64Array([1])); // => "AACAPw=="
  * ```
+ * @category Network
  */
 export function encodeFloat32Base64(values: Float64Array): string {
   const bytes = new Uint8Array(new Float32Array(values).buffer);
@@ -136,6 +142,7 @@ export function encodeFloat32Base64(values: Float64Array): string {
  * ```ts
  * Array.from(decodeFloat32Base64("AACAPw==", 1)); // => [1]
  * ```
+ * @category Network
  */
 export function decodeFloat32Base64(base64: string, count: number): Float64Array {
   let bytes: Uint8Array;

@@ -13,10 +13,16 @@
 
 import { notAnObjectError, ValidationError, type ErrorItem } from "../errors.js";
 
-/** Which endpoint a request body is for. */
+/**
+ * Which endpoint a request body is for.
+ * @category Scaling
+ */
 export type PartitionKind = "forecast" | "anomaly" | "historic";
 
-/** Options of {@link partition}. */
+/**
+ * Options of {@link partition}.
+ * @category Scaling
+ */
 export interface PartitionOptions {
   /**
    * The endpoint of the body. Default: inferred — `"anomaly"` when the body has
@@ -285,6 +291,7 @@ export function partition<B extends object>(body: B, k: number, options?: Partit
  * const parsed: unknown = JSON.parse('{"series":{"y":[1,2],"sizes":[1,1]},"freq":"D","h":1}');
  * partition(parsed, 2).length; // => 2
  * ```
+ * @category Scaling
  */
 export function partition(body: unknown, k: number, options?: PartitionOptions): RequestPart[];
 export function partition(input: unknown, k: number, options: PartitionOptions = {}): RequestPart[] {

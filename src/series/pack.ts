@@ -24,6 +24,7 @@ const INT32_MAX = 2147483647;
  * Array.from(seriesOffsets([3, 1, 2]));
  * // => [0, 3, 4, 6]
  * ```
+ * @category Series packing
  */
 export function seriesOffsets(sizes: ArrayLike<number>): Int32Array {
   const offsets = new Int32Array(sizes.length + 1);
@@ -38,7 +39,10 @@ export function seriesOffsets(sizes: ArrayLike<number>): Int32Array {
   return offsets;
 }
 
-/** Many series packed into one array. */
+/**
+ * Many series packed into one array.
+ * @category Series packing
+ */
 export interface PackedSeries {
   /** Values of all series, concatenated. */
   y: Float64Array;
@@ -61,6 +65,7 @@ export interface PackedSeries {
  * Array.from(y);     // => [1, 2, 3, 10, 20]
  * Array.from(sizes); // => [3, 2]
  * ```
+ * @category Series packing
  */
 export function packSeries(list: readonly ArrayLike<number>[]): PackedSeries {
   const sizes = new Int32Array(list.length);
@@ -97,6 +102,7 @@ export function packSeries(list: readonly ArrayLike<number>[]): PackedSeries {
  * unpackSeries(new Float64Array([1, 2, 3, 10, 20]), [3, 2]).map((s) => Array.from(s));
  * // => [[1, 2, 3], [10, 20]]
  * ```
+ * @category Series packing
  */
 export function unpackSeries(y: ArrayLike<number>, sizes: ArrayLike<number>): Float64Array[] {
   const offsets = seriesOffsets(sizes);
@@ -131,6 +137,7 @@ export function unpackSeries(y: ArrayLike<number>, sizes: ArrayLike<number>): Fl
  * Array.from(seriesView(y, seriesOffsets([3, 2]), 1));
  * // => [10, 20]
  * ```
+ * @category Series packing
  */
 export function seriesView(y: Float64Array, offsets: Int32Array, i: number): Float64Array {
   if (!Number.isInteger(i) || i < 0 || i >= offsets.length - 1) {
@@ -158,6 +165,7 @@ export function seriesView(y: Float64Array, offsets: Int32Array, i: number): Flo
  * seriesOfRow(seriesOffsets([3, 2]), 3);
  * // => 1
  * ```
+ * @category Series packing
  */
 export function seriesOfRow(offsets: Int32Array, row: number): number {
   const k = offsets.length - 1;
@@ -193,6 +201,7 @@ export function seriesOfRow(offsets: Int32Array, row: number): number {
  * Array.from(s.offsets);
  * // => [0, 2, 5]
  * ```
+ * @category Series packing
  */
 export function makeSeriesData(y: Float64Array, sizes: ArrayLike<number>, X: readonly Float64Array[] = []): SeriesData {
   const offsets = seriesOffsets(sizes);
@@ -225,6 +234,7 @@ export function makeSeriesData(y: Float64Array, sizes: ArrayLike<number>, X: rea
  * Array.from(s.X[0]!);
  * // => [0, 1, 1, 0, 1]
  * ```
+ * @category Series packing
  */
 export function seriesDataFromList(
   list: readonly ArrayLike<number>[],
@@ -252,6 +262,7 @@ export function seriesDataFromList(
  * packFeatures([[[1, 2], [5, 6]], [[3], [7]]]).map((f) => Array.from(f));
  * // => [[1, 2, 3], [5, 6, 7]]
  * ```
+ * @category Series packing
  */
 export function packFeatures(perSeries: readonly (readonly ArrayLike<number>[])[], lengths?: ArrayLike<number>): Float64Array[] {
   const k = perSeries.length;
@@ -301,6 +312,7 @@ export function packFeatures(perSeries: readonly (readonly ArrayLike<number>[])[
  * Array.from(featureView(s, 0, 1));
  * // => [1, 0, 1]
  * ```
+ * @category Series packing
  */
 export function featureView(series: SeriesData, k: number, i: number): Float64Array {
   const feature = series.X[k];
@@ -327,6 +339,7 @@ export function featureView(series: SeriesData, k: number, i: number): Float64Ar
  * Array.from(futureFeatureView(Xf, 0, 1, 3));
  * // => [4, 5, 6]
  * ```
+ * @category Series packing
  */
 export function futureFeatureView(Xfuture: readonly Float64Array[], k: number, i: number, h: number): Float64Array {
   const feature = Xfuture[k];

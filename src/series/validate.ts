@@ -8,7 +8,10 @@ import { seriesOffsets } from "./pack.js";
 
 const INT32_MAX = 2147483647;
 
-/** Options of {@link checkSeriesInput} and {@link validateSeriesInput}. */
+/**
+ * Options of {@link checkSeriesInput} and {@link validateSeriesInput}.
+ * @category Series packing
+ */
 export interface SeriesInputOptions {
   /** Where the series object sits in the request (default `["body", "series"]`). */
   readonly loc?: readonly (string | number)[];
@@ -20,7 +23,10 @@ export interface SeriesInputOptions {
   readonly h?: number;
 }
 
-/** Result of {@link checkSeriesInput}: the typed data when there is no error, and every error found. */
+/**
+ * Result of {@link checkSeriesInput}: the typed data when there is no error, and every error found.
+ * @category Series packing
+ */
 export interface SeriesInputCheck {
   /** The typed series, or `null` when `errors` is not empty. */
   readonly series: SeriesData | null;
@@ -147,6 +153,7 @@ function featureLists(value: unknown, loc: (string | number)[], errors: ErrorIte
  * checkSeriesInput({ y: [1, 2, 3], sizes: [1, 2] }).series?.offsets;
  * // => Int32Array(3) [0, 1, 3]
  * ```
+ * @category Series packing
  */
 export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {}): SeriesInputCheck {
   const loc = [...(options.loc ?? ["body", "series"])];
@@ -247,6 +254,7 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
  * bad.errors[0]!.loc;
  * // => ["body", "series", "sizes", 0]
  * ```
+ * @category Series packing
  */
 export function validateSeriesInput(input: unknown, options: SeriesInputOptions = {}): SeriesData {
   const check = checkSeriesInput(input, options);

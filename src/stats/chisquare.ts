@@ -31,6 +31,7 @@ function checkDf(df: number, where: string): void {
  * chiSquareCdf(2, 2);
  * // => 0.6321205588285556
  * ```
+ * @category Statistics
  */
 export function chiSquareCdf(x: number, df: number): number {
   checkDf(df, "chiSquareCdf");
@@ -70,6 +71,7 @@ export function chiSquareCdf(x: number, df: number): number {
  * chiSquareQuantile(0.99, 10);
  * // => 23.20925115895435
  * ```
+ * @category Statistics
  */
 export function chiSquareQuantile(p: number, df: number): number {
   checkProbability(p, "chiSquareQuantile");

@@ -31,6 +31,7 @@ const TINY = 1e-300;
  * logGamma(0.5);
  * // => 0.5723649429247004   (ln √π = 0.5723649429247001)
  * ```
+ * @category Statistics
  */
 export function logGamma(x: number): number {
   if (!(x > 0)) throw new RangeError(`logGamma: x must be > 0, got ${x}`);
@@ -147,6 +148,7 @@ function checkGammaArguments(a: number, x: number, where: string): void {
  * regularizedGammaP(3, 2);
  * // => 0.32332358381693593
  * ```
+ * @category Statistics
  */
 export function regularizedGammaP(a: number, x: number): number {
   checkGammaArguments(a, x, "regularizedGammaP");
@@ -176,6 +178,7 @@ export function regularizedGammaP(a: number, x: number): number {
  * regularizedGammaQ(1, 30);
  * // => 9.35762296884013e-14   (e⁻³⁰ = 9.357622968840175e-14)
  * ```
+ * @category Statistics
  */
 export function regularizedGammaQ(a: number, x: number): number {
   checkGammaArguments(a, x, "regularizedGammaQ");
@@ -184,7 +187,10 @@ export function regularizedGammaQ(a: number, x: number): number {
   return x < a + 1 ? 1 - lowerSeries(a, x) : upperContinuedFraction(a, x);
 }
 
-/** Gamma(a, 1) density at x > 0, i.e. x^(a−1) e^(−x) / Γ(a). @internal */
+/**
+ * Gamma(a, 1) density at x > 0, i.e. x^(a−1) e^(−x) / Γ(a). @internal
+ * @category Statistics
+ */
 export function gammaDensity(a: number, x: number): number {
   return Math.exp(logPrefactor(a, x) - Math.log(x));
 }

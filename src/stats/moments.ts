@@ -34,6 +34,7 @@ import { compensatedSum, scaledCompensatedSum } from "./sum.js";
  * meanOf([]);
  * // => NaN
  * ```
+ * @category Statistics
  */
 export function meanOf(values: ArrayLike<number>, start = 0, end: number = values.length): number {
   checkRange(values.length, start, end, "meanOf");
@@ -77,6 +78,7 @@ export function meanOf(values: ArrayLike<number>, start = 0, end: number = value
  * sampleVariance([3]);
  * // => NaN
  * ```
+ * @category Statistics
  */
 export function sampleVariance(values: ArrayLike<number>, start = 0, end: number = values.length): number {
   checkRange(values.length, start, end, "sampleVariance");
@@ -160,6 +162,7 @@ function scaledVariance(values: ArrayLike<number>, start: number, end: number): 
  * sampleStd([5, 5, 5]);
  * // => 0
  * ```
+ * @category Statistics
  */
 export function sampleStd(values: ArrayLike<number>, start = 0, end: number = values.length): number {
   checkRange(values.length, start, end, "sampleStd");

@@ -69,6 +69,7 @@ function polynomial(coef: readonly number[], r: number): number {
  * normalQuantile(0.5);
  * // => 0
  * ```
+ * @category Statistics
  */
 export function normalQuantile(p: number): number {
   checkProbability(p, "normalQuantile");
@@ -151,6 +152,7 @@ function expHalfSquare(y: number): number {
  * normalCdf(0);
  * // => 0.5
  * ```
+ * @category Statistics
  */
 export function normalCdf(x: number): number {
   if (Number.isNaN(x)) return NaN;

@@ -35,6 +35,7 @@ import { checkProbability, checkRange } from "./range.js";
  * quantileSorted(new Float64Array([10, 20, 30]), 0.25);
  * // => 15
  * ```
+ * @category Statistics
  */
 export function quantileSorted(sorted: ArrayLike<number>, p: number, start = 0, end: number = sorted.length): number {
   checkProbability(p, "quantileSorted");
@@ -84,6 +85,7 @@ export function quantileSorted(sorted: ArrayLike<number>, p: number, start = 0, 
  * quantileType7([7, 1, 3], 0.5);
  * // => 3
  * ```
+ * @category Statistics
  */
 export function quantileType7(values: ArrayLike<number>, p: number, start = 0, end: number = values.length): number {
   checkProbability(p, "quantileType7");
@@ -171,6 +173,7 @@ function swap(a: Float64Array, i: number, j: number): void {
  * Array.from(quantilesType7([4, 1, 3, 2], [0, 0.5, 1]));
  * // => [1, 2.5, 4]
  * ```
+ * @category Statistics
  */
 export function quantilesType7(
   values: ArrayLike<number>,

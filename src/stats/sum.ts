@@ -34,6 +34,7 @@ import { checkRange } from "./range.js";
  * compensatedSum(new Float64Array([1, 2, 3, 4]), 1, 3);
  * // => 5
  * ```
+ * @category Statistics
  */
 export function compensatedSum(values: ArrayLike<number>, start = 0, end: number = values.length): number {
   checkRange(values.length, start, end, "compensatedSum");
@@ -44,6 +45,7 @@ export function compensatedSum(values: ArrayLike<number>, start = 0, end: number
  * Neumaier sum of `values[i] / divisor` over `[start, end)` (range already
  * checked): `meanOf` divides each term by n when the plain sum overflows.
  * `x / 1` is exact, so divisor 1 is {@link compensatedSum}.
+ * @category Statistics
  */
 export function scaledCompensatedSum(values: ArrayLike<number>, start: number, end: number, divisor: number): number {
   let sum = 0;

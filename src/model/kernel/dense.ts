@@ -12,10 +12,16 @@
 import { base64ByteLength, decodeBase64Bytes } from "../base64.js";
 import { DENSE_WASM_BASE64 } from "./dense-wasm.js";
 
-/** Which implementation a kernel uses. */
+/**
+ * Which implementation a kernel uses.
+ * @category Network
+ */
 export type DenseKernelKind = "wasm-simd" | "js";
 
-/** Dense layers over arrays of the kernel's own arena. */
+/**
+ * Dense layers over arrays of the kernel's own arena.
+ * @category Network
+ */
 export interface DenseKernel {
   /** The implementation. */
   readonly kind: DenseKernelKind;
@@ -71,6 +77,7 @@ function wasmModule(): object | null {
  * ```ts
  * typeof denseKernelAvailable(); // => "boolean"
  * ```
+ * @category Network
  */
 export function denseKernelAvailable(): boolean {
   return wasmModule() !== null;
@@ -88,6 +95,7 @@ export function denseKernelAvailable(): boolean {
  * k.forward(x, 1, 4, p, 0, 4, 1, y);
  * y[0]; // => 10.5
  * ```
+ * @category Network
  */
 export function createDenseKernel(capacity: number, kind: DenseKernelKind = "wasm-simd"): DenseKernel {
   const module = kind === "wasm-simd" ? wasmModule() : null;
