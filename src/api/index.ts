@@ -12,6 +12,7 @@ export type { CoreCallOptions, FinetuneCallResult } from "./core.js";
 export type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody, SeriesBody } from "./bodies.js";
 export { createService, SUPPORT_TEXT } from "./service.js";
 export { seededIdSequence } from "./ids.js";
+export { freqFromAlias, acceptedFreqAliases } from "./freq.js";
 export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService } from "./service.js";
 export { createMemoryStore } from "./store.js";
 export type { ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome } from "./store.js";

@@ -3,6 +3,7 @@
  * schemas that validate requests.
  * @module
  */
+import { MODEL_NAMES } from "../model/config.js";
 import { toJsonSchema, type ApiObjectSchema } from "./schema.js";
 import {
   ANOMALY_RESPONSE_SCHEMA,
@@ -198,6 +199,37 @@ function buildDocument(): Record<string, unknown> {
           content: { "application/json": { schema: ref(LEGACY_REQUEST_SCHEMA), examples: { basic: { summary: "Five daily points", value: OPENAPI_EXAMPLES.legacy } } } },
         },
         responses: { "200": json(ref(LEGACY_RESPONSE_SCHEMA), "Forecast envelope (code B10)"), "401": e401, "422": e422, "429": e429 },
+      },
+    },
+    "/model_params": {
+      get: {
+        operationId: "model_params",
+        summary: "The model's input size and horizon for a frequency (as SDKs ask before forecasting)",
+        security: bearer,
+        parameters: [
+          { name: "model", in: "query", required: true, schema: { type: "string", enum: [...MODEL_NAMES] }, description: "Model name." },
+          { name: "freq", in: "query", required: true, schema: { type: "string" }, description: "Frequency: H, D, W, M or a pandas alias of one (h, W-SUN, MS, …)." },
+        ],
+        responses: {
+          "200": json(
+            {
+              type: "object",
+              properties: { detail: { type: "object", properties: { input_size: { type: "integer" }, horizon: { type: "integer" } }, required: ["input_size", "horizon"] } },
+              required: ["detail"],
+            },
+            "The model's parameters",
+          ),
+          "401": e401,
+          "422": e422,
+        },
+      },
+    },
+    "/validate_api_key": {
+      get: {
+        operationId: "validate_api_key",
+        summary: "Whether the bearer key is valid (200) or not (401), with a `detail` text either way",
+        security: bearer,
+        responses: { "200": detail("The key is valid"), "401": detail("The key is missing or unknown") },
       },
     },
     "/openapi.json": {

@@ -6,11 +6,13 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { FinetunedWeights, TokenCounts } from "../types.js";
+import type { FinetunedWeights, Freq, ModelName, TokenCounts } from "../types.js";
+import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
 import { executeEndpoint } from "./core.js";
 import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { readJsonBody } from "./json.js";
+import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
 import { prepareLegacySeries } from "./legacy.js";
 import { openApiDocument } from "./openapi.js";
 import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
@@ -22,7 +24,7 @@ import {
   type ValidatedBodies,
 } from "./requests.js";
 import { ErrorCollector, INVALID, validateAgainst } from "./schema.js";
-import { FINETUNE_JOB_ID_PATTERN, LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
+import { API_FREQS, FINETUNE_JOB_ID_PATTERN, LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
 import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
 import { splitWarnings } from "./results.js";
 
@@ -157,6 +159,8 @@ type RouteName =
   | "getModel"
   | "deleteModel"
   | "legacy"
+  | "modelParams"
+  | "validateKey"
   | "openapi";
 
 interface RouteSpec {
@@ -175,8 +179,22 @@ const ROUTES: readonly RouteSpec[] = [
   { segments: ["v2", "finetuned_models"], methods: { GET: "listModels" } },
   { segments: ["v2", "finetuned_models", "{finetuned_model_id}"], methods: { GET: "getModel", DELETE: "deleteModel" } },
   { segments: ["forecastmodel"], methods: { POST: "legacy" } },
+  { segments: ["model_params"], methods: { GET: "modelParams" } },
+  { segments: ["validate_api_key"], methods: { GET: "validateKey" } },
   { segments: ["openapi.json"], methods: { GET: "openapi" } },
 ];
+
+/**
+ * The query parameters of a request path (`/model_params?model=…&freq=…`);
+ * a name given twice keeps its first value.
+ */
+function queryParams(path: unknown): URLSearchParams {
+  if (typeof path !== "string") return new URLSearchParams();
+  const q = path.indexOf("?");
+  if (q < 0) return new URLSearchParams();
+  const hash = path.indexOf("#", q);
+  return new URLSearchParams(path.slice(q + 1, hash < 0 ? undefined : hash));
+}
 
 type Match = { kind: "route"; route: RouteName; params: Record<string, string> } | { kind: "notFound" } | { kind: "methodNotAllowed"; allow: string };
 
@@ -421,6 +439,11 @@ export function createService(options: ServiceOptions): ForecastService {
 
   const route = async (name: RouteName, params: Record<string, string>, req: ServiceRequest, requestID: string) => {
     if (name === "openapi") return ok(openApiDocument());
+    if (name === "validateKey") {
+      const presented = bearerToken(req.headers);
+      const valid = presented !== null && findAccountByKey(keysByHash, presented) !== null;
+      return valid ? ok({ detail: "API key is valid" }) : { status: 401, body: { detail: "API key is invalid" }, headers: { "www-authenticate": "Bearer" } };
+    }
     const account = authenticate(name, req.headers, requestID);
     switch (name) {
       case "forecast":
@@ -485,6 +508,25 @@ export function createService(options: ServiceOptions): ForecastService {
         }
         if (!(await store.deleteModel(account.id, id))) throw notFoundModel();
         return { status: 204, body: null, headers: {} };
+      }
+      case "modelParams": {
+        const query = queryParams(req.path);
+        const errors = new ErrorCollector();
+        const model = query.get("model");
+        const freqText = query.get("freq");
+        if (model === null) errors.add({ type: "missing", loc: ["query", "model"], msg: "Field required", input: null });
+        else validateAgainst({ kind: "literal", values: MODEL_NAMES }, model, ["query", "model"], errors);
+        let freq: Freq | null = null;
+        if (freqText === null) errors.add({ type: "missing", loc: ["query", "freq"], msg: "Field required", input: null });
+        else {
+          freq = freqFromAlias(freqText);
+          if (freq === null || !(API_FREQS as readonly string[]).includes(freq)) {
+            errors.add(valueError(["query", "freq"], `freq '${freqText}' is not a supported frequency; accepted: ${acceptedFreqAliases(API_FREQS)}`, freqText));
+          }
+        }
+        if (errors.items.length > 0) throw new ValidationError(errors.items);
+        const params = modelParams(model as ModelName, freq as Freq);
+        return ok({ detail: { input_size: params.inputSize, horizon: params.horizon } });
       }
       case "legacy": {
         await checkCredits(account, requestID);

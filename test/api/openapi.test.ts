@@ -46,7 +46,9 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(doc.paths).sort()).toEqual(
       [
         "/forecastmodel",
+        "/model_params",
         "/openapi.json",
+        "/validate_api_key",
         "/v2/finetune",
         "/v2/finetune/async",
         "/v2/finetune/jobs/{job_id}",
