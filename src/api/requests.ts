@@ -25,7 +25,8 @@ import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { isModelName, modelParams } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema.js";
-import { API_REQUEST_SCHEMAS, CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
+import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
+import { freqFromAlias } from "./freq.js";
 
 /**
  * Size limits of a request, checked on the raw JSON before anything is
@@ -272,7 +273,7 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
   const modelRaw = ownProperty(raw, "model");
   const model = isModelName(modelRaw) ? modelRaw : "forecastmodel-1";
   const freqRaw = ownProperty(raw, "freq");
-  const freq = typeof freqRaw === "string" && ["H", "D", "W", "M", "Q", "Y"].includes(freqRaw) ? (freqRaw as "H") : "D";
+  const freq = (typeof freqRaw === "string" ? freqFromAlias(freqRaw) : null) ?? "D";
   const { horizon, inputSize } = modelParams(model, freq);
   let windows = 0;
   let trainingPasses = 1;
@@ -392,14 +393,17 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
  * Validates a raw JSON body of `endpoint`: limits first, then every field
  * (pydantic-style items), then the rules across fields. Throws
  * `ValidationError` with all items of the first phase that fails.
- * `core: true` accepts freq Q and Y as the core functions do.
+ * `core: true` accepts freq Q and Y as the core functions do. The forms
+ * dataframe SDKs send are read first (see `sdkBodyForms`).
  * @category API rules
  */
 export function validateEndpointBody<E extends ApiEndpoint>(
   endpoint: E,
-  raw: unknown,
+  body: unknown,
   options: { readonly core: boolean; readonly limits: ServiceLimits },
 ): ValidatedBodies[E] {
+  const { raw, errors: formItems } = sdkBodyForms(body, options.core ? CORE_FREQS : API_FREQS);
+  if (formItems.length > 0) throw new ValidationError(formItems);
   const limitItems = checkRequestLimits(endpoint, raw, options.limits);
   if (limitItems.length > 0) throw new ValidationError(limitItems);
   const schema = (options.core ? CORE_REQUEST_SCHEMAS : API_REQUEST_SCHEMAS)[endpoint];
@@ -411,6 +415,49 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   if (cross.length > 0) throw new ValidationError(cross);
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
   return v as unknown as ValidatedBodies[E];
+}
+
+/**
+ * Rewrites the request forms that the hosted API's dataframe SDKs send into
+ * the specification's, before validation: a pandas frequency alias of an
+ * accepted frequency (`MS`, `h`, `W-SUN`, …; see `freqFromAlias`) becomes
+ * its letter, and `X_future` given inside `series` moves to the top level
+ * (`null` there means none). `X_future` both inside `series` and at the top
+ * level is an error item. Anything else is left for validation; the input is
+ * never modified (a shallow copy is made when something changes).
+ *
+ * @example
+ * ```ts
+ * sdkBodyForms({ series: { y: [1, 2], sizes: [2], X: [[0, 1]], X_future: [[2]] }, freq: "MS", h: 1 }, ["D", "M", "H", "W"]).raw;
+ * // => { series: { y: [1, 2], sizes: [2], X: [[0, 1]] }, freq: "M", h: 1, X_future: [[2]] }
+ * ```
+ * @category API rules
+ */
+export function sdkBodyForms(raw: unknown, freqs: readonly string[]): { raw: unknown; errors: ErrorItem[] } {
+  if (!isJsonObject(raw)) return { raw, errors: [] };
+  let out: Record<string, unknown> | null = null;
+  const edit = (): Record<string, unknown> => (out ??= { ...(raw as Record<string, unknown>) });
+  const freq = ownProperty(raw, "freq");
+  if (typeof freq === "string" && !freqs.includes(freq)) {
+    const letter = freqFromAlias(freq);
+    if (letter !== null && freqs.includes(letter)) edit().freq = letter;
+  }
+  const series = ownProperty(raw, "series");
+  if (isJsonObject(series)) {
+    const inner = ownProperty(series, "X_future");
+    if (inner !== undefined) {
+      const { X_future: _moved, ...rest } = series as Record<string, unknown>;
+      edit().series = rest;
+      if (inner !== null) {
+        const top = ownProperty(raw, "X_future");
+        if (top !== undefined && top !== null) {
+          return { raw, errors: [valueError(["body", "series", "X_future"], "X_future is given both inside series and at the top level; give it once")] };
+        }
+        edit().X_future = inner;
+      }
+    }
+  }
+  return { raw: out ?? raw, errors: [] };
 }
 
 /**

@@ -8,6 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { acceptedFreqAliases, freqFromAlias } from "../../src/api/freq.js";
+import { sdkBodyForms } from "../../src/api/requests.js";
 import { modelParams } from "../../src/model/config.js";
 import type { Freq, ModelName } from "../../src/types.js";
 import { KEY_A, bearer, testService } from "./helpers.js";
@@ -92,5 +93,68 @@ describe("GET /validate_api_key", () => {
 
   it("POST is a 405", async () => {
     expect((await service.handle({ method: "POST", path: "/validate_api_key", headers: bearer(KEY_A) })).status).toBe(405);
+  });
+});
+
+describe("bodies as the SDK sends them", () => {
+  const y = Array.from({ length: 48 }, (_, t) => 10 + (t % 12));
+  // the forecast payload of the SDK's client: every field present, nulls for "none"
+  const sdkForecast = (series: Record<string, unknown>, freq: string, extra: Record<string, unknown> = {}) => ({
+    series,
+    model: "forecastmodel-1",
+    h: 6,
+    freq,
+    clean_ex_first: true,
+    level: null,
+    finetune_steps: 0,
+    finetune_depth: 1,
+    finetune_loss: "default",
+    finetuned_model_id: null,
+    feature_contributions: false,
+    multivariate: false,
+    ...extra,
+  });
+  const post = (path: string, body: unknown) => service.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
+
+  it("a pandas alias and X_future: null inside series give the same answer as the specification's form", async () => {
+    const sdk = await post("/v2/forecast", sdkForecast({ y, sizes: [48], X: null, X_future: null }, "MS"));
+    const spec = await post("/v2/forecast", { series: { y, sizes: [48] }, freq: "M", h: 6 });
+    expect(sdk.status).toBe(200);
+    expect(sdk.body).toEqual(spec.body);
+  });
+
+  it("X_future inside series is the top-level X_future", async () => {
+    const X = [y.map((v) => v % 2)];
+    const XF = [[1, 0, 1, 0, 1, 0]];
+    const sdk = await post("/v2/forecast", sdkForecast({ y, sizes: [48], X, X_future: XF }, "MS"));
+    const spec = await post("/v2/forecast", { series: { y, sizes: [48], X }, X_future: XF, freq: "M", h: 6 });
+    expect(sdk.status).toBe(200);
+    expect(sdk.body).toEqual(spec.body);
+  });
+
+  it("X_future both inside series and at the top level is a 422 naming series.X_future", async () => {
+    const X = [y.map((v) => v % 2)];
+    const res = await post("/v2/forecast", sdkForecast({ y, sizes: [48], X, X_future: [[1, 0, 1, 0, 1, 0]] }, "M", { X_future: [[1, 0, 1, 0, 1, 0]] }));
+    expect(res.status).toBe(422);
+    expect((res.body as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(["body", "series", "X_future"]);
+  });
+
+  it("anomaly detection with h and W-SUN aliases; an unsupported alias is still the literal 422", async () => {
+    const hourly = await post("/v2/online_anomaly_detection", { series: { y, sizes: [48], X: null }, model: "forecastmodel-1", h: 1, freq: "h", level: 99, detection_size: 6 });
+    expect(hourly.status).toBe(200);
+    const weekly = await post("/v2/online_anomaly_detection", { series: { y, sizes: [48] }, h: 1, freq: "W-SUN", level: 99, detection_size: 6 });
+    expect(weekly.status).toBe(200);
+    const minutely = await post("/v2/forecast", { series: { y, sizes: [48] }, h: 1, freq: "min" });
+    expect(minutely.status).toBe(422);
+    expect((minutely.body as { detail: { type: string; loc: unknown[] }[] }).detail[0]).toMatchObject({ type: "literal_error", loc: ["body", "freq"] });
+  });
+
+  it("the body object is never modified", () => {
+    const body = sdkForecast({ y, sizes: [48], X: [y], X_future: [[1, 2, 3, 4, 5, 6]] }, "MS");
+    const before = JSON.stringify(body);
+    const out = sdkBodyForms(body, ["D", "M", "H", "W"]);
+    expect(JSON.stringify(body)).toBe(before);
+    expect((out.raw as { freq: string }).freq).toBe("M");
+    expect(sdkBodyForms({ freq: "M", series: { y: [1] } }, ["M"]).raw).toEqual({ freq: "M", series: { y: [1] } });
   });
 });
