@@ -13,6 +13,7 @@ export type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest,
 export { createService, SUPPORT_TEXT } from "./service.js";
 export { seededIdSequence } from "./ids.js";
 export { freqFromAlias, acceptedFreqAliases } from "./freq.js";
+export { decodeContent, BodyDecodeError, CONTENT_ENCODINGS } from "./encoding.js";
 export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService } from "./service.js";
 export { createMemoryStore } from "./store.js";
 export type { ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome } from "./store.js";

@@ -13,6 +13,7 @@ import { executeEndpoint } from "./core.js";
 import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { readJsonBody } from "./json.js";
 import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
+import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
 import { prepareLegacySeries } from "./legacy.js";
 import { openApiDocument } from "./openapi.js";
 import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
@@ -196,6 +197,14 @@ function queryParams(path: unknown): URLSearchParams {
   return new URLSearchParams(path.slice(q + 1, hash < 0 ? undefined : hash));
 }
 
+/** The bytes of a body given as bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`), else null. */
+function bodyBytes(body: unknown): Uint8Array | null {
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  return null;
+}
+
 type Match = { kind: "route"; route: RouteName; params: Record<string, string> } | { kind: "notFound" } | { kind: "methodNotAllowed"; allow: string };
 
 function matchRoute(method: unknown, path: unknown): Match {
@@ -338,7 +347,22 @@ export function createService(options: ServiceOptions): ForecastService {
     if (account.credits - spent <= 0) throw apiError(429, requestID);
   };
 
-  const readBody = (body: unknown): unknown => {
+  const readBody = (req: ServiceRequest): unknown => {
+    let body = req.body;
+    const encoding = headerValue(req.headers, "content-encoding");
+    if (encoding !== null && !["", "identity"].includes(encoding.trim().toLowerCase())) {
+      const size = bodyByteLength(body);
+      if (size > limits.maxBodyBytes) throw new ValidationError([valueError(["body"], `the body has ${size} bytes, more than limits.maxBodyBytes = ${limits.maxBodyBytes}`)]);
+      const bytes = bodyBytes(body);
+      try {
+        if (bytes === null) throw new BodyDecodeError(CONTENT_ENCODINGS.some((e) => e === encoding.trim().toLowerCase()) ? "corrupt" : "unsupported", `a body with content-encoding '${encoding}' must be given as bytes (Uint8Array or ArrayBuffer)`);
+        body = decodeContent(bytes, encoding, limits.maxBodyBytes);
+      } catch (e) {
+        if (!(e instanceof BodyDecodeError)) throw e;
+        if (e.reason === "unsupported") throw new HttpError(415, { detail: e.message });
+        throw new ValidationError([valueError(["body"], e.message)]);
+      }
+    }
     const size = bodyByteLength(body);
     if (size > limits.maxBodyBytes) throw new ValidationError([valueError(["body"], `the body has ${size} bytes, more than limits.maxBodyBytes = ${limits.maxBodyBytes}`)]);
     const read = readJsonBody(body);
@@ -450,7 +474,7 @@ export function createService(options: ServiceOptions): ForecastService {
       case "anomaly":
       case "historic": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody(name, readBody(req.body), { core: false, limits });
+        const b = validateEndpointBody(name, readBody(req), { core: false, limits });
         const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
         const result = await paid(account, requestID, b.series.y.length, async () => {
           const r = executeEndpoint(name, b, finetuned, pipelines);
@@ -461,14 +485,14 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "finetune": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readBody(req.body), { core: false, limits });
+        const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
         const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         return ok(await paid(account, requestID, b.series.y.length, () => runFinetune(account.id, b, finetuned)));
       }
       case "finetuneAsync": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readBody(req.body), { core: false, limits });
+        const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         const at = now();
@@ -530,7 +554,7 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "legacy": {
         await checkCredits(account, requestID);
-        const raw = readBody(req.body);
+        const raw = readBody(req);
         const limitItems = legacyLimits(raw, limits);
         if (limitItems.length > 0) throw new ValidationError(limitItems);
         const errors = new ErrorCollector();
