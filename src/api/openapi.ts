@@ -49,6 +49,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   historic: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily], sizes: [105] }, freq: "D", level: [90] },
   finetune: { series: { y: [...daily, ...daily], sizes: [42] }, freq: "D", finetune_steps: 5, output_model_id: "my-daily-model" },
+  anomalyHistoric: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily], sizes: [105] }, freq: "D", level: 99 },
   legacy: {
     df: [
       { ds: "2026-01-01", y: 12 },
@@ -134,6 +135,18 @@ function buildDocument(): Record<string, unknown> {
         OPENAPI_EXAMPLES.historic,
         json(ref(FORECAST_RESPONSE_SCHEMA), "Historic forecast result (response header `deprecation: true`)"),
         { deprecated: true },
+      ),
+    },
+    "/v2/anomaly_detection": {
+      post: post(
+        "anomaly_detection",
+        "Historical anomaly detection: the historic forecast at one level (a number or a one-element list, default 99), each fitted point outside its interval flagged",
+        API_REQUEST_SCHEMAS.historic,
+        OPENAPI_EXAMPLES.anomalyHistoric,
+        json(
+          { allOf: [ref(FORECAST_RESPONSE_SCHEMA), { type: "object", properties: { anomaly: { type: "array", items: { type: "boolean" } } }, required: ["anomaly"] }] },
+          "Historic forecast result with `anomaly`, one flag per fitted point",
+        ),
       ),
     },
     "/v2/finetune": {

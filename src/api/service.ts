@@ -6,7 +6,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { FinetunedWeights, Freq, ModelName, TokenCounts } from "../types.js";
+import type { FinetunedWeights, ForecastResult, Freq, ModelName, TokenCounts } from "../types.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
 import { executeEndpoint } from "./core.js";
@@ -14,6 +14,7 @@ import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { readJsonBody } from "./json.js";
 import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
 import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
+import { historicAnomalyBody, historicAnomalyFlags } from "./historic-anomaly.js";
 import { prepareLegacySeries } from "./legacy.js";
 import { openApiDocument } from "./openapi.js";
 import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
@@ -160,6 +161,7 @@ type RouteName =
   | "getModel"
   | "deleteModel"
   | "legacy"
+  | "anomalyHistoric"
   | "modelParams"
   | "validateKey"
   | "openapi";
@@ -173,6 +175,7 @@ const ROUTES: readonly RouteSpec[] = [
   { segments: ["v2", "forecast"], methods: { POST: "forecast" } },
   { segments: ["v2", "online_anomaly_detection"], methods: { POST: "anomaly" } },
   { segments: ["v2", "historic_forecast"], methods: { POST: "historic" } },
+  { segments: ["v2", "anomaly_detection"], methods: { POST: "anomalyHistoric" } },
   { segments: ["v2", "finetune"], methods: { POST: "finetune" } },
   { segments: ["v2", "finetune", "async"], methods: { POST: "finetuneAsync" } },
   { segments: ["v2", "finetune", "jobs", "{job_id}"], methods: { GET: "getJob" } },
@@ -532,6 +535,21 @@ export function createService(options: ServiceOptions): ForecastService {
         }
         if (!(await store.deleteModel(account.id, id))) throw notFoundModel();
         return { status: 204, body: null, headers: {} };
+      }
+      case "anomalyHistoric": {
+        await checkCredits(account, requestID);
+        const mapped = historicAnomalyBody(readBody(req));
+        if (mapped.errors.length > 0) throw new ValidationError(mapped.errors);
+        const b = validateEndpointBody("historic", mapped.body, { core: false, limits });
+        const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
+        const result = await paid(account, requestID, b.series.y.length, async () => {
+          const r = executeEndpoint("historic", b, finetuned, pipelines);
+          return { value: r, used: tokensUsed(r) };
+        });
+        const { body, warnings } = splitWarnings(result);
+        const level = (b.level as readonly number[])[0] as number;
+        const forecast = body as unknown as ForecastResult;
+        return ok({ ...body, anomaly: historicAnomalyFlags(b.series.y, b.series.sizes, forecast, level) }, warningHeader(warnings));
       }
       case "modelParams": {
         const query = queryParams(req.path);

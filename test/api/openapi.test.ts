@@ -3,6 +3,7 @@
  * @seriousme/openapi-schema-validator), every route described, every example
  * request accepted by the library's own validation and by the service.
  */
+import { historicAnomalyBody } from "../../src/api/historic-anomaly.js";
 import { describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { openApiDocument, OPENAPI_EXAMPLES } from "../../src/api/openapi.js";
@@ -49,6 +50,7 @@ describe("GET /openapi.json", () => {
         "/model_params",
         "/openapi.json",
         "/validate_api_key",
+        "/v2/anomaly_detection",
         "/v2/finetune",
         "/v2/finetune/async",
         "/v2/finetune/jobs/{job_id}",
@@ -91,7 +93,7 @@ describe("GET /openapi.json", () => {
 
   it("has an example for every route with a body", () => {
     expect(examples.map(([name]) => name.split(" (")[0]).sort()).toEqual(
-      ["POST /forecastmodel", "POST /v2/finetune", "POST /v2/finetune/async", "POST /v2/forecast", "POST /v2/historic_forecast", "POST /v2/online_anomaly_detection"].sort(),
+      ["POST /forecastmodel", "POST /v2/anomaly_detection", "POST /v2/finetune", "POST /v2/finetune/async", "POST /v2/forecast", "POST /v2/historic_forecast", "POST /v2/online_anomaly_detection"].sort(),
     );
   });
 
@@ -99,6 +101,12 @@ describe("GET /openapi.json", () => {
     if (path === "/forecastmodel") {
       const c = new ErrorCollector();
       expect(validateAgainst(LEGACY_REQUEST_SCHEMA, value, ["body"], c)).not.toBe(INVALID);
+      return;
+    }
+    if (path === "/v2/anomaly_detection") {
+      const mapped = historicAnomalyBody(value);
+      expect(mapped.errors).toEqual([]);
+      expect(() => validateEndpointBody("historic", mapped.body, { core: false, limits: DEFAULT_SERVICE_LIMITS })).not.toThrow();
       return;
     }
     const endpoint = path === "/v2/forecast" ? "forecast" : path === "/v2/online_anomaly_detection" ? "anomaly" : path === "/v2/historic_forecast" ? "historic" : "finetune";

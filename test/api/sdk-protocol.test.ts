@@ -5,7 +5,9 @@
  * `{"detail": {"input_size", "horizon"}}`; GET /validate_api_key, 200 or 401
  * with a `detail` text either way.
  */
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
+import { DEFAULT_PIPELINES } from "../../src/api/pipelines.js";
 import { describe, expect, it } from "vitest";
 import { acceptedFreqAliases, freqFromAlias } from "../../src/api/freq.js";
 import { sdkBodyForms } from "../../src/api/requests.js";
@@ -156,5 +158,46 @@ describe("bodies as the SDK sends them", () => {
     expect(JSON.stringify(body)).toBe(before);
     expect((out.raw as { freq: string }).freq).toBe("M");
     expect(sdkBodyForms({ freq: "M", series: { y: [1] } }, ["M"]).raw).toEqual({ freq: "M", series: { y: [1] } });
+  });
+});
+
+describe("POST /v2/anomaly_detection (historical anomaly detection)", () => {
+  const air = (JSON.parse(readFileSync("bench/data/r-datasets.json", "utf8")) as Record<string, { y: number[] }>).AirPassengers!.y;
+  const real = testService({ pipelines: DEFAULT_PIPELINES });
+  const send = (path: string, body: unknown) => real.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
+  const spiked = air.map((v, t) => (t === 130 ? v * 1.6 : v));
+  // the SDK's payload: series with X null, level a number, multivariate false
+  const sdkBody = { series: { y: spiked, sizes: [144], X: null }, model: "forecastmodel-1", freq: "MS", finetuned_model_id: null, clean_ex_first: true, level: 99, multivariate: false };
+
+  it("is the historic forecast at the level, with every actual outside its interval flagged", async () => {
+    const res = await send("/v2/anomaly_detection", sdkBody);
+    expect(res.status).toBe(200);
+    const body = res.body as { mean: number[]; sizes: number[]; intervals: Record<string, number[]>; anomaly: boolean[]; weights_x: unknown };
+    const hist = (await send("/v2/historic_forecast", { series: { y: spiked, sizes: [144] }, freq: "M", level: [99] })).body as typeof body;
+    expect(body.mean).toEqual(hist.mean);
+    expect(body.intervals).toEqual(hist.intervals);
+    expect(Object.keys(body.intervals)).toEqual(["lo-99", "hi-99"]);
+    expect(body.anomaly.length).toBe(body.sizes[0]);
+    const first = 144 - body.sizes[0]!;
+    body.anomaly.forEach((flag, r) => {
+      const y = spiked[first + r]!;
+      expect(flag).toBe(y < body.intervals["lo-99"]![r]! || y > body.intervals["hi-99"]![r]!);
+    });
+    expect(body.anomaly[130 - first]).toBe(true);
+    expect(body.anomaly.filter(Boolean).length).toBeLessThanOrEqual(5);
+    expect(body.weights_x).toBeNull();
+  });
+
+  it("level as a one-element list or absent (99); several levels are a 422 at body.level", async () => {
+    const list = await send("/v2/anomaly_detection", { ...sdkBody, level: [99] });
+    const absent = await send("/v2/anomaly_detection", { ...sdkBody, level: undefined });
+    const number = await send("/v2/anomaly_detection", sdkBody);
+    expect(list.body).toEqual(number.body);
+    expect(absent.body).toEqual(number.body);
+    const several = await send("/v2/anomaly_detection", { ...sdkBody, level: [80, 99] });
+    expect(several.status).toBe(422);
+    expect((several.body as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(["body", "level"]);
+    const bad = await send("/v2/anomaly_detection", { ...sdkBody, level: 100 });
+    expect(bad.status).toBe(422);
   });
 });

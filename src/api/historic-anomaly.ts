@@ -1,0 +1,81 @@
+/**
+ * Historical anomaly detection (POST /v2/anomaly_detection, as the hosted
+ * API's dataframe SDK calls it): the historic (in-sample) forecast at one
+ * level, and every fitted point whose actual value lies outside its interval
+ * flagged as an anomaly.
+ * @module
+ */
+import { valueError, type ErrorItem } from "../errors.js";
+import { intervalKey } from "../intervals/intervals.js";
+import type { ForecastResult } from "../types.js";
+import { isJsonObject, ownProperty } from "./schema.js";
+
+/** The fields of a historical anomaly detection body that the historic forecast reads. */
+const PASSED_ON = ["series", "model", "freq", "finetuned_model_id", "clean_ex_first", "finetune_steps", "finetune_loss", "finetune_depth"] as const;
+
+/** Default level of historical anomaly detection (as in the SDK). */
+export const HISTORIC_ANOMALY_DEFAULT_LEVEL = 99;
+
+/**
+ * The historic forecast body of a historical anomaly detection body: the
+ * fields the historic forecast reads, and `level` as a one-element list
+ * (a number, a one-element list, or absent/null for 99). A list of several
+ * levels is an error item (one level decides the flags).
+ *
+ * @example
+ * ```ts
+ * historicAnomalyBody({ series: { y: [1, 2], sizes: [2] }, freq: "D", level: 95, multivariate: false }).body;
+ * // => { series: { y: [1, 2], sizes: [2] }, freq: "D", level: [95] }
+ * ```
+ * @category API rules
+ */
+export function historicAnomalyBody(raw: unknown): { body: unknown; errors: ErrorItem[] } {
+  if (!isJsonObject(raw)) return { body: raw, errors: [] };
+  const body: Record<string, unknown> = {};
+  for (const key of PASSED_ON) {
+    const v = ownProperty(raw, key);
+    if (v !== undefined) body[key] = v;
+  }
+  const level = ownProperty(raw, "level");
+  if (level === undefined || level === null) body.level = [HISTORIC_ANOMALY_DEFAULT_LEVEL];
+  else if (Array.isArray(level)) {
+    if (level.length !== 1) return { body, errors: [valueError(["body", "level"], "anomaly detection takes one level (a number, e.g. 99)", level)] };
+    body.level = level;
+  } else body.level = [level];
+  return { body, errors: [] };
+}
+
+/**
+ * Flags the fitted points of a historic forecast whose actual value lies
+ * outside the interval: `anomaly[r]` is `y < lo || y > hi` for row `r`,
+ * where the rows of series `i` are the last `result.sizes[i]` points of
+ * that series in `y` (laid out by `inputSizes`).
+ *
+ * @example
+ * ```ts
+ * historicAnomalyFlags(Float64Array.of(1, 2, 9), [3], { mean: [2, 2], sizes: [2], intervals: { "lo-99": [1, 1], "hi-99": [3, 3] } }, 99);
+ * // => [false, true]
+ * ```
+ * @category API rules
+ */
+export function historicAnomalyFlags(
+  y: Float64Array,
+  inputSizes: readonly number[],
+  result: Pick<ForecastResult, "sizes" | "intervals" | "mean">,
+  level: number,
+): boolean[] {
+  const lo = result.intervals?.[intervalKey(level, "lo")];
+  const hi = result.intervals?.[intervalKey(level, "hi")];
+  const flags: boolean[] = [];
+  let end = 0;
+  let r = 0;
+  inputSizes.forEach((n, i) => {
+    end += n;
+    const m = result.sizes[i] ?? 0;
+    for (let k = 0; k < m; k++, r++) {
+      const v = y[end - m + k] as number;
+      flags.push(lo !== undefined && hi !== undefined && (v < (lo[r] as number) || v > (hi[r] as number)));
+    }
+  });
+  return flags;
+}
