@@ -49,6 +49,7 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, unknown>> = {
   },
   historic: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily], sizes: [105] }, freq: "D", level: [90] },
   finetune: { series: { y: [...daily, ...daily], sizes: [42] }, freq: "D", finetune_steps: 5, output_model_id: "my-daily-model" },
+  crossValidation: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily], sizes: [105] }, freq: "D", h: 7, n_windows: 2, level: [80] },
   anomalyHistoric: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily], sizes: [105] }, freq: "D", level: 99 },
   legacy: {
     df: [
@@ -135,6 +136,30 @@ function buildDocument(): Record<string, unknown> {
         OPENAPI_EXAMPLES.historic,
         json(ref(FORECAST_RESPONSE_SCHEMA), "Historic forecast result (response header `deprecation: true`)"),
         { deprecated: true },
+      ),
+    },
+    "/v2/cross_validation": {
+      post: post(
+        "cross_validation",
+        "Cross-validation: n_windows forecasts of h steps per series from origins step_size apart (the forecast body plus n_windows, step_size, refit)",
+        API_REQUEST_SCHEMAS.forecast,
+        OPENAPI_EXAMPLES.crossValidation,
+        json(
+          {
+            type: "object",
+            properties: {
+              idxs: { type: "array", items: { type: "integer" } },
+              sizes: { type: "array", items: { type: "integer" } },
+              mean: { type: "array", items: { type: "number" } },
+              intervals: { type: ["object", "null"], additionalProperties: { type: "array", items: { type: "number" } } },
+              input_tokens: { type: "integer" },
+              output_tokens: { type: "integer" },
+              finetune_tokens: { type: "integer" },
+            },
+            required: ["idxs", "sizes", "mean", "intervals", "input_tokens", "output_tokens", "finetune_tokens"],
+          },
+          "Forecasts of every window, series after series, oldest window first; idxs are the rows' positions in series.y",
+        ),
       ),
     },
     "/v2/anomaly_detection": {

@@ -15,6 +15,7 @@ import { readJsonBody } from "./json.js";
 import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
 import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
 import { historicAnomalyBody, historicAnomalyFlags } from "./historic-anomaly.js";
+import { crossValidationShape, crossValidationWindowBody, mergeCrossValidation } from "./cross-validation.js";
 import { prepareLegacySeries } from "./legacy.js";
 import { openApiDocument } from "./openapi.js";
 import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
@@ -162,6 +163,7 @@ type RouteName =
   | "deleteModel"
   | "legacy"
   | "anomalyHistoric"
+  | "crossValidation"
   | "modelParams"
   | "validateKey"
   | "openapi";
@@ -176,6 +178,7 @@ const ROUTES: readonly RouteSpec[] = [
   { segments: ["v2", "online_anomaly_detection"], methods: { POST: "anomaly" } },
   { segments: ["v2", "historic_forecast"], methods: { POST: "historic" } },
   { segments: ["v2", "anomaly_detection"], methods: { POST: "anomalyHistoric" } },
+  { segments: ["v2", "cross_validation"], methods: { POST: "crossValidation" } },
   { segments: ["v2", "finetune"], methods: { POST: "finetune" } },
   { segments: ["v2", "finetune", "async"], methods: { POST: "finetuneAsync" } },
   { segments: ["v2", "finetune", "jobs", "{job_id}"], methods: { GET: "getJob" } },
@@ -550,6 +553,28 @@ export function createService(options: ServiceOptions): ForecastService {
         const level = (b.level as readonly number[])[0] as number;
         const forecast = body as unknown as ForecastResult;
         return ok({ ...body, anomaly: historicAnomalyFlags(b.series.y, b.series.sizes, forecast, level) }, warningHeader(warnings));
+      }
+      case "crossValidation": {
+        await checkCredits(account, requestID);
+        const raw = readBody(req);
+        const { shape, errors: shapeErrors } = crossValidationShape(raw);
+        if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
+        const rawBody = raw as Record<string, unknown>;
+        // the series and the model fields, checked once (the windows' budget is checked below)
+        const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, ...rest } = rawBody;
+        const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: false, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
+        const finetuned = await resolveFinetuned(account.id, base.finetuned_model_id);
+        const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
+        const windows = Array.from({ length: shape.nWindows }, (_, w) => crossValidationWindowBody(rawBody, base.series, shape, w));
+        if (windows[0]!.errors.length > 0) throw new ValidationError(windows[0]!.errors);
+        const bodies = windows.map((win) => validateEndpointBody("forecast", win.body, { core: false, limits: windowLimits }));
+        const merged = await paid(account, requestID, base.series.y.length * shape.nWindows, async () => {
+          const results = bodies.map((b) => executeEndpoint("forecast", b, finetuned, pipelines));
+          const m = mergeCrossValidation(results, windows.map((win) => win.origins), shape.h);
+          return { value: m, used: tokensUsed(m) };
+        });
+        const { warnings, ...body } = merged;
+        return ok(body, warningHeader(warnings));
       }
       case "modelParams": {
         const query = queryParams(req.path);

@@ -4,6 +4,7 @@
  * request accepted by the library's own validation and by the service.
  */
 import { historicAnomalyBody } from "../../src/api/historic-anomaly.js";
+import { crossValidationShape } from "../../src/api/cross-validation.js";
 import { describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { openApiDocument, OPENAPI_EXAMPLES } from "../../src/api/openapi.js";
@@ -51,6 +52,7 @@ describe("GET /openapi.json", () => {
         "/openapi.json",
         "/validate_api_key",
         "/v2/anomaly_detection",
+        "/v2/cross_validation",
         "/v2/finetune",
         "/v2/finetune/async",
         "/v2/finetune/jobs/{job_id}",
@@ -93,7 +95,7 @@ describe("GET /openapi.json", () => {
 
   it("has an example for every route with a body", () => {
     expect(examples.map(([name]) => name.split(" (")[0]).sort()).toEqual(
-      ["POST /forecastmodel", "POST /v2/anomaly_detection", "POST /v2/finetune", "POST /v2/finetune/async", "POST /v2/forecast", "POST /v2/historic_forecast", "POST /v2/online_anomaly_detection"].sort(),
+      ["POST /forecastmodel", "POST /v2/anomaly_detection", "POST /v2/cross_validation", "POST /v2/finetune", "POST /v2/finetune/async", "POST /v2/forecast", "POST /v2/historic_forecast", "POST /v2/online_anomaly_detection"].sort(),
     );
   });
 
@@ -107,6 +109,10 @@ describe("GET /openapi.json", () => {
       const mapped = historicAnomalyBody(value);
       expect(mapped.errors).toEqual([]);
       expect(() => validateEndpointBody("historic", mapped.body, { core: false, limits: DEFAULT_SERVICE_LIMITS })).not.toThrow();
+      return;
+    }
+    if (path === "/v2/cross_validation") {
+      expect(crossValidationShape(value).errors).toEqual([]);
       return;
     }
     const endpoint = path === "/v2/forecast" ? "forecast" : path === "/v2/online_anomaly_detection" ? "anomaly" : path === "/v2/historic_forecast" ? "historic" : "finetune";

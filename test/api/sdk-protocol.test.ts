@@ -201,3 +201,71 @@ describe("POST /v2/anomaly_detection (historical anomaly detection)", () => {
     expect(bad.status).toBe(422);
   });
 });
+
+describe("POST /v2/cross_validation", () => {
+  const data = JSON.parse(readFileSync("bench/data/r-datasets.json", "utf8")) as Record<string, { y: number[] }>;
+  const air = data.AirPassengers!.y;
+  const deaths = data.UKDriverDeaths!.y;
+  const real = testService({ pipelines: DEFAULT_PIPELINES });
+  const send = (path: string, body: unknown) => real.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
+  // the SDK's payload
+  const cvBody = (extra: Record<string, unknown> = {}) => ({
+    series: { y: [...air, ...deaths], sizes: [144, 192], X: null },
+    model: "forecastmodel-1",
+    h: 12,
+    n_windows: 3,
+    step_size: 12,
+    freq: "MS",
+    clean_ex_first: true,
+    hist_exog: null,
+    level: [80],
+    finetune_steps: 0,
+    finetune_depth: 1,
+    finetune_loss: "default",
+    finetuned_model_id: null,
+    refit: true,
+    multivariate: false,
+    ...extra,
+  });
+
+  it("each window is the forecast from the history before its origin; idxs and sizes as the SDK reads them", async () => {
+    const res = await send("/v2/cross_validation", cvBody());
+    expect(res.status).toBe(200);
+    const body = res.body as { idxs: number[]; sizes: number[]; mean: number[]; intervals: Record<string, number[]>; input_tokens: number };
+    expect(body.sizes).toEqual([36, 36]);
+    expect(body.idxs.slice(0, 36)).toEqual(Array.from({ length: 36 }, (_, k) => 108 + k));
+    expect(body.idxs.slice(36)).toEqual(Array.from({ length: 36 }, (_, k) => 144 + 156 + k));
+    // the middle window of the second series = forecasting UKDriverDeaths from its first 168 months
+    const direct = (await send("/v2/forecast", { series: { y: deaths.slice(0, 168), sizes: [168] }, freq: "M", h: 12, level: [80] })).body as { mean: number[]; intervals: Record<string, number[]> };
+    expect(body.mean.slice(36 + 12, 36 + 24)).toEqual(direct.mean);
+    expect(body.intervals["lo-80"]!.slice(36 + 12, 36 + 24)).toEqual(direct.intervals["lo-80"]);
+    expect(Object.keys(body)).toEqual(["idxs", "sizes", "mean", "intervals", "input_tokens", "output_tokens", "finetune_tokens"]);
+  });
+
+  it("features: each window's X_future is the features over the window (hist_exog ones left out)", async () => {
+    const x = air.map((_, t) => (t % 12 === 6 ? 1 : 0));
+    const res = await send("/v2/cross_validation", cvBody({ series: { y: air, sizes: [144], X: [x, x.map((v) => 1 - v)] }, hist_exog: [1], n_windows: 2 }));
+    expect(res.status).toBe(200);
+    const direct = (await send("/v2/forecast", { series: { y: air.slice(0, 132), sizes: [132], X: [x.slice(0, 132), x.slice(0, 132).map((v) => 1 - v)] }, X_future: [x.slice(132), []], hist_exog: [1], freq: "M", h: 12, level: [80] })).body as { mean: number[] };
+    expect((res.body as { mean: number[] }).mean.slice(12)).toEqual(direct.mean);
+  });
+
+  it("step_size null is h; n_windows defaults to 1", async () => {
+    const a = (await send("/v2/cross_validation", cvBody({ step_size: null, n_windows: undefined }))).body as { idxs: number[] };
+    expect(a.idxs.slice(0, 12)).toEqual(Array.from({ length: 12 }, (_, k) => 132 + k));
+  });
+
+  it("too short a series, too many windows, bad shapes and refit false with fine-tuning are 422s naming the field", async () => {
+    const locOf = async (b: unknown) => {
+      const r = await send("/v2/cross_validation", b);
+      expect(r.status).toBe(422);
+      return (r.body as { detail: { loc: unknown[] }[] }).detail[0]!.loc.join(".");
+    };
+    expect(await locOf(cvBody({ series: { y: air.slice(0, 30), sizes: [30] }, n_windows: 3 }))).toBe("body.series.sizes.0");
+    expect(await locOf(cvBody({ n_windows: 101 }))).toBe("body.n_windows");
+    expect(await locOf(cvBody({ step_size: 0 }))).toBe("body.step_size");
+    expect(await locOf(cvBody({ h: "12" }))).toBe("body.h");
+    expect(await locOf(cvBody({ refit: false, finetune_steps: 5 }))).toBe("body.refit");
+    expect(await locOf(cvBody({ series: { y: [1, 2, "x"], sizes: [3] } }))).toBe("body.series.y.2");
+  });
+});

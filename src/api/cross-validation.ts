@@ -1,0 +1,163 @@
+/**
+ * Cross-validation over the wire (POST /v2/cross_validation, as the hosted
+ * API's dataframe SDK calls it): `n_windows` forecasts of `h` steps per
+ * series from rolling origins `step_size` apart, the last window ending at
+ * the series' end, each made exactly as POST /v2/forecast makes it from the
+ * history before its origin.
+ * @module
+ */
+import { valueError, type ErrorItem } from "../errors.js";
+import type { ForecastResult, Intervals } from "../types.js";
+import { isJsonObject, ownProperty } from "./schema.js";
+
+/** Most windows one cross-validation request may ask for. */
+export const CROSS_VALIDATION_MAX_WINDOWS = 100;
+
+/** The cross-validation fields besides those of a forecast body. */
+export interface CrossValidationShape {
+  /** Forecast steps per window. */
+  readonly h: number;
+  /** Number of windows (default 1). */
+  readonly nWindows: number;
+  /** Steps between window origins (default `h`). */
+  readonly stepSize: number;
+}
+
+function positiveInteger(raw: Record<string, unknown>, key: string, fallback: number | null, out: ErrorItem[]): number {
+  const v = ownProperty(raw, key);
+  if ((v === undefined || v === null) && fallback !== null) return fallback;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
+    out.push(valueError(["body", key], `${key} must be a positive integer`, v));
+    return 1;
+  }
+  return v;
+}
+
+/**
+ * Reads `h`, `n_windows` (default 1, at most `CROSS_VALIDATION_MAX_WINDOWS`)
+ * and `step_size` (default `h`) of a cross-validation body; `refit: false`
+ * with fine-tuning is an error item (every window is fine-tuned on its own
+ * history, which is `refit: true`).
+ *
+ * @example
+ * ```ts
+ * crossValidationShape({ h: 3, n_windows: 2, step_size: null }).shape;
+ * // => { h: 3, nWindows: 2, stepSize: 3 }
+ * ```
+ * @category API rules
+ */
+export function crossValidationShape(raw: unknown): { shape: CrossValidationShape; errors: ErrorItem[] } {
+  const errors: ErrorItem[] = [];
+  if (!isJsonObject(raw)) return { shape: { h: 1, nWindows: 1, stepSize: 1 }, errors };
+  const h = positiveInteger(raw, "h", null, errors);
+  const nWindows = positiveInteger(raw, "n_windows", 1, errors);
+  if (nWindows > CROSS_VALIDATION_MAX_WINDOWS) errors.push(valueError(["body", "n_windows"], `n_windows must be at most ${CROSS_VALIDATION_MAX_WINDOWS}`, nWindows));
+  const stepSize = positiveInteger(raw, "step_size", h, errors);
+  const steps = ownProperty(raw, "finetune_steps");
+  if (ownProperty(raw, "refit") === false && typeof steps === "number" && steps > 0) {
+    errors.push(valueError(["body", "refit"], "refit: false with finetune_steps > 0 is not supported: each window is fine-tuned on its own history (refit: true)"));
+  }
+  return { shape: { h, nWindows, stepSize }, errors };
+}
+
+/** The forecast fields a cross-validation body passes on to each window. */
+const PASSED_ON = ["model", "freq", "level", "clean_ex_first", "finetune_steps", "finetune_loss", "finetune_depth", "finetuned_model_id", "hist_exog", "model_parameters", "multivariate"] as const;
+
+/**
+ * The forecast body of window `w` (0 = oldest): every series cut at its
+ * origin `n − h − (n_windows − 1 − w)·step_size`, the features' values over
+ * the window as `X_future` (empty for `hist_exog` features). Returns error
+ * items when a series is too short for the windows.
+ *
+ * @example
+ * ```ts
+ * const series = { y: Float64Array.of(1, 2, 3, 4, 5, 6), sizes: [6], X: null };
+ * crossValidationWindowBody({ freq: "D" }, series, { h: 2, nWindows: 2, stepSize: 2 }, 0).body;
+ * // => { freq: "D", series: { y: [1, 2], sizes: [2] }, h: 2 }
+ * ```
+ * @category API rules
+ */
+export function crossValidationWindowBody(
+  raw: Record<string, unknown>,
+  series: { readonly y: Float64Array; readonly sizes: readonly number[]; readonly X: readonly Float64Array[] | null },
+  shape: CrossValidationShape,
+  w: number,
+): { body: Record<string, unknown>; origins: number[]; errors: ErrorItem[] } {
+  const { h, nWindows, stepSize } = shape;
+  const back = h + (nWindows - 1 - w) * stepSize;
+  const y: number[] = [];
+  const sizes: number[] = [];
+  const origins: number[] = [];
+  const X = series.X ?? [];
+  const hist = new Set(Array.isArray(ownProperty(raw, "hist_exog")) ? (ownProperty(raw, "hist_exog") as number[]) : []);
+  const Xs: number[][] = X.map(() => []);
+  const Xf: number[][] = X.map(() => []);
+  const errors: ErrorItem[] = [];
+  let start = 0;
+  series.sizes.forEach((n, i) => {
+    const origin = n - back;
+    if (origin < 1) {
+      errors.push(valueError(["body", "series", "sizes", i], `series ${i} has ${n} points, too few for n_windows = ${nWindows} windows of h = ${h} every step_size = ${stepSize} (needs more than ${h + (nWindows - 1) * stepSize})`));
+      start += n;
+      return;
+    }
+    origins.push(start + origin);
+    for (let t = 0; t < origin; t++) y.push(series.y[start + t] as number);
+    sizes.push(origin);
+    X.forEach((x, f) => {
+      for (let t = 0; t < origin; t++) Xs[f]!.push(x[start + t] as number);
+      if (!hist.has(f)) for (let t = origin; t < origin + h; t++) Xf[f]!.push(x[start + t] as number);
+    });
+    start += n;
+  });
+  const body: Record<string, unknown> = {};
+  for (const key of PASSED_ON) {
+    const v = ownProperty(raw, key);
+    if (v !== undefined) body[key] = v;
+  }
+  body.series = X.length > 0 ? { y, sizes, X: Xs } : { y, sizes };
+  body.h = h;
+  if (X.length > 0) body.X_future = Xf;
+  return { body, origins, errors };
+}
+
+/**
+ * Lays the windows' forecasts out as the SDK reads them: series after
+ * series, each series' windows oldest first, `h` rows each; `idxs` are the
+ * rows' positions in the request's `y`, `sizes` the rows per series
+ * (`n_windows · h`), and the token counts the sums over windows.
+ *
+ * @example
+ * ```ts
+ * const r = (m: number[]) => ({ mean: m, sizes: [1], intervals: null, weights_x: null, feature_contributions: null, warnings: [], input_tokens: 2, output_tokens: 1, finetune_tokens: 0 });
+ * mergeCrossValidation([r([3]), r([5])], [[2], [3]], 1).idxs;
+ * // => [2, 3]
+ * ```
+ * @category API rules
+ */
+export function mergeCrossValidation(
+  results: readonly ForecastResult[],
+  origins: readonly (readonly number[])[],
+  h: number,
+): { idxs: number[]; sizes: number[]; mean: number[]; intervals: Intervals | null; input_tokens: number; output_tokens: number; finetune_tokens: number; warnings: string[] } {
+  const k = origins[0]?.length ?? 0;
+  const idxs: number[] = [];
+  const mean: number[] = [];
+  const sizes: number[] = [];
+  const keys = results[0]?.intervals === null || results[0] === undefined ? null : Object.keys(results[0].intervals);
+  const intervals: Record<string, number[]> | null = keys === null ? null : Object.fromEntries(keys.map((key) => [key, [] as number[]]));
+  for (let i = 0; i < k; i++) {
+    results.forEach((r, w) => {
+      const origin = origins[w]![i]!;
+      for (let s = 0; s < h; s++) {
+        idxs.push(origin + s);
+        mean.push(r.mean[i * h + s] as number);
+        if (intervals !== null) for (const key of keys!) intervals[key]!.push(r.intervals![key]![i * h + s] as number);
+      }
+    });
+    sizes.push(results.length * h);
+  }
+  const warnings = [...new Set(results.flatMap((r) => r.warnings))];
+  const sum = (f: (r: ForecastResult) => number): number => results.reduce((a, r) => a + f(r), 0);
+  return { idxs, sizes, mean, intervals, input_tokens: sum((r) => r.input_tokens), output_tokens: sum((r) => r.output_tokens), finetune_tokens: sum((r) => r.finetune_tokens), warnings };
+}
