@@ -121,6 +121,18 @@ function buildDocument(): Record<string, unknown> {
     description: "Id of a fine-tuned model of this account.",
   };
   const jobIdParam = { name: "job_id", in: "path", required: true, schema: { type: "string" }, description: "Id returned by POST /v2/finetune/async." };
+  const asyncJobResponse = (task: string): Record<string, unknown> => ({
+    type: "object",
+    properties: { job_id: { type: "string", pattern: `^${task}-[0-9a-f]{32}$` } },
+    required: ["job_id"],
+  });
+  const jobGet = (operationId: string, summary: string): Record<string, unknown> => ({
+    operationId,
+    summary,
+    security: bearer,
+    parameters: [jobIdParam],
+    responses: { "200": json(ref(JOB_STATUS_SCHEMA), "Job status record; result is the synchronous route's answer once succeeded"), "401": e401, "404": detail("Unknown job, a job of another task or of another account") },
+  });
   const paths: Record<string, unknown> = {
     "/v2/forecast": {
       post: post("forecast", "Forecast", API_REQUEST_SCHEMAS.forecast, OPENAPI_EXAMPLES.forecast, json(ref(FORECAST_RESPONSE_SCHEMA), "Forecast result; a horizon beyond the model's adds a `warning` header")),
@@ -161,6 +173,28 @@ function buildDocument(): Record<string, unknown> {
           "Forecasts of every window, series after series, oldest window first; idxs are the rows' positions in series.y",
         ),
       ),
+    },
+    "/v2/forecast/async": {
+      post: post("forecast_async", "Start a forecast job (the forecast body)", API_REQUEST_SCHEMAS.forecast, OPENAPI_EXAMPLES.forecast, json(asyncJobResponse("fc"), "The job id (fc-…); the job runs later")),
+    },
+    "/v2/cross_validation/async": {
+      post: post("cross_validation_async", "Start a cross-validation job (the cross-validation body)", API_REQUEST_SCHEMAS.forecast, OPENAPI_EXAMPLES.crossValidation, json(asyncJobResponse("cv"), "The job id (cv-…); the job runs later")),
+    },
+    "/v2/forecast/jobs/{job_id}": { get: jobGet("get_forecast_job", "Get async forecast job status") },
+    "/v2/cross_validation/jobs/{job_id}": { get: jobGet("get_cross_validation_job", "Get async cross-validation job status") },
+    "/v2/async/jobs/{job_id}/cancel": {
+      post: {
+        operationId: "cancel_async_job",
+        summary: "Cancel a pending job of any task (ft-, fc- or cv-)",
+        security: bearer,
+        parameters: [jobIdParam],
+        responses: {
+          "200": json(ref(JOB_STATUS_SCHEMA), "The job, now cancelled"),
+          "401": e401,
+          "404": detail("Unknown job or a job of another account"),
+          "409": detail("The job is no longer pending"),
+        },
+      },
     },
     "/v2/anomaly_detection": {
       post: post(

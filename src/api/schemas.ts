@@ -18,6 +18,9 @@ export const MODEL_ID_PATTERN = "^[a-zA-Z0-9\\-_]{1,36}$";
  */
 export const FINETUNE_JOB_ID_PATTERN = "^ft-[0-9a-f]{32}$";
 
+/** Ids of async jobs: `ft-` (fine-tune), `fc-` (forecast) or `cv-` (cross-validation) and 32 hex digits. */
+export const ASYNC_JOB_ID_PATTERN = "^(ft|fc|cv)-[0-9a-f]{32}$";
+
 /**
  * Frequencies accepted at the HTTP API.
  * @category API rules

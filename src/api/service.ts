@@ -27,7 +27,7 @@ import {
   type ValidatedBodies,
 } from "./requests.js";
 import { ErrorCollector, INVALID, validateAgainst } from "./schema.js";
-import { API_FREQS, FINETUNE_JOB_ID_PATTERN, LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
+import { API_FREQS, ASYNC_JOB_ID_PATTERN, LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
 import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
 import { splitWarnings } from "./results.js";
 
@@ -164,6 +164,11 @@ type RouteName =
   | "legacy"
   | "anomalyHistoric"
   | "crossValidation"
+  | "forecastAsync"
+  | "crossValidationAsync"
+  | "getForecastJob"
+  | "getCrossValidationJob"
+  | "cancelAnyJob"
   | "modelParams"
   | "validateKey"
   | "openapi";
@@ -179,6 +184,11 @@ const ROUTES: readonly RouteSpec[] = [
   { segments: ["v2", "historic_forecast"], methods: { POST: "historic" } },
   { segments: ["v2", "anomaly_detection"], methods: { POST: "anomalyHistoric" } },
   { segments: ["v2", "cross_validation"], methods: { POST: "crossValidation" } },
+  { segments: ["v2", "forecast", "async"], methods: { POST: "forecastAsync" } },
+  { segments: ["v2", "cross_validation", "async"], methods: { POST: "crossValidationAsync" } },
+  { segments: ["v2", "forecast", "jobs", "{job_id}"], methods: { GET: "getForecastJob" } },
+  { segments: ["v2", "cross_validation", "jobs", "{job_id}"], methods: { GET: "getCrossValidationJob" } },
+  { segments: ["v2", "async", "jobs", "{job_id}", "cancel"], methods: { POST: "cancelAnyJob" } },
   { segments: ["v2", "finetune"], methods: { POST: "finetune" } },
   { segments: ["v2", "finetune", "async"], methods: { POST: "finetuneAsync" } },
   { segments: ["v2", "finetune", "jobs", "{job_id}"], methods: { GET: "getJob" } },
@@ -458,11 +468,63 @@ export function createService(options: ServiceOptions): ForecastService {
     updated_at: job.updatedAt,
   });
 
-  const ownJob = async (accountId: string, jobId: string): Promise<StoredJob> => {
+  /** A job of the account; `task` null accepts any task (the cross-task cancel route). */
+  const ownJob = async (accountId: string, jobId: string, task: JobTask | null = "ft"): Promise<StoredJob> => {
     if (!JOB_ID_REGEX.test(jobId)) throw notFoundJob();
     const job = await store.getJob(jobId);
-    if (job === undefined || job.task !== "ft" || job.accountId !== accountId) throw notFoundJob();
+    if (job === undefined || (task !== null && job.task !== task) || job.accountId !== accountId) throw notFoundJob();
     return job;
+  };
+
+  /**
+   * Validates a forecast or cross-validation body (422 on the spot) and
+   * returns the token estimate and the work, so the same body runs now
+   * (sync routes) or later (async jobs).
+   */
+  const prepareWork = async (task: "fc" | "cv", accountId: string, raw: unknown): Promise<{ estimate: number; run: () => { value: Record<string, unknown>; warnings: string[]; used: number } }> => {
+    if (task === "fc") {
+      const b = validateEndpointBody("forecast", raw, { core: false, limits });
+      const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
+      return {
+        estimate: b.series.y.length,
+        run: () => {
+          const r = executeEndpoint("forecast", b, finetuned, pipelines);
+          const { body, warnings } = splitWarnings(r);
+          return { value: body as Record<string, unknown>, warnings, used: tokensUsed(r) };
+        },
+      };
+    }
+    const { shape, errors: shapeErrors } = crossValidationShape(raw);
+    if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
+    const rawBody = raw as Record<string, unknown>;
+    // the series and the model fields, checked once (the windows' budget is checked below)
+    const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, ...rest } = rawBody;
+    const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: false, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
+    const finetuned = await resolveFinetuned(accountId, base.finetuned_model_id);
+    const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
+    const windows = Array.from({ length: shape.nWindows }, (_, w) => crossValidationWindowBody(rawBody, base.series, shape, w));
+    if (windows[0]!.errors.length > 0) throw new ValidationError(windows[0]!.errors);
+    const bodies = windows.map((win) => validateEndpointBody("forecast", win.body, { core: false, limits: windowLimits }));
+    return {
+      estimate: base.series.y.length * shape.nWindows,
+      run: () => {
+        const results = bodies.map((b) => executeEndpoint("forecast", b, finetuned, pipelines));
+        const { warnings, ...body } = mergeCrossValidation(results, windows.map((win) => win.origins), shape.h);
+        return { value: body, warnings, used: tokensUsed(body) };
+      },
+    };
+  };
+
+  /** Stores a pending job under a fresh `<task>-<32 hex>` id and answers its id. */
+  const submitJob = async (task: JobTask, accountId: string, request: unknown): Promise<{ job_id: string }> => {
+    const at = now();
+    // A fresh id; one that names an existing job (a repeating `ids`) is never overwritten.
+    for (let attempt = 0; attempt < JOB_ID_ATTEMPTS; attempt++) {
+      const jobId = `${task}-${toHex32(String(ids()))}`;
+      const job: StoredJob = { jobId, task, accountId, status: "pending", request, result: null, error: null, createdAt: at, updatedAt: at };
+      if (await store.insertJob(job)) return { job_id: jobId };
+    }
+    throw new Error(`no fresh job id after ${JOB_ID_ATTEMPTS} attempts: the ids function repeats itself`);
   };
 
   const ok = (body: unknown, headers: Record<string, string> = {}): { status: number; body: unknown; headers: Record<string, string> } => ({ status: 200, body, headers });
@@ -501,19 +563,13 @@ export function createService(options: ServiceOptions): ForecastService {
         const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
-        const at = now();
-        // A fresh id; one that names an existing job (a repeating `ids`) is never overwritten.
-        for (let attempt = 0; attempt < JOB_ID_ATTEMPTS; attempt++) {
-          const jobId = `ft-${toHex32(String(ids()))}`;
-          const job: StoredJob = { jobId, task: "ft", accountId: account.id, status: "pending", request: toJsonRequest(b), result: null, error: null, createdAt: at, updatedAt: at };
-          if (await store.insertJob(job)) return ok({ job_id: jobId });
-        }
-        throw new Error(`no fresh job id after ${JOB_ID_ATTEMPTS} attempts: the ids function repeats itself`);
+        return ok(await submitJob("ft", account.id, toJsonRequest(b)));
       }
       case "getJob":
         return ok(jobRecord(await ownJob(account.id, params.job_id as string)));
-      case "cancelJob": {
-        const job = await ownJob(account.id, params.job_id as string);
+      case "cancelJob":
+      case "cancelAnyJob": {
+        const job = await ownJob(account.id, params.job_id as string, name === "cancelJob" ? "ft" : null);
         const cancelled: StoredJob = { ...job, status: "cancelled", updatedAt: now() };
         // Compare-and-set: only a job still pending is cancelled (a job claimed meanwhile runs to its end).
         if (job.status !== "pending" || !(await store.updateJob(job.jobId, "pending", cancelled))) {
@@ -556,26 +612,25 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "crossValidation": {
         await checkCredits(account, requestID);
-        const raw = readBody(req);
-        const { shape, errors: shapeErrors } = crossValidationShape(raw);
-        if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
-        const rawBody = raw as Record<string, unknown>;
-        // the series and the model fields, checked once (the windows' budget is checked below)
-        const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, ...rest } = rawBody;
-        const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: false, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
-        const finetuned = await resolveFinetuned(account.id, base.finetuned_model_id);
-        const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
-        const windows = Array.from({ length: shape.nWindows }, (_, w) => crossValidationWindowBody(rawBody, base.series, shape, w));
-        if (windows[0]!.errors.length > 0) throw new ValidationError(windows[0]!.errors);
-        const bodies = windows.map((win) => validateEndpointBody("forecast", win.body, { core: false, limits: windowLimits }));
-        const merged = await paid(account, requestID, base.series.y.length * shape.nWindows, async () => {
-          const results = bodies.map((b) => executeEndpoint("forecast", b, finetuned, pipelines));
-          const m = mergeCrossValidation(results, windows.map((win) => win.origins), shape.h);
-          return { value: m, used: tokensUsed(m) };
+        const work = await prepareWork("cv", account.id, readBody(req));
+        const done = await paid(account, requestID, work.estimate, async () => {
+          const d = work.run();
+          return { value: d, used: d.used };
         });
-        const { warnings, ...body } = merged;
-        return ok(body, warningHeader(warnings));
+        return ok(done.value, warningHeader(done.warnings));
       }
+      case "forecastAsync":
+      case "crossValidationAsync": {
+        await checkCredits(account, requestID);
+        const task = name === "forecastAsync" ? "fc" : "cv";
+        const raw = readBody(req);
+        await prepareWork(task, account.id, raw);
+        return ok(await submitJob(task, account.id, raw));
+      }
+      case "getForecastJob":
+        return ok(jobRecord(await ownJob(account.id, params.job_id as string, "fc")));
+      case "getCrossValidationJob":
+        return ok(jobRecord(await ownJob(account.id, params.job_id as string, "cv")));
       case "modelParams": {
         const query = queryParams(req.path);
         const errors = new ErrorCollector();
@@ -670,9 +725,14 @@ export function createService(options: ServiceOptions): ForecastService {
       summary.ran++;
       let finished: StoredJob;
       try {
-        const b = validateEndpointBody("finetune", running.request, { core: false, limits });
-        const finetuned = await resolveFinetuned(running.accountId, b.finetuned_model_id);
-        const done = await runFinetune(running.accountId, b, finetuned);
+        let done: { value: unknown; used: number };
+        if (running.task === "fc" || running.task === "cv") {
+          done = (await prepareWork(running.task, running.accountId, running.request)).run();
+        } else {
+          const b = validateEndpointBody("finetune", running.request, { core: false, limits });
+          const finetuned = await resolveFinetuned(running.accountId, b.finetuned_model_id);
+          done = await runFinetune(running.accountId, b, finetuned);
+        }
         await store.chargeTokens(running.accountId, done.used);
         finished = { ...running, status: "succeeded", result: done.value, updatedAt: now() };
         summary.succeeded++;
@@ -707,7 +767,9 @@ function legacyLimits(raw: unknown, limits: ServiceLimits): ErrorItem[] {
   return out;
 }
 
-const JOB_ID_REGEX = new RegExp(FINETUNE_JOB_ID_PATTERN);
+/** Job id prefixes: fine-tune, forecast, cross-validation. */
+type JobTask = "ft" | "fc" | "cv";
+const JOB_ID_REGEX = new RegExp(ASYNC_JOB_ID_PATTERN);
 
 /** Random UUIDs where the runtime has `crypto.randomUUID`, else the fixed seeded sequence (such a runtime should inject `ids`). */
 function randomIds(): () => string {

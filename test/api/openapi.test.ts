@@ -52,7 +52,12 @@ describe("GET /openapi.json", () => {
         "/openapi.json",
         "/validate_api_key",
         "/v2/anomaly_detection",
+        "/v2/async/jobs/{job_id}/cancel",
         "/v2/cross_validation",
+        "/v2/cross_validation/async",
+        "/v2/cross_validation/jobs/{job_id}",
+        "/v2/forecast/async",
+        "/v2/forecast/jobs/{job_id}",
         "/v2/finetune",
         "/v2/finetune/async",
         "/v2/finetune/jobs/{job_id}",
@@ -95,7 +100,7 @@ describe("GET /openapi.json", () => {
 
   it("has an example for every route with a body", () => {
     expect(examples.map(([name]) => name.split(" (")[0]).sort()).toEqual(
-      ["POST /forecastmodel", "POST /v2/anomaly_detection", "POST /v2/cross_validation", "POST /v2/finetune", "POST /v2/finetune/async", "POST /v2/forecast", "POST /v2/historic_forecast", "POST /v2/online_anomaly_detection"].sort(),
+      ["POST /forecastmodel", "POST /v2/anomaly_detection", "POST /v2/cross_validation", "POST /v2/cross_validation/async", "POST /v2/forecast/async", "POST /v2/finetune", "POST /v2/finetune/async", "POST /v2/forecast", "POST /v2/historic_forecast", "POST /v2/online_anomaly_detection"].sort(),
     );
   });
 
@@ -111,11 +116,11 @@ describe("GET /openapi.json", () => {
       expect(() => validateEndpointBody("historic", mapped.body, { core: false, limits: DEFAULT_SERVICE_LIMITS })).not.toThrow();
       return;
     }
-    if (path === "/v2/cross_validation") {
+    if (path === "/v2/cross_validation" || path === "/v2/cross_validation/async") {
       expect(crossValidationShape(value).errors).toEqual([]);
       return;
     }
-    const endpoint = path === "/v2/forecast" ? "forecast" : path === "/v2/online_anomaly_detection" ? "anomaly" : path === "/v2/historic_forecast" ? "historic" : "finetune";
+    const endpoint = path === "/v2/forecast" || path === "/v2/forecast/async" ? "forecast" : path === "/v2/online_anomaly_detection" ? "anomaly" : path === "/v2/historic_forecast" ? "historic" : "finetune";
     expect(() => validateEndpointBody(endpoint, value, { core: false, limits: DEFAULT_SERVICE_LIMITS })).not.toThrow();
   });
 

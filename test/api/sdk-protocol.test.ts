@@ -13,7 +13,7 @@ import { acceptedFreqAliases, freqFromAlias } from "../../src/api/freq.js";
 import { sdkBodyForms } from "../../src/api/requests.js";
 import { modelParams } from "../../src/model/config.js";
 import type { Freq, ModelName } from "../../src/types.js";
-import { KEY_A, bearer, testService } from "./helpers.js";
+import { KEY_A, KEY_B, bearer, testService } from "./helpers.js";
 
 const service = testService();
 const get = (path: string, headers: Record<string, string> = bearer(KEY_A)) => service.handle({ method: "GET", path, headers });
@@ -267,5 +267,46 @@ describe("POST /v2/cross_validation", () => {
     expect(await locOf(cvBody({ h: "12" }))).toBe("body.h");
     expect(await locOf(cvBody({ refit: false, finetune_steps: 5 }))).toBe("body.refit");
     expect(await locOf(cvBody({ series: { y: [1, 2, "x"], sizes: [3] } }))).toBe("body.series.y.2");
+  });
+});
+
+describe("async forecasts and cross-validation", () => {
+  const y = Array.from({ length: 48 }, (_, t) => 10 + (t % 12) + t / 10);
+  const fcBody = { series: { y, sizes: [48] }, freq: "MS", h: 6, level: [80] };
+  const cvBody = { ...fcBody, n_windows: 2, step_size: 6 };
+
+  it("submit, poll, run: the job's result is the synchronous answer; ids carry the task prefix", async () => {
+    const s = testService({ pipelines: DEFAULT_PIPELINES });
+    const post = (path: string, body: unknown) => s.handle({ method: "POST", path, headers: bearer(KEY_A), body });
+    const get = (path: string) => s.handle({ method: "GET", path, headers: bearer(KEY_A) });
+    const fc = (await post("/v2/forecast/async", fcBody)).body as { job_id: string };
+    const cv = (await post("/v2/cross_validation/async", cvBody)).body as { job_id: string };
+    expect(fc.job_id).toMatch(/^fc-[0-9a-f]{32}$/);
+    expect(cv.job_id).toMatch(/^cv-[0-9a-f]{32}$/);
+    expect(((await get(`/v2/forecast/jobs/${fc.job_id}`)).body as { status: string }).status).toBe("pending");
+    expect(await s.runJobs()).toEqual({ ran: 2, succeeded: 2, failed: 0 });
+    const fcJob = (await get(`/v2/forecast/jobs/${fc.job_id}`)).body as { status: string; result: unknown };
+    const cvJob = (await get(`/v2/cross_validation/jobs/${cv.job_id}`)).body as { status: string; result: unknown };
+    expect(fcJob.status).toBe("succeeded");
+    expect(fcJob.result).toEqual((await post("/v2/forecast", fcBody)).body);
+    expect(cvJob.result).toEqual((await post("/v2/cross_validation", cvBody)).body);
+  });
+
+  it("cross-task lookups are 404; the cancel route takes any task; bad bodies are 422 at submission", async () => {
+    const s = testService();
+    const post = (path: string, body?: unknown) => s.handle({ method: "POST", path, headers: bearer(KEY_A), body });
+    const get = (path: string) => s.handle({ method: "GET", path, headers: bearer(KEY_A) });
+    const fc = ((await post("/v2/forecast/async", fcBody)).body as { job_id: string }).job_id;
+    expect((await get(`/v2/cross_validation/jobs/${fc}`)).status).toBe(404);
+    expect((await get(`/v2/finetune/jobs/${fc}`)).status).toBe(404);
+    expect((await post(`/v2/finetune/jobs/${fc}/cancel`)).status).toBe(404);
+    const cancelled = await post(`/v2/async/jobs/${fc}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect((cancelled.body as { status: string }).status).toBe("cancelled");
+    expect((await s.runJobs()).ran).toBe(0);
+    const other = await s.handle({ method: "GET", path: `/v2/forecast/jobs/${fc}`, headers: bearer(KEY_B) });
+    expect(other.status).toBe(404);
+    expect((await post("/v2/forecast/async", { ...fcBody, h: 0 })).status).toBe(422);
+    expect((await post("/v2/cross_validation/async", { ...cvBody, n_windows: 500 })).status).toBe(422);
   });
 });
