@@ -26,7 +26,7 @@ import {
   type ServiceLimits,
   type ValidatedBodies,
 } from "./requests.js";
-import { ErrorCollector, INVALID, validateAgainst } from "./schema.js";
+import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema.js";
 import { API_FREQS, ASYNC_JOB_ID_PATTERN, LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
 import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
 import { splitWarnings } from "./results.js";
@@ -491,6 +491,27 @@ export function createService(options: ServiceOptions): ForecastService {
           const r = executeEndpoint("forecast", b, finetuned, pipelines);
           const { body, warnings } = splitWarnings(r);
           return { value: body as Record<string, unknown>, warnings, used: tokensUsed(r) };
+        },
+      };
+    }
+    if (isJsonObject(raw) && ownProperty(raw, "full_history") === true) {
+      // The SDK's add_history: "the server derives the horizon and number of windows", i.e. the historic forecast.
+      const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, full_history: _f, hist_exog: _he, ...rest } = raw;
+      const b = validateEndpointBody("historic", rest, { core: false, limits });
+      const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
+      return {
+        estimate: b.series.y.length,
+        run: () => {
+          const r = executeEndpoint("historic", b, finetuned, pipelines);
+          const { body, warnings } = splitWarnings(r);
+          const idxs: number[] = [];
+          let end = 0;
+          b.series.sizes.forEach((n, i) => {
+            end += n;
+            const m = r.sizes[i] ?? 0;
+            for (let k = 0; k < m; k++) idxs.push(end - m + k);
+          });
+          return { value: { idxs, ...(body as Record<string, unknown>) }, warnings, used: tokensUsed(r) };
         },
       };
     }

@@ -250,6 +250,19 @@ describe("POST /v2/cross_validation", () => {
     expect((res.body as { mean: number[] }).mean.slice(12)).toEqual(direct.mean);
   });
 
+  it("add_history: full_history true is the historic forecast, with idxs of the fitted points", async () => {
+    // the SDK's in-sample payload: the forecast payload, X_future removed from series, placeholders for h and the windows
+    const payload = { ...cvBody({ series: { y: air, sizes: [144], X: null }, h: 11, n_windows: 1, step_size: 11, hist_exog: null, level: [80] }), full_history: true };
+    const res = await send("/v2/cross_validation", payload);
+    expect(res.status).toBe(200);
+    const hist = (await send("/v2/historic_forecast", { series: { y: air, sizes: [144] }, freq: "M", level: [80] })).body as { mean: number[]; sizes: number[]; intervals: unknown };
+    const body = res.body as { idxs: number[]; mean: number[]; sizes: number[]; intervals: unknown };
+    expect(body.mean).toEqual(hist.mean);
+    expect(body.sizes).toEqual(hist.sizes);
+    expect(body.intervals).toEqual(hist.intervals);
+    expect(body.idxs).toEqual(Array.from({ length: hist.sizes[0]! }, (_, k) => 144 - hist.sizes[0]! + k));
+  });
+
   it("step_size null is h; n_windows defaults to 1", async () => {
     const a = (await send("/v2/cross_validation", cvBody({ step_size: null, n_windows: undefined }))).body as { idxs: number[] };
     expect(a.idxs.slice(0, 12)).toEqual(Array.from({ length: 12 }, (_, k) => 132 + k));
