@@ -9,7 +9,7 @@ import fc from "fast-check";
 import type { ServiceRequest } from "../../src/api/service.js";
 import { KEY_A, KEY_B, KEY_POOR, smallSeries, testService } from "./helpers.js";
 
-const KNOWN_STATUSES = new Set([200, 204, 401, 404, 405, 409, 422, 429]);
+const KNOWN_STATUSES = new Set([200, 204, 401, 404, 405, 409, 415, 422, 429]);
 const KEYS = [KEY_A, KEY_B, KEY_POOR];
 
 const validBodies: Record<string, unknown>[] = [
@@ -18,6 +18,8 @@ const validBodies: Record<string, unknown>[] = [
   { series: { ...smallSeries, X: [smallSeries.y] }, freq: "W", level: [50], feature_contributions: true },
   { series: smallSeries, freq: "M", finetune_steps: 2, output_model_id: "fz" },
   { df: [{ ds: "2026-01-01", y: 1 }, { ds: "2026-01-02", y: 2 }], h: 2 },
+  { series: { ...smallSeries, X: [smallSeries.y], X_future: null }, freq: "MS", h: 1, n_windows: 2, step_size: 1, hist_exog: [0], level: [80] },
+  { series: smallSeries, freq: "D", level: 99, full_history: true, multivariate: false },
 ];
 
 const paths = [
@@ -33,6 +35,16 @@ const paths = [
   "/v2/finetuned_models/%E0%A4%A",
   "/forecastmodel",
   "/openapi.json",
+  "/v2/cross_validation",
+  "/v2/cross_validation/async",
+  "/v2/forecast/async",
+  "/v2/anomaly_detection",
+  "/v2/forecast/jobs/fc-0123456789abcdef0123456789abcdef",
+  "/v2/cross_validation/jobs/ft-0123456789abcdef0123456789abcdef",
+  "/v2/async/jobs/cv-0123456789abcdef0123456789abcdef/cancel",
+  "/model_params?model=forecastmodel-1&freq=MS",
+  "/model_params?model=forecastmodel-2.1&freq=h&freq=x",
+  "/validate_api_key",
 ];
 
 /** A value nested `depth` levels deep in arrays or objects. */
@@ -79,6 +91,7 @@ const headersArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...KEYS).map((k) => ({ Authorization: `Basic ${k}`, "x-api-key": [k, k] })),
   fc.dictionary(fc.string({ maxLength: 15 }), fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 2 }), fc.constant(undefined)), { maxKeys: 4 }),
   fc.constantFrom(undefined, null, "authorization", 5),
+  fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom("zstd", "gzip", "br", "identity", "gzip, zstd", "")).map(([k, e]) => ({ authorization: `Bearer ${k}`, "content-encoding": e })),
 );
 
 const requestArb = fc.record({
