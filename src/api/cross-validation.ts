@@ -8,6 +8,7 @@
  */
 import { valueError, type ErrorItem } from "../errors.js";
 import type { ForecastResult, Intervals } from "../types.js";
+import { echoInput } from "./json.js";
 import { isJsonObject, ownProperty } from "./schema.js";
 
 /** Most windows one cross-validation request may ask for. */
@@ -27,7 +28,8 @@ function positiveInteger(raw: Record<string, unknown>, key: string, fallback: nu
   const v = ownProperty(raw, key);
   if ((v === undefined || v === null) && fallback !== null) return fallback;
   if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
-    out.push(valueError(["body", key], `${key} must be a positive integer`, v));
+    const echoed = echoInput(v);
+    out.push(valueError(["body", key], `${key} must be a positive integer`, echoed.ok ? echoed.value : undefined));
     return 1;
   }
   return v;

@@ -8,6 +8,7 @@
 import { valueError, type ErrorItem } from "../errors.js";
 import { intervalKey } from "../intervals/intervals.js";
 import type { ForecastResult } from "../types.js";
+import { echoInput } from "./json.js";
 import { isJsonObject, ownProperty } from "./schema.js";
 
 /** The fields of a historical anomaly detection body that the historic forecast reads. */
@@ -39,7 +40,10 @@ export function historicAnomalyBody(raw: unknown): { body: unknown; errors: Erro
   const level = ownProperty(raw, "level");
   if (level === undefined || level === null) body.level = [HISTORIC_ANOMALY_DEFAULT_LEVEL];
   else if (Array.isArray(level)) {
-    if (level.length !== 1) return { body, errors: [valueError(["body", "level"], "anomaly detection takes one level (a number, e.g. 99)", level)] };
+    if (level.length !== 1) {
+      const echoed = echoInput(level);
+      return { body, errors: [valueError(["body", "level"], "anomaly detection takes one level (a number, e.g. 99)", echoed.ok ? echoed.value : undefined)] };
+    }
     body.level = level;
   } else body.level = [level];
   return { body, errors: [] };

@@ -263,6 +263,19 @@ describe("POST /v2/cross_validation", () => {
     expect(body.idxs).toEqual(Array.from({ length: hist.sizes[0]! }, (_, k) => 144 - hist.sizes[0]! + k));
   });
 
+  it("non-JSON numbers in a parsed body are echoed as strings (found by fuzzing)", async () => {
+    for (const [path, body] of [
+      ["/v2/cross_validation", { series: { y: air, sizes: [144] }, freq: "D", h: Number.NaN }],
+      ["/v2/cross_validation/async", { series: { y: air, sizes: [144] }, freq: "D", h: 3, step_size: Infinity }],
+      ["/v2/anomaly_detection", { series: { y: air, sizes: [144] }, freq: "D", level: [Number.NaN, 1] }],
+    ] as const) {
+      const res = await real.handle({ method: "POST", path, headers: bearer(KEY_A), body });
+      expect(res.status).toBe(422);
+      expect(JSON.parse(JSON.stringify(res.body))).toEqual(res.body);
+      expect(JSON.stringify(res.body)).toMatch(/"NaN"|"Infinity"/);
+    }
+  });
+
   it("step_size null is h; n_windows defaults to 1", async () => {
     const a = (await send("/v2/cross_validation", cvBody({ step_size: null, n_windows: undefined }))).body as { idxs: number[] };
     expect(a.idxs.slice(0, 12)).toEqual(Array.from({ length: 12 }, (_, k) => 132 + k));
