@@ -50,10 +50,32 @@ export function historicAnomalyBody(raw: unknown): { body: unknown; errors: Erro
 }
 
 /**
+ * Positions in the request's `y` of the rows of a result that covers the
+ * last `outputSizes[i]` points of each series `i` (laid out by
+ * `inputSizes`), series after series.
+ *
+ * @example
+ * ```ts
+ * tailRowIndices([3, 4], [2, 1]); // => [1, 2, 6]
+ * ```
+ * @category API rules
+ */
+export function tailRowIndices(inputSizes: readonly number[], outputSizes: readonly number[]): number[] {
+  const rows: number[] = [];
+  let end = 0;
+  inputSizes.forEach((n, i) => {
+    end += n;
+    const m = outputSizes[i] ?? 0;
+    for (let k = 0; k < m; k++) rows.push(end - m + k);
+  });
+  return rows;
+}
+
+/**
  * Flags the fitted points of a historic forecast whose actual value lies
  * outside the interval: `anomaly[r]` is `y < lo || y > hi` for row `r`,
  * where the rows of series `i` are the last `result.sizes[i]` points of
- * that series in `y` (laid out by `inputSizes`).
+ * that series in `y` (laid out by `inputSizes`; see `tailRowIndices`).
  *
  * @example
  * ```ts
@@ -70,16 +92,5 @@ export function historicAnomalyFlags(
 ): boolean[] {
   const lo = result.intervals?.[intervalKey(level, "lo")];
   const hi = result.intervals?.[intervalKey(level, "hi")];
-  const flags: boolean[] = [];
-  let end = 0;
-  let r = 0;
-  inputSizes.forEach((n, i) => {
-    end += n;
-    const m = result.sizes[i] ?? 0;
-    for (let k = 0; k < m; k++, r++) {
-      const v = y[end - m + k] as number;
-      flags.push(lo !== undefined && hi !== undefined && (v < (lo[r] as number) || v > (hi[r] as number)));
-    }
-  });
-  return flags;
+  return tailRowIndices(inputSizes, result.sizes).map((t, r) => lo !== undefined && hi !== undefined && ((y[t] as number) < (lo[r] as number) || (y[t] as number) > (hi[r] as number)));
 }

@@ -186,6 +186,26 @@ function jsonInvalid(position: number, message: string): ErrorItem {
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
+ * The bytes of a body given as bytes (an `ArrayBuffer` or
+ * `SharedArrayBuffer`, or a `Uint8Array`, `Buffer`, `Int8Array`,
+ * `Uint8ClampedArray` or `DataView` over one), else null.
+ *
+ * @example
+ * ```ts
+ * bodyBytes(new TextEncoder().encode("{}"))?.length; // => 2
+ * bodyBytes("{}"); // => null
+ * ```
+ * @category API rules
+ */
+export function bodyBytes(body: unknown): Uint8Array | null {
+  if (body instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && body instanceof SharedArrayBuffer)) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body) && (body instanceof Uint8Array || body instanceof DataView || body instanceof Int8Array || body instanceof Uint8ClampedArray)) {
+    return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+  }
+  return null;
+}
+
+/**
  * Reads a request body: a JSON string, bytes (`Uint8Array`, `ArrayBuffer`,
  * any `ArrayBufferView`) holding UTF-8 JSON, or an already parsed value.
  * An absent, empty or `null` body is "missing" (as FastAPI reports it);
@@ -195,12 +215,10 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 export function readJsonBody(body: unknown): BodyReadResult {
   let text: string;
   if (body === undefined || body === null) return { kind: "missing" };
+  const bytes = bodyBytes(body);
   if (typeof body === "string") text = body;
-  else if (body instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && body instanceof SharedArrayBuffer)) {
-    text = decodeBytes(new Uint8Array(body));
-  } else if (ArrayBuffer.isView(body) && (body instanceof Uint8Array || body instanceof DataView || body instanceof Int8Array || body instanceof Uint8ClampedArray)) {
-    text = decodeBytes(new Uint8Array(body.buffer, body.byteOffset, body.byteLength));
-  } else return { kind: "value", value: body };
+  else if (bytes !== null) text = decodeBytes(bytes);
+  else return { kind: "value", value: body };
   if (text === INVALID_UTF8) return { kind: "invalid", item: jsonInvalid(0, "Invalid UTF-8 byte sequence") };
   if (text.length === 0) return { kind: "missing" };
   let value: unknown;

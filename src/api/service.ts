@@ -11,10 +11,10 @@ import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
 import { executeEndpoint } from "./core.js";
 import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
-import { readJsonBody } from "./json.js";
+import { bodyBytes, readJsonBody } from "./json.js";
 import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
 import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
-import { historicAnomalyBody, historicAnomalyFlags } from "./historic-anomaly.js";
+import { historicAnomalyBody, historicAnomalyFlags, tailRowIndices } from "./historic-anomaly.js";
 import { crossValidationShape, crossValidationWindowBody, mergeCrossValidation } from "./cross-validation.js";
 import { prepareLegacySeries } from "./legacy.js";
 import { openApiDocument } from "./openapi.js";
@@ -213,12 +213,17 @@ function queryParams(path: unknown): URLSearchParams {
   return new URLSearchParams(path.slice(q + 1, hash < 0 ? undefined : hash));
 }
 
-/** The bytes of a body given as bytes (`Uint8Array`, `Buffer`, `ArrayBuffer`), else null. */
-function bodyBytes(body: unknown): Uint8Array | null {
-  if (body instanceof Uint8Array) return body;
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-  return null;
+/** What a prepared request answers: the body without warnings, the warnings, the tokens used. */
+interface WorkOutcome {
+  readonly value: Record<string, unknown>;
+  readonly warnings: string[];
+  readonly used: number;
+}
+
+/** A request validated now and run later: its token estimate and its run. */
+interface PreparedWork {
+  readonly estimate: number;
+  readonly run: () => WorkOutcome;
 }
 
 type Match = { kind: "route"; route: RouteName; params: Record<string, string> } | { kind: "notFound" } | { kind: "methodNotAllowed"; allow: string };
@@ -477,43 +482,48 @@ export function createService(options: ServiceOptions): ForecastService {
   };
 
   /**
-   * Validates a forecast or cross-validation body (422 on the spot) and
-   * returns the token estimate and the work, so the same body runs now
-   * (sync routes) or later (async jobs).
+   * Validates the body of an endpoint (422 on the spot) and resolves its
+   * fine-tuned model; the returned work runs the endpoint, now (sync routes)
+   * or later (async jobs). `extend` adds fields to the answer from the
+   * validated body.
    */
-  const prepareWork = async (task: "fc" | "cv", accountId: string, raw: unknown): Promise<{ estimate: number; run: () => { value: Record<string, unknown>; warnings: string[]; used: number } }> => {
-    if (task === "fc") {
-      const b = validateEndpointBody("forecast", raw, { core: false, limits });
-      const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
-      return {
-        estimate: b.series.y.length,
-        run: () => {
-          const r = executeEndpoint("forecast", b, finetuned, pipelines);
-          const { body, warnings } = splitWarnings(r);
-          return { value: body as Record<string, unknown>, warnings, used: tokensUsed(r) };
-        },
-      };
-    }
+  const endpointWork = async <E extends "forecast" | "anomaly" | "historic">(
+    endpoint: E,
+    accountId: string,
+    raw: unknown,
+    extend?: (value: Record<string, unknown>, b: ValidatedBodies[E]) => Record<string, unknown>,
+  ): Promise<PreparedWork> => {
+    const b = validateEndpointBody(endpoint, raw, { core: false, limits });
+    const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
+    return {
+      estimate: b.series.y.length,
+      run: () => {
+        const r = executeEndpoint(endpoint, b, finetuned, pipelines) as TokenCounts & { warnings: string[] };
+        const { body, warnings } = splitWarnings(r);
+        const value = body as Record<string, unknown>;
+        return { value: extend === undefined ? value : extend(value, b), warnings, used: tokensUsed(r) };
+      },
+    };
+  };
+
+  /** Runs prepared work as paid work (see `paid`). */
+  const runPaid = (account: ServiceAccount, requestID: string, work: PreparedWork): Promise<WorkOutcome> =>
+    paid(account, requestID, work.estimate, async () => {
+      const done = work.run();
+      return { value: done, used: done.used };
+    });
+
+  /**
+   * Validates a forecast or cross-validation body (422 on the spot) and
+   * returns its work, so the same body runs now (sync routes) or later
+   * (async jobs).
+   */
+  const prepareWork = async (task: "fc" | "cv", accountId: string, raw: unknown): Promise<PreparedWork> => {
+    if (task === "fc") return endpointWork("forecast", accountId, raw);
     if (isJsonObject(raw) && ownProperty(raw, "full_history") === true) {
       // The SDK's add_history: "the server derives the horizon and number of windows", i.e. the historic forecast.
       const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, full_history: _f, hist_exog: _he, ...rest } = raw;
-      const b = validateEndpointBody("historic", rest, { core: false, limits });
-      const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
-      return {
-        estimate: b.series.y.length,
-        run: () => {
-          const r = executeEndpoint("historic", b, finetuned, pipelines);
-          const { body, warnings } = splitWarnings(r);
-          const idxs: number[] = [];
-          let end = 0;
-          b.series.sizes.forEach((n, i) => {
-            end += n;
-            const m = r.sizes[i] ?? 0;
-            for (let k = 0; k < m; k++) idxs.push(end - m + k);
-          });
-          return { value: { idxs, ...(body as Record<string, unknown>) }, warnings, used: tokensUsed(r) };
-        },
-      };
+      return endpointWork("historic", accountId, rest, (value, b) => ({ idxs: tailRowIndices(b.series.sizes, value.sizes as number[]), ...value }));
     }
     const { shape, errors: shapeErrors } = crossValidationShape(raw);
     if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
@@ -563,14 +573,8 @@ export function createService(options: ServiceOptions): ForecastService {
       case "anomaly":
       case "historic": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody(name, readBody(req), { core: false, limits });
-        const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
-        const result = await paid(account, requestID, b.series.y.length, async () => {
-          const r = executeEndpoint(name, b, finetuned, pipelines);
-          return { value: r, used: tokensUsed(r) };
-        });
-        const { body, warnings } = splitWarnings(result);
-        return ok(body, { ...warningHeader(warnings), ...(name === "historic" ? { deprecation: "true" } : {}) });
+        const done = await runPaid(account, requestID, await endpointWork(name, account.id, readBody(req)));
+        return ok(done.value, { ...warningHeader(done.warnings), ...(name === "historic" ? { deprecation: "true" } : {}) });
       }
       case "finetune": {
         await checkCredits(account, requestID);
@@ -620,24 +624,16 @@ export function createService(options: ServiceOptions): ForecastService {
         await checkCredits(account, requestID);
         const mapped = historicAnomalyBody(readBody(req));
         if (mapped.errors.length > 0) throw new ValidationError(mapped.errors);
-        const b = validateEndpointBody("historic", mapped.body, { core: false, limits });
-        const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
-        const result = await paid(account, requestID, b.series.y.length, async () => {
-          const r = executeEndpoint("historic", b, finetuned, pipelines);
-          return { value: r, used: tokensUsed(r) };
-        });
-        const { body, warnings } = splitWarnings(result);
-        const level = (b.level as readonly number[])[0] as number;
-        const forecast = body as unknown as ForecastResult;
-        return ok({ ...body, anomaly: historicAnomalyFlags(b.series.y, b.series.sizes, forecast, level) }, warningHeader(warnings));
+        const work = await endpointWork("historic", account.id, mapped.body, (value, b) => ({
+          ...value,
+          anomaly: historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number),
+        }));
+        const done = await runPaid(account, requestID, work);
+        return ok(done.value, warningHeader(done.warnings));
       }
       case "crossValidation": {
         await checkCredits(account, requestID);
-        const work = await prepareWork("cv", account.id, readBody(req));
-        const done = await paid(account, requestID, work.estimate, async () => {
-          const d = work.run();
-          return { value: d, used: d.used };
-        });
+        const done = await runPaid(account, requestID, await prepareWork("cv", account.id, readBody(req)));
         return ok(done.value, warningHeader(done.warnings));
       }
       case "forecastAsync":
