@@ -13,7 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import seedrandom from "seedrandom";
-import { anomalyMinimumLength, anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
+import { anomalyCalibrationSize, anomalyMinimumLength, anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../src/cv/index.js";
 import type { Forecaster, Freq, SeriesData } from "../src/types.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
@@ -240,7 +240,7 @@ lines.push(
   `- Detection window: the last ${DETECTION_SIZE} points (\`detection_size\` ${DETECTION_SIZE}); univariate thresholding, zero-shot; freq Y, Q or M. Two setups: ${setups.map((s) => `"${s.title}"`).join(" and ")}.`,
 );
 lines.push(
-  `- Windows: anomalyWindowCount(${DETECTION_SIZE}, h, step_size) per series (enough for ${7 * DETECTION_SIZE} forecast points, fewer when the series is short): M ${anomalyWindowCount(DETECTION_SIZE, 18, 18)}, Q ${anomalyWindowCount(DETECTION_SIZE, 8, 8)}, Y ${anomalyWindowCount(DETECTION_SIZE, 6, 6)} with the M1 horizon; ${anomalyWindowCount(DETECTION_SIZE, 1, 1)} with h = 1.`,
+  `- Windows: anomalyWindowCount(${DETECTION_SIZE}, h, step_size) per series (enough for ${DETECTION_SIZE + anomalyCalibrationSize(DETECTION_SIZE)} forecast points, fewer when the series is short): M ${anomalyWindowCount(DETECTION_SIZE, 18, 18)}, Q ${anomalyWindowCount(DETECTION_SIZE, 8, 8)}, Y ${anomalyWindowCount(DETECTION_SIZE, 6, 6)} with the M1 horizon; ${anomalyWindowCount(DETECTION_SIZE, 1, 1)} with h = 1.`,
 );
 lines.push(
   "- Injection: half of the series (seeded draw) get one anomaly at a random position of the detection window, with s = 1.4826 · MAD of the first differences of the history before the window and a random sign:",
@@ -259,10 +259,10 @@ lines.push("");
 lines.push("## Decisions of online anomaly detection (src/anomaly/, CONTRACT §4)");
 lines.push("");
 for (const decision of [
-  "Windows: length h every step_size, tiling back from each series' end, as many as give 7 · detection_size forecast points (the detection window plus the 6 · detection_size calibration points), `anomalyWindowCount` = 1 + ⌈max(0, 7·d − h) / min(step_size, h)⌉, fewer when the series is shorter. Older history is not forecast: each window costs one network row per series (1,000 × 1,000 points, h 24, d 48: 14 windows).",
+  "Windows: length h every step_size, tiling back from each series' end, as many as give d + C forecast points (the detection window plus C = min(6·d, 336) calibration points), `anomalyWindowCount` = 1 + ⌈max(0, d + C − h) / min(step_size, h)⌉, fewer when the series is shorter. Older history is not forecast: each window costs one network row per series (1,000 × 1,000 points, h 24, d 48: 14 windows).",
   "Minimum context: a window needs 1 point before its cutoff (the network accepts any context ≥ 1). Minimum series length (`anomalyMinimumLength`): 1 + h + step_size · max(⌈max(0, d − h)/step_size⌉, [h = 1]); shorter series are a 422 stating that minimum. With step_size > h the windows leave gaps, so detection_size must be ≤ h (422 otherwise).",
   "Overlapping windows (step_size < h): a point takes the forecast of the latest cutoff covering it.",
-  "Calibration: every forecast point scores where y fell in the model's predictive spread (its quantiles, on a normal scale); the calibration points are those before the detection window when there are at least 6 · d of them, else all forecast points. z is the calibrated z of each detection point (nested conformal on the series' own scores; beyond the levels the scores resolve, the model's quantiles rescaled by the robust ratio median |u| / 0.6745 shrunk towards 1 with a weight of 20 scores). See docs/anomaly-detection.md.",
+  "Calibration: every forecast point scores where y fell in the model's predictive spread (its quantiles, on a normal scale); each point is calibrated on the last C scores before it when at least C forecast points precede the window (scores with calibrated |z| > 4 are not kept), else on all forecast points. z is the calibrated z of each detection point (nested conformal on the series' own scores; beyond the levels the scores resolve, the model's quantiles rescaled by the robust ratio median |u| / 0.6745 shrunk towards 1 with a weight of 20 scores). See docs/anomaly-detection.md.",
   "Univariate flag: |z| > Φ⁻¹(0.5 + level/200), i.e. y outside the calibrated level interval (the interval returned). Multivariate: A = Σ z² over series (sorted, compensated sum: independent of series order), flag when A > χ²-quantile(level/100, n series); closed forms for 1 and 2 series.",
   "Fine-tuning: `refit` false tunes once on the points before each series' first window; `refit` true tunes once per window on the points before that window's cutoffs. finetune_tokens = steps × series for each tuning (once per window with refit: the work done).",
   "Exogenous X: phase 1 (clean_ex_first) before the model; phase 2 at the forecast points, with the residual regression (clean_ex_first false) fitted on the calibration points.",

@@ -17,6 +17,7 @@ import {
   multivariateThreshold,
   seriesCalibratedScores,
   calibrationFitEnd,
+  anomalyCalibrationSize,
   univariateAnomalyFlags,
 } from "./scores.js";
 
@@ -43,12 +44,13 @@ export interface DetectAnomaliesOptions {
  * Number of cross-validation windows online anomaly detection asks for (each
  * series gets at most as many as fit after {@link ANOMALY_MIN_CONTEXT} points).
  *
- * Rule: enough windows to give forecasts for the detection window plus
- * 6 · `detectionSize` points before it, i.e. 7 · detectionSize forecast points.
+ * Rule: enough windows to give forecasts for the detection window plus the
+ * C = `anomalyCalibrationSize(detectionSize)` = min(6 · detectionSize, 336)
+ * calibration points before it, i.e. detectionSize + C forecast points.
  * W windows of length h every `stepSize` forecast h + (W − 1) · min(stepSize, h)
- * distinct points, so W = 1 + ⌈max(0, 7 · detectionSize − h) / min(stepSize, h)⌉.
- * The windows need not tile the whole history: the calibration only uses those
- * 6 · detectionSize points, and each window costs one forecast per series.
+ * distinct points, so W = 1 + ⌈max(0, detectionSize + C − h) / min(stepSize, h)⌉.
+ * Older history is not forecast, so the work does not grow with the history
+ * sent: each window costs one network row per series.
  *
  * Cost: O(1).
  *
@@ -60,8 +62,10 @@ export interface DetectAnomaliesOptions {
  *
  * @example
  * ```ts
- * anomalyWindowCount(48, 24, 24); // 7·48 = 336 points: 14 windows of 24
+ * anomalyWindowCount(48, 24, 24); // 48 + 288 = 336 points: 14 windows of 24
  * // => 14
+ * anomalyWindowCount(5000, 24, 24); // 5000 + 336 points: 223 windows
+ * // => 223
  * anomalyWindowCount(5, 20, 20); // 35 points: 2 windows of 20
  * // => 2
  * ```
@@ -71,7 +75,7 @@ export function anomalyWindowCount(detectionSize: number, h: number, stepSize: n
   checkPositiveInteger(detectionSize, "anomalyWindowCount: detectionSize");
   checkPositiveInteger(h, "anomalyWindowCount: h");
   checkPositiveInteger(stepSize, "anomalyWindowCount: stepSize");
-  return 1 + Math.ceil(Math.max(0, 7 * detectionSize - h) / Math.min(stepSize, h));
+  return 1 + Math.ceil(Math.max(0, detectionSize + anomalyCalibrationSize(detectionSize) - h) / Math.min(stepSize, h));
 }
 
 /**
@@ -126,13 +130,13 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    tuned on the points before each series' earliest cutoff (`refit` false)
  *    or before each window's cutoffs (`refit` true, one tuning per window).
  * 3. Exogenous phase 2 (X added back, or fitted on the residuals at the calibration points).
- * 4. Per series, the calibration points are the forecast points before the
- *    detection window, or all forecast points when fewer than
- *    6 · detectionSize lie before it; each scores where y fell in the model's
- *    predictive spread, and z (`anomaly_score`) is the calibrated z of each
- *    detection point (see {@link seriesCalibratedScores}: nested conformal on
- *    the series' own scores; a point the model was certain of scores 0 when
- *    met exactly).
+ * 4. Per series, every forecast point scores where y fell in the model's
+ *    predictive spread; each detection point is calibrated on the last
+ *    C = min(6 · detectionSize, 336) scores before it, leaving out scores
+ *    whose calibrated |z| exceeded 4 (all forecast points when fewer than C
+ *    precede the window), and z (`anomaly_score`) is its calibrated z (see
+ *    {@link seriesCalibratedScores}: nested conformal on the series' own
+ *    scores; a point the model was certain of scores 0 when met exactly).
  * 5. Univariate: the interval is the model's spread at the level's calibrated
  *    multiplier, flagged iff |z| > q = Φ⁻¹(0.5 + level/200) (y outside the
  *    interval); `accumulated_anomaly_score` = z².

@@ -10,6 +10,9 @@ export {
   seriesCalibratedScores,
   type SeriesScoreSummary,
   calibrationFitEnd,
+  anomalyCalibrationSize,
+  ANOMALY_CALIBRATION_MAX,
+  ANOMALY_EXCLUDE_Z,
   univariateAnomalyFlags,
 } from "./scores.js";
 export {

@@ -12,10 +12,52 @@ import { chiSquareQuantile, compensatedSum } from "../stats/index.js";
  * @category Anomaly detection
  */
 export interface SeriesScoreSummary {
-  /** Calibration points the scores were calibrated on (forecast points, certain ones left out). */
+  /** Calibration scores the first detection point was calibrated on (certain forecasts and excluded points left out). */
   readonly calibrationPoints: number;
-  /** The calibrated multiplier of the level (see `conformalMultiplier`). */
+  /** The calibrated multiplier of the level at the first detection point (see `conformalMultiplier`). */
   readonly multiplier: number;
+  /** True when each point was calibrated on the scores just before it (see {@link seriesCalibratedScores}). */
+  readonly sliding: boolean;
+}
+
+/**
+ * Most calibration scores of one detection point in online anomaly
+ * detection: 336 (two weeks of hourly data, 14 days of a daily cycle).
+ * Longer windows follow the series' recent behaviour less; on the
+ * monitoring benchmark (docs/monitoring-eval.md) 144, 336 and 1,000 scored
+ * 41.2, 43.7 and 43.6 with one-step forecasts.
+ * @category Anomaly detection
+ */
+export const ANOMALY_CALIBRATION_MAX = 336;
+
+/**
+ * A point whose calibrated |z| exceeds this (a two-sided level of 99.994 %)
+ * does not join the calibration scores of the points after it, so an
+ * anomaly cannot widen the scale that later points are judged by.
+ * @category Anomaly detection
+ */
+export const ANOMALY_EXCLUDE_Z = 4;
+
+/**
+ * How many calibration scores online anomaly detection wants per detection
+ * point: C = min(6 · detectionSize, {@link ANOMALY_CALIBRATION_MAX}).
+ *
+ * @param detectionSize - Points scored per series (integer >= 1).
+ * @returns C.
+ * @throws RangeError when `detectionSize` is not an integer >= 1.
+ *
+ * @example
+ * ```ts
+ * anomalyCalibrationSize(24); // => 144
+ * anomalyCalibrationSize(5000); // => 336
+ * ```
+ * @category Anomaly detection
+ */
+export function anomalyCalibrationSize(detectionSize: number): number {
+  if (!Number.isInteger(detectionSize) || detectionSize < 1) {
+    throw new RangeError(`anomalyCalibrationSize: detectionSize must be an integer >= 1, got ${String(detectionSize)}`);
+  }
+  return Math.min(6 * detectionSize, ANOMALY_CALIBRATION_MAX);
 }
 
 /**
@@ -24,17 +66,27 @@ export interface SeriesScoreSummary {
  * defines them.
  *
  * Method: every point with a forecast has a score u (`spreadScore`: where y
- * fell in the forecaster's predictive spread, on a normal scale). The
- * calibration points are the forecast points before the detection window, or
- * all forecast points when fewer than 6 · `detectionSize` lie before it
- * ({@link calibrationFitEnd}); points the forecaster was certain of are left out.
- * With their n sorted |u|, detection point t gets z = `calibratedZ(u_t)` and
- * the interval ŷ − W_below(m), ŷ + W_above(m) with m = `conformalMultiplier`
- * of the level: so |z| > Φ⁻¹(0.5 + L/200) exactly when y lies outside that
- * interval, and on exchangeable anomaly-free data a point falls outside with
- * probability at most about (100 − L) %.
+ * fell in the forecaster's predictive spread, on a normal scale); points the
+ * forecaster was certain of never calibrate. With C =
+ * {@link anomalyCalibrationSize}(detectionSize):
+ * - **Sliding** (at least C forecast points before the window): walking
+ *   through the forecast points in time order, each point is calibrated on
+ *   the last C scores kept before it. A point is kept unless its own
+ *   calibrated |z| exceeds {@link ANOMALY_EXCLUDE_Z}, judged once min(20, ⌊C/2⌋)
+ *   scores precede it (fewer do not resolve such a z). So the scale is
+ *   local (it follows the last C points, also inside a long detection
+ *   window) and robust (rank-based, and anomalies do not join it).
+ * - **Static** (a shorter history): every forecast point, the detection
+ *   window included, calibrates every detection point, as before.
  *
- * Cost: O(n log n + n · G) time; no allocation when `scratch` has n values.
+ * With the n sorted |u| of a point's calibration scores, it gets z =
+ * `calibratedZ(u)` and the interval ŷ − W_below(m), ŷ + W_above(m) with m =
+ * `conformalMultiplier` of the level: so |z| > Φ⁻¹(0.5 + L/200) exactly when y
+ * lies outside that interval, and on exchangeable anomaly-free data a point
+ * falls outside with probability at most about (100 − L) %.
+ *
+ * Cost: O(P · C) time for P forecast points (sorted insertion); static mode
+ * O(n log n + n · G); no allocation when `scratch` has max(n, 2C + 1) values.
  *
  * @param y - Observations of the series (a view is fine); never mutated.
  * @param forecast - One forecast per point of `y`, `NaN` where there is none; the detection window must have forecasts.
@@ -44,7 +96,7 @@ export interface SeriesScoreSummary {
  * @param detectionSize - Points at the end of the series to score (integer, 1 <= detectionSize <= y.length).
  * @param level - Interval level in percent, 0 <= level < 100.
  * @param out - Receives `detectionSize` values each: `z`, `lo`, `hi`.
- * @param scratch - Optional work buffer of at least `y.length` values.
+ * @param scratch - Optional work buffer of at least max(y.length, 2C + 1) values.
  * @throws RangeError when lengths or `detectionSize` are invalid, or a detection point has no finite forecast.
  *
  * @example
@@ -59,9 +111,10 @@ export interface SeriesScoreSummary {
  * const widths = new Float64Array(n * G).map((_, i) => knots[i % G]!);
  * const out = { z: new Float64Array(1), lo: new Float64Array(1), hi: new Float64Array(1) };
  * const summary = seriesCalibratedScores(y, forecast, widths, widths, SPREAD_LEVELS, 1, 99, out);
- * summary.calibrationPoints; // => 39
- * // 9 lies beyond the resolved scores: z = 9 / c, with c < 1 since every error was ±0.5
- * out.z[0]! > 9;
+ * summary.calibrationPoints; // the last 6 points before the window: C = 6 · 1
+ * // => 6
+ * // 9 lies beyond every calibration score (all 0.5): far outside the 99 % interval
+ * out.z[0]! > gaussianMultiplier(99) && out.hi[0]! < 9;
  * // => true
  * ```
  * @category Anomaly detection
@@ -88,7 +141,9 @@ export function seriesCalibratedScores(
   for (const key of ["z", "lo", "hi"] as const) {
     if (out[key].length < detectionSize) throw new RangeError(`seriesCalibratedScores: out.${key} needs ${detectionSize} values, has ${out[key].length}`);
   }
-  const work = scratch !== undefined && scratch.length >= n ? scratch : new Float64Array(n);
+  const C = anomalyCalibrationSize(detectionSize);
+  const size = Math.max(n, 2 * C + 1);
+  const work = scratch !== undefined && scratch.length >= size ? scratch : new Float64Array(size);
   const detectionStart = n - detectionSize;
   let outside = 0;
   for (let t = 0; t < n; t++) {
@@ -100,9 +155,11 @@ export function seriesCalibratedScores(
     if (!Number.isFinite(f) || !Number.isFinite(y[t] as number)) throw new RangeError(`seriesCalibratedScores: y and forecast must be finite at point ${t}`);
     if (t < detectionStart) outside++;
   }
-  const end = calibrationFitEnd(outside, detectionSize, n);
+  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work);
+
+  // Static: every forecast point calibrates every detection point.
   let count = 0;
-  for (let t = 0; t < end; t++) {
+  for (let t = 0; t < n; t++) {
     const f = forecast[t] as number;
     if (Number.isNaN(f) || spreadIsCertain(below, above, t * G, G)) continue;
     work[count++] = Math.abs(spreadScore(y[t] as number, f, below, above, t * G, knots));
@@ -117,7 +174,80 @@ export function seriesCalibratedScores(
     out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
     out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
   }
-  return { calibrationPoints: count, multiplier };
+  return { calibrationPoints: count, multiplier, sliding: false };
+}
+
+/** The sliding mode of {@link seriesCalibratedScores}: `work` holds the sorted scores (C + 1) and a ring of the kept ones (C). */
+function slidingScores(
+  y: ArrayLike<number>,
+  forecast: ArrayLike<number>,
+  below: ArrayLike<number>,
+  above: ArrayLike<number>,
+  knots: Float64Array,
+  detectionSize: number,
+  level: number,
+  C: number,
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array },
+  work: Float64Array,
+): SeriesScoreSummary {
+  const n = y.length;
+  const G = knots.length;
+  const detectionStart = n - detectionSize;
+  const sorted = work.subarray(0, C + 1);
+  const ring = work.subarray(C + 1, 2 * C + 1);
+  let count = 0;
+  let head = 0; // oldest kept score in the ring
+  let first: SeriesScoreSummary | null = null;
+  const excludeFrom = Math.min(20, C >> 1);
+  for (let t = 0; t < n; t++) {
+    const f = forecast[t] as number;
+    if (Number.isNaN(f)) continue;
+    const certain = spreadIsCertain(below, above, t * G, G);
+    const u = spreadScore(y[t] as number, f, below, above, t * G, knots);
+    const z = calibratedZ(u, sorted, 0, count);
+    if (t >= detectionStart) {
+      const j = t - detectionStart;
+      const multiplier = conformalMultiplier(sorted, 0, count, level);
+      if (first === null) first = { calibrationPoints: count, multiplier, sliding: true };
+      out.z[j] = z;
+      out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
+      out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
+    }
+    if (certain || (count >= excludeFrom && Math.abs(z) > ANOMALY_EXCLUDE_Z)) continue;
+    const v = Math.abs(u);
+    if (count === C) {
+      // drop the oldest kept score
+      const old = ring[head] as number;
+      ring[head] = v;
+      head = head + 1 === C ? 0 : head + 1;
+      let at = lowerBound(sorted, count, old);
+      sorted.copyWithin(at, at + 1, count);
+      count--;
+      at = lowerBound(sorted, count, v);
+      sorted.copyWithin(at + 1, at, count);
+      sorted[at] = v;
+      count++;
+    } else {
+      ring[(head + count) % C] = v;
+      const at = lowerBound(sorted, count, v);
+      sorted.copyWithin(at + 1, at, count);
+      sorted[at] = v;
+      count++;
+    }
+  }
+  return first!;
+}
+
+/** First index in `sorted[0, count)` whose value is >= v. */
+function lowerBound(sorted: Float64Array, count: number, v: number): number {
+  let lo = 0;
+  let hi = count;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -229,10 +359,11 @@ export function multivariateThreshold(level: number, seriesCount: number): numbe
 }
 
 /**
- * Where the calibration points of online anomaly detection end (CONTRACT §4):
- * the forecast points before the detection window when at least
- * 6 · detection_size of them exist (`n − detectionSize`), else every forecast
- * point (`n`). The exogenous fit of the anomaly pipeline uses the same points.
+ * Where the calibration points of online anomaly detection end: the forecast
+ * points before the detection window when at least
+ * {@link anomalyCalibrationSize}(detection_size) of them exist
+ * (`n − detectionSize`), else every forecast point (`n`). The exogenous fit of
+ * the anomaly pipeline uses the same points.
  *
  * @param outside - Forecast points before the detection window.
  * @param detectionSize - Points of the detection window.
@@ -247,5 +378,5 @@ export function multivariateThreshold(level: number, seriesCount: number): numbe
  * @category Anomaly detection
  */
 export function calibrationFitEnd(outside: number, detectionSize: number, n: number): number {
-  return outside >= 6 * detectionSize ? n - detectionSize : n;
+  return outside >= anomalyCalibrationSize(detectionSize) ? n - detectionSize : n;
 }

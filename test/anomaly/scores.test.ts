@@ -7,7 +7,7 @@ import {
   seriesCalibratedScores,
   univariateAnomalyFlags,
 } from "../../src/anomaly/index.js";
-import { calibratedZ, gaussianMultiplier, SPREAD_SCORE_CAP, spreadKnots, spreadScaleRatio } from "../../src/intervals/index.js";
+import { calibratedZ, conformalMultiplier, gaussianMultiplier, SPREAD_SCORE_CAP, spreadKnots, spreadScaleRatio } from "../../src/intervals/index.js";
 import { SPREAD_LEVELS } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
 
@@ -133,6 +133,84 @@ describe("seriesCalibratedScores", () => {
       // 99 is not: the rescaled normal quantile then meets Student-t tails, a bounded excess
       expect(flagged / total).toBeLessThanOrEqual(lv === 99 ? 0.02 : (1 - lv / 100) * 1.1 + 0.003);
     }
+  });
+
+  test("sliding: each detection point is calibrated on the last C kept scores before it", () => {
+    // d = 2, so C = 12; 30 forecast points before the window: sliding mode
+    const y = Float64Array.from({ length: 33 }, (_, t) => (t === 0 ? 0 : ((t * 37) % 11) - 5 + (t % 2) * 0.25));
+    const forecast = Float64Array.from(y, (_, t) => (t === 0 ? NaN : 0));
+    const r = scoresOf(y, forecast, 2, 90);
+    expect(r.sliding).toBe(true);
+    expect(r.calibrationPoints).toBe(12);
+    const last = (end: number) => Float64Array.from(Array.from(y.subarray(end - 12, end), Math.abs)).sort();
+    expect(r.z[0]).toBe(calibratedZ(y[31]!, last(31), 0, 12));
+    expect(r.z[1]).toBe(calibratedZ(y[32]!, last(32), 0, 12));
+    expect(r.multiplier).toBe(conformalMultiplier(last(31), 0, 12, 90));
+  });
+
+  test("sliding: the scale follows the series' recent behaviour", () => {
+    // errors of ±10 for a long stretch, then ±1 for the last 150 points; a 6 lies far outside the recent scale
+    const n = 600;
+    const y = Float64Array.from({ length: n }, (_, t) => (t < n - 150 ? 10 : 1) * (t % 2 === 0 ? 1 : -1) * (0.5 + ((t * 7) % 5) / 10));
+    y[n - 1] = 6;
+    const forecast = Float64Array.from(y, (_, t) => (t === 0 ? NaN : 0));
+    const r = scoresOf(y, forecast, 10, 99);
+    expect(r.sliding).toBe(true);
+    expect(Math.abs(r.z[9]!)).toBeGreaterThan(gaussianMultiplier(99));
+    expect(r.hi[9]!).toBeLessThan(6);
+  });
+
+  test("sliding: anomalies among the calibration points are left out, as if they had no forecast (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: 200, maxLength: 260 }),
+        fc.uniqueArray(fc.integer({ min: 40, max: 150 }), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 20 }),
+        (noise, spikes, d) => {
+          const n = noise.length;
+          const y = Float64Array.from(noise);
+          const forecast = new Float64Array(n);
+          forecast[0] = NaN;
+          const without = forecast.slice();
+          for (const t of spikes) {
+            y[t] = 1e6;
+            without[t] = NaN;
+          }
+          const a = scoresOf(y, forecast, d, 99);
+          const b = scoresOf(y, without, d, 99);
+          fc.pre(a.sliding);
+          expect(Array.from(a.z)).toEqual(Array.from(b.z));
+          expect(Array.from(a.hi)).toEqual(Array.from(b.hi));
+          expect(a.calibrationPoints).toBe(b.calibrationPoints);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test("sliding: on exchangeable scores, level L flags about (100 − L) % of points (Monte Carlo, seeded)", () => {
+    const random = seedrandom("sliding-flags");
+    const gauss = (): number => Math.sqrt(-2 * Math.log(Math.max(random(), 1e-300))) * Math.cos(2 * Math.PI * random());
+    const rates: number[] = [];
+    for (const lv of [80, 95, 99]) {
+      let flagged = 0;
+      let total = 0;
+      for (let run = 0; run < 100; run++) {
+        const n = 600;
+        const y = Float64Array.from({ length: n }, () => 2 * gauss());
+        const r = scoresOf(y, new Float64Array(n), 100, lv); // C = 336
+        expect(r.sliding).toBe(true);
+        for (const flag of univariateAnomalyFlags(r.z, lv)) flagged += flag;
+        total += 100;
+      }
+      rates.push(flagged / total);
+    }
+    expect(rates[0]!).toBeGreaterThan(0.17);
+    expect(rates[0]!).toBeLessThan(0.23);
+    expect(rates[1]!).toBeGreaterThan(0.035);
+    expect(rates[1]!).toBeLessThan(0.065);
+    expect(rates[2]!).toBeGreaterThan(0.004);
+    expect(rates[2]!).toBeLessThan(0.02);
   });
 
   test("rejects a detection point without forecast and bad sizes", () => {
