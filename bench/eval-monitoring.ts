@@ -23,7 +23,7 @@ import { detectAnomalies } from "../src/anomaly/index.js";
 import { gaussianMultiplier } from "../src/intervals/index.js";
 import type { Freq } from "../src/types.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
-import { ANOMALY_KINDS, monitoringStreams, nabScore, normalisedScore, type MonitoringStream } from "./monitoring-data.js";
+import { ANOMALY_KINDS, bestThresholdScore, monitoringStreams, nabScore, normalisedScore, type MonitoringStream } from "./monitoring-data.js";
 
 const LEVEL = 99;
 const LOOKBACK = 168;
@@ -42,10 +42,15 @@ function freqOf(stream: MonitoringStream): { freq: Freq; season: number } {
   return { freq: "H", season: 24 };
 }
 
-function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): Scored {
+/** Our detector, scored by |anomaly_score| (flags: `anomaly`) and by √accumulated_anomaly_score (alarms: A > q²). */
+function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): { z: Scored; accumulated: Scored } {
   const n = stream.values.length;
   const score = new Float64Array(n).fill(Number.NaN);
   const flag = new Uint8Array(n);
+  const evidence = new Float64Array(n).fill(Number.NaN);
+  const alarm = new Uint8Array(n);
+  const q2 = gaussianMultiplier(LEVEL) ** 2;
+  const both = () => ({ z: { score, flag }, accumulated: { score: evidence, flag: alarm } });
   const { freq } = freqOf(stream);
   if (pattern === "batch") {
     const d = n - stream.warmup;
@@ -54,8 +59,10 @@ function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): Scored 
     result.idxs.forEach((t, r) => {
       score[t] = Math.abs(result.anomaly_score[r]!);
       flag[t] = result.anomaly[r] ? 1 : 0;
+      evidence[t] = Math.sqrt(result.accumulated_anomaly_score[r]!);
+      alarm[t] = result.accumulated_anomaly_score[r]! > q2 ? 1 : 0;
     });
-    return { score, flag };
+    return both();
   }
   const ends: number[] = [];
   for (let end = stream.warmup + STREAM_EVERY; end <= n; end += STREAM_EVERY) ends.push(end);
@@ -71,9 +78,11 @@ function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): Scored 
       const t = end - STREAM_EVERY + j;
       score[t] = Math.abs(result.anomaly_score[r]!);
       flag[t] = result.anomaly[r] ? 1 : 0;
+      evidence[t] = Math.sqrt(result.accumulated_anomaly_score[r]!);
+      alarm[t] = result.accumulated_anomaly_score[r]! > q2 ? 1 : 0;
     }
   });
-  return { score, flag };
+  return both();
 }
 
 /** Rolling z of `values` against the previous LOOKBACK of `reference` (lagged by `lag`). */
@@ -100,25 +109,14 @@ function rollingZ(stream: MonitoringStream, lag: number): Scored {
 }
 
 /** NAB score of flags, and the best NAB score over thresholds of |score| (one threshold for all streams). */
-function evaluate(streams: readonly MonitoringStream[], scored: readonly Scored[]): { atLevel: number; best: number; bestThreshold: number; hits: number; windows: number; falseAlarms: number } {
+function evaluate(streams: readonly MonitoringStream[], scored: readonly Scored[]): { atLevel: number; at999: number; best: number; bestThreshold: number; hits: number; windows: number; falseAlarms: number } {
   const at = streams.map((s, i) => nabScore(s, (t) => scored[i]!.flag[t] === 1, s.warmup));
-  const all: number[] = [];
-  scored.forEach((s) => s.score.forEach((v) => (Number.isNaN(v) ? null : all.push(v))));
-  all.sort((a, b) => a - b);
-  let best = -Infinity;
-  let bestThreshold = Infinity;
-  for (let k = 0; k <= 60; k++) {
-    const p = 1 - Math.pow(10, -1 - (k / 60) * 3.5); // quantiles from 0.9 to 0.99997
-    const threshold = all[Math.min(all.length - 1, Math.floor(p * all.length))]!;
-    const parts = streams.map((s, i) => nabScore(s, (t) => scored[i]!.score[t]! > threshold, s.warmup));
-    const v = normalisedScore(parts);
-    if (v > best) {
-      best = v;
-      bestThreshold = threshold;
-    }
-  }
+  const q999 = gaussianMultiplier(99.9);
+  const at999 = streams.map((s, i) => nabScore(s, (t) => scored[i]!.score[t]! > q999, s.warmup));
+  const { best, threshold: bestThreshold } = bestThresholdScore(streams, scored.map((s) => s.score));
   return {
     atLevel: normalisedScore(at),
+    at999: normalisedScore(at999),
     best,
     bestThreshold,
     hits: at.reduce((a, p) => a + p.hits, 0),
@@ -143,20 +141,23 @@ for (const pattern of ["batch", "streaming"] as const) {
   const scoredOurs = streams.map((s) => ours(s, pattern));
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const detectors: [string, Scored[]][] = [
-    [`forecastmodel-1 (${pattern === "batch" ? "h 6, one request per stream" : "h 1, detection_size 24, every 24 points"})`, scoredOurs],
+    [`forecastmodel-1 (${pattern === "batch" ? "h 6, one request per stream" : "h 1, detection_size 24, every 24 points"}), anomaly_score`, scoredOurs.map((o) => o.z)],
+    [`forecastmodel-1, the same calls, accumulated_anomaly_score (alarm: A > q²)`, scoredOurs.map((o) => o.accumulated)],
     ["rolling Gaussian z (168 points)", streams.map((s) => rollingZ(s, 0))],
     ["seasonal-naive residual z (168 points)", streams.map((s) => rollingZ(s, freqOf(s).season))],
   ];
   for (const [name, scored] of detectors) {
     const e = evaluate(streams, scored);
-    rows.push(`| ${pattern} | ${name} | ${e.atLevel.toFixed(1)} | ${e.hits} / ${e.windows} | ${e.falseAlarms} | ${e.best.toFixed(1)} |`);
+    rows.push(`| ${pattern} | ${name} | ${e.atLevel.toFixed(1)} | ${e.hits} / ${e.windows} | ${e.falseAlarms} | ${e.at999.toFixed(1)} | ${e.best.toFixed(1)} |`);
     console.log(pattern, name, e.atLevel.toFixed(1), e.best.toFixed(1), `hits ${e.hits}/${e.windows}`, `FP ${e.falseAlarms}`);
   }
   console.log(`${pattern}: forecastmodel ${seconds.toFixed(1)} s`);
 }
-lines.push("| call pattern | detector | NAB score, level 99 | windows caught | false alarms | NAB score, best threshold |");
-lines.push("|---|---|---:|---:|---:|---:|");
+lines.push("| call pattern | detector | NAB score, level 99 | windows caught | false alarms | NAB score, level 99.9 | NAB score, best threshold |");
+lines.push("|---|---|---:|---:|---:|---:|---:|");
 lines.push(...rows);
+lines.push("");
+lines.push(`Why level-99 flags score below flagging nothing here: a calibrated level L flags about (100 − L) % of normal points, and this rule charges 0.11 per flagged normal point. Over ${points.toLocaleString("en-US")} points, 1 % is about ${Math.round(points / 100).toLocaleString("en-US")} false alarms, a cost of about ${Math.round((0.11 * points) / 100)} against at most ${streams.reduce((a, s) => a + s.windows.length, 0)} for catching every window. A flag rule beats flagging nothing only below about ${((100 * streams.reduce((a, s) => a + s.windows.length, 0)) / (0.11 * points)).toFixed(2)} % of normal points, so a monitor scored this way wants level 99.9 or above (the level-99.9 column), or alarms on the ranking with a chosen threshold.`);
 lines.push("");
 lines.push(`Machine: ${os.cpus()[0]?.model ?? "?"}, node ${process.version}.`);
 writeFileSync("docs/monitoring-eval.md", lines.join("\n") + "\n");

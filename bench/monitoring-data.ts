@@ -168,3 +168,26 @@ export function normalisedScore(parts: readonly { raw: number; perfect: number; 
   }
   return (100 * (raw - none)) / (perfect - none);
 }
+
+/**
+ * The best normalised NAB score of one threshold on |score| for all streams
+ * (a ranking measure): thresholds at 61 quantiles of the scores, from 0.9 to
+ * 0.99997. NaN scores are never flagged.
+ */
+export function bestThresholdScore(streams: readonly MonitoringStream[], scores: readonly Float64Array[]): { best: number; threshold: number } {
+  const all: number[] = [];
+  scores.forEach((s) => s.forEach((v) => (Number.isNaN(v) ? null : all.push(v))));
+  all.sort((a, b) => a - b);
+  let best = -Infinity;
+  let bestThreshold = Infinity;
+  for (let k = 0; k <= 60; k++) {
+    const p = 1 - Math.pow(10, -1 - (k / 60) * 3.5);
+    const threshold = all[Math.min(all.length - 1, Math.floor(p * all.length))]!;
+    const v = normalisedScore(streams.map((s, i) => nabScore(s, (t) => scores[i]![t]! > threshold, s.warmup)));
+    if (v > best) {
+      best = v;
+      bestThreshold = threshold;
+    }
+  }
+  return { best, threshold: bestThreshold };
+}

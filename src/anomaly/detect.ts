@@ -18,6 +18,7 @@ import {
   seriesCalibratedScores,
   calibrationFitEnd,
   anomalyCalibrationSize,
+  ANOMALY_EVIDENCE_POINTS,
   univariateAnomalyFlags,
 } from "./scores.js";
 
@@ -139,7 +140,9 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    scores; a point the model was certain of scores 0 when met exactly).
  * 5. Univariate: the interval is the model's spread at the level's calibrated
  *    multiplier, flagged iff |z| > q = Φ⁻¹(0.5 + level/200) (y outside the
- *    interval); `accumulated_anomaly_score` = z².
+ *    interval); `accumulated_anomaly_score` = max(z², z_e²), z_e the calibrated
+ *    z of the evidence of the last 8 scores (see `seriesCalibratedScores`;
+ *    z² when the history is too short for the sliding calibration).
  *    Multivariate: all series of one length; A_t = Σᵢ zᵢ,ₜ² on every series'
  *    row; step t flagged in every series iff A_t > χ²-quantile(level/100, n series);
  *    `intervals` null.
@@ -286,11 +289,12 @@ export function detectAnomalies(request: AnomalyInput, options: DetectAnomaliesO
   const zScores = new Float64Array(outputRows);
   const lower = new Float64Array(outputRows);
   const upper = new Float64Array(outputRows);
+  const evidence = new Float64Array(outputRows);
   let longest = 0;
   for (let i = 0; i < seriesCount; i++) longest = Math.max(longest, sizes[i] as number);
   const spread = cv.spread!;
   const G = spread.levels.length;
-  const scratch = new Float64Array(longest);
+  const scratch = new Float64Array(Math.max(longest, 4 * anomalyCalibrationSize(detectionSize) + 2 + ANOMALY_EVIDENCE_POINTS));
   const pointBelow = new Float64Array(longest * G);
   const pointAbove = new Float64Array(longest * G);
   const mean = new Array<number>(outputRows);
@@ -320,7 +324,12 @@ export function detectAnomalies(request: AnomalyInput, options: DetectAnomaliesO
       spread.levels,
       detectionSize,
       level,
-      { z: zScores.subarray(base, base + detectionSize), lo: lower.subarray(base, base + detectionSize), hi: upper.subarray(base, base + detectionSize) },
+      {
+        z: zScores.subarray(base, base + detectionSize),
+        lo: lower.subarray(base, base + detectionSize),
+        hi: upper.subarray(base, base + detectionSize),
+        accumulated: evidence.subarray(base, base + detectionSize),
+      },
       scratch,
     );
     for (let j = 0; j < detectionSize; j++) {
@@ -348,8 +357,7 @@ export function detectAnomalies(request: AnomalyInput, options: DetectAnomaliesO
   } else {
     const flags = univariateAnomalyFlags(zScores, level);
     for (let r = 0; r < outputRows; r++) {
-      const z = zScores[r] as number;
-      accumulated[r] = z * z;
+      accumulated[r] = evidence[r] as number;
       anomaly[r] = flags[r] === 1;
     }
     intervals = { [intervalKey(level, "lo")]: Array.from(lower), [intervalKey(level, "hi")]: Array.from(upper) };

@@ -13,6 +13,7 @@ export {
   anomalyCalibrationSize,
   ANOMALY_CALIBRATION_MAX,
   ANOMALY_EXCLUDE_Z,
+  ANOMALY_EVIDENCE_POINTS,
   univariateAnomalyFlags,
 } from "./scores.js";
 export {
