@@ -1,7 +1,7 @@
 /** Worker thread of the pretraining driver: computes the gradient of its part of each batch. */
 import { parentPort, workerData } from "node:worker_threads";
 import { networkShape } from "../src/model/config.js";
-import { pretrainBatch, pretrainStageGradient, type PretrainStage } from "../src/model/pretrain.js";
+import { pretrainBatch, pretrainStageGradient, type PretrainStage } from "./pretrain/pretrain.js";
 import { BatchGradient } from "../src/model/train.js";
 import type { ModelName } from "../src/types.js";
 

@@ -17,7 +17,7 @@ import { Worker } from "node:worker_threads";
 import { readFileSync, writeFileSync } from "node:fs";
 import { networkShape } from "../src/model/config.js";
 import { parameterLayout } from "../src/model/network.js";
-import { expandToCrossSeries, pretrainInitialParameters, pretrainUpdate, type PretrainStage } from "../src/model/pretrain.js";
+import { expandToCrossSeries, pretrainInitialParameters, pretrainUpdate, type PretrainStage } from "./pretrain/pretrain.js";
 import { AdamOptimizer } from "../src/model/train.js";
 import { decodeFloat32Base64 } from "../src/model/weights.js";
 import { WEIGHTS_FM1 } from "../src/model/weights/forecastmodel-1.js";

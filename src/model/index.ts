@@ -10,8 +10,3 @@ export { pretrainedParameters, applyFinetuned, encodeFloat32Base64, decodeFloat3
 export type { EmbeddedWeights } from "./weights.js";
 export { networkLossAndGradient, depthStart, parameterCount, AdamOptimizer, BatchGradient } from "./train.js";
 export type { SampleLoss, TrainingBatch, AdamOptions } from "./train.js";
-export { syntheticSeries, syntheticWindow, syntheticGroup, trainingHorizon } from "./synthetic.js";
-export type { Uniform, SyntheticWindow } from "./synthetic.js";
-export { expandToCrossSeries, pretrainUpdate, standardisedMae, pretrainBatch, learningRateAt, clipGradientNorm, pretrainInitialParameters, pretrainSingleThread } from "./pretrain.js";
-export type { PretrainConfig, PretrainStage } from "./pretrain.js";
-export { pretrainStageGradient } from "./pretrain.js";

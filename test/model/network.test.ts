@@ -4,8 +4,9 @@ import seedrandom from "seedrandom";
 import {
   AdamOptimizer, applyFinetuned, createNetworkForecaster, decodeFloat32Base64, depthStart, encodeFloat32Base64,
   horizonWarning, initialParameters, modelParams, MODEL_NAMES, networkLossAndGradient, networkShape, parameterCount,
-  pretrainedParameters, pretrainSingleThread, standardisedMae, BatchGradient, pretrainBatch,
+  pretrainedParameters, BatchGradient,
 } from "../../src/model/index.js";
+import { pretrainBatch, pretrainSingleThread, standardisedMae } from "../../bench/pretrain/pretrain.js";
 import type { Freq } from "../../src/types.js";
 
 const FREQS: Freq[] = ["H", "D", "W", "M", "Q", "Y"];

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import seedrandom from "seedrandom";
 import {
-  BatchGradient, initialParameters, networkShape, parameterLayout, pretrainBatch, pretrainSingleThread,
+  BatchGradient, initialParameters, networkShape, parameterLayout,
 } from "../../src/model/index.js";
+import { pretrainBatch, pretrainSingleThread } from "../../bench/pretrain/pretrain.js";
 
 describe("spread head gradients", () => {
   it("match central finite differences of the quantile loss, and leave the point network alone", () => {

@@ -7,7 +7,7 @@
  * share of short histories. No real data is used.
  * @module
  */
-import type { NetworkShape } from "./config.js";
+import type { NetworkShape } from "../../src/model/config.js";
 
 /**
  * A uniform generator on [0, 1) (e.g. a seeded `seedrandom`).

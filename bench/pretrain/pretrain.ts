@@ -6,11 +6,11 @@
  * @module
  */
 import seedrandom from "seedrandom";
-import type { ModelName } from "../types.js";
-import { networkShape, type NetworkShape } from "./config.js";
-import { initialParameters, parameterLayout } from "./network.js";
+import type { ModelName } from "../../src/types.js";
+import { networkShape, type NetworkShape } from "../../src/model/config.js";
+import { initialParameters, parameterLayout } from "../../src/model/network.js";
 import { syntheticGroup, syntheticWindow } from "./synthetic.js";
-import { AdamOptimizer, BatchGradient, type SampleLoss, type TrainingBatch } from "./train.js";
+import { AdamOptimizer, BatchGradient, type SampleLoss, type TrainingBatch } from "../../src/model/train.js";
 
 /**
  * Settings of one pretraining run.
