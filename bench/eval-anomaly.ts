@@ -263,7 +263,7 @@ if (weightsHeader.some((l) => l.includes("interim"))) {
   lines.push("  **These are interim weights** (a short pretraining run): rerun the command once the final weights are in place.");
 }
 lines.push("");
-lines.push("## Decisions of online anomaly detection (src/anomaly/, CONTRACT §4)");
+lines.push("## Decisions of online anomaly detection (src/anomaly/, docs/contract.md §4)");
 lines.push("");
 for (const decision of [
   "Windows: length h every step_size, tiling back from each series' end, as many as give d + C forecast points (the detection window plus C = min(6·d, 336) calibration points), `anomalyWindowCount` = 1 + ⌈max(0, d + C − h) / min(step_size, h)⌉, fewer when the series is shorter. Older history is not forecast: each window costs one network row per series (1,000 × 1,000 points, h 24, d 48: 14 windows).",

@@ -1,5 +1,5 @@
 /**
- * The online anomaly detection pipeline (CONTRACT §4): rolling-origin
+ * The online anomaly detection pipeline (docs/contract.md §4): rolling-origin
  * forecasts of the past with the model's predictive spread, calibrated
  * z-scores of the last `detectionSize` points, univariate or multivariate
  * thresholds.
@@ -119,7 +119,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
 }
 
 /**
- * Online anomaly detection over many series (CONTRACT §4).
+ * Online anomaly detection over many series (docs/contract.md §4).
  *
  * Steps:
  * 1. Exogenous phase 1 (`clean_ex_first`: the model sees y minus the X part).

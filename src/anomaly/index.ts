@@ -1,7 +1,7 @@
 /**
  * Online anomaly detection: calibrated signed z-scores per series,
  * univariate (|z| > q) and multivariate (Σ z² > χ² quantile) thresholds, and
- * the typed pipeline {@link detectAnomalies} (CONTRACT §4).
+ * the typed pipeline {@link detectAnomalies} (docs/contract.md §4).
  * @module
  */
 export {

@@ -1,5 +1,5 @@
 /**
- * The public entry points of CONTRACT section 1: a JSON request body in, its
+ * The public entry points of docs/contract.md §1: a JSON request body in, its
  * JSON result out (with the core's `warnings` list), `ValidationError` on bad
  * input. The service (`createService`) runs the same steps with accounts,
  * stores and headers around them.
@@ -171,7 +171,7 @@ function unknownFieldsWarning(endpoint: ApiEndpoint, raw: unknown): string | nul
  *
  * Validates the body like the API (all field errors at once, then the rules
  * across fields), accepting also freq Q and Y, and runs `runForecast`. Token
- * counts follow CONTRACT section 4. A horizon beyond the model's native one
+ * counts follow docs/contract.md §4. A horizon beyond the model's native one
  * adds a sentence to `warnings`.
  *
  * @param body - the request body: a JSON string, UTF-8 bytes or a parsed object.

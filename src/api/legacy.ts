@@ -1,5 +1,5 @@
 /**
- * The older request form (CONTRACT section 6): `{df: [{ds, y}], h}` with
+ * The older request form (docs/contract.md §6): `{df: [{ds, y}], h}` with
  * strictly parsed timestamps, the frequency inferred from their spacing, and
  * future timestamps written in the input's format.
  * @module

@@ -1,6 +1,6 @@
 /**
  * Results as the API returns them: token counts computed in one place
- * (CONTRACT section 4), fields in a fixed order, warnings kept apart.
+ * (docs/contract.md §4), fields in a fixed order, warnings kept apart.
  * @module
  */
 import type { AnomalyResult, ForecastResult, HistoricResult, Intervals, SeriesData } from "../types.js";

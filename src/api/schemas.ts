@@ -1,13 +1,13 @@
 /**
  * The request and response shapes of every route, written once as data
- * (CONTRACT sections 3, 5 and 6). Validation and GET /openapi.json both read
+ * (docs/contract.md §3, §5 and §6). Validation and GET /openapi.json both read
  * these.
  * @module
  */
 import type { ApiObjectSchema, ApiProperty, ApiSchema } from "./schema.js";
 
 /**
- * Ids of fine-tuned models (CONTRACT section 3).
+ * Ids of fine-tuned models (docs/contract.md §3).
  * @category API rules
  */
 export const MODEL_ID_PATTERN = "^[a-zA-Z0-9\\-_]{1,36}$";
@@ -242,7 +242,7 @@ export const CORE_REQUEST_SCHEMAS: Readonly<Record<ApiEndpoint, ApiObjectSchema>
 };
 
 /**
- * The older request form, POST /forecastmodel (CONTRACT section 6).
+ * The older request form, POST /forecastmodel (docs/contract.md §6).
  * @category API rules
  */
 export const LEGACY_REQUEST_SCHEMA: ApiObjectSchema = {
@@ -363,7 +363,7 @@ export const JOB_STATUS_SCHEMA: ApiObjectSchema = {
 };
 
 /**
- * A fine-tuned model record (CONTRACT section 5).
+ * A fine-tuned model record (docs/contract.md §5).
  * @category API rules
  */
 export const FINETUNED_MODEL_SCHEMA: ApiObjectSchema = {

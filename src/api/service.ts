@@ -1,5 +1,5 @@
 /**
- * `createService`: every route of CONTRACT section 2 as an async function
+ * `createService`: every route of docs/contract.md §2 as an async function
  * from a request ({method, path, headers, body}) to a response ({status,
  * headers, body}), with keys, credits, fine-tuned models, fine-tune jobs and
  * the older request form. No I/O: time, ids and storage are injected.

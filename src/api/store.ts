@@ -38,7 +38,7 @@ export interface StoredJob {
 }
 
 /**
- * A fine-tuned model record as the API returns it (CONTRACT section 5).
+ * A fine-tuned model record as the API returns it (docs/contract.md §5).
  * @category API rules
  */
 export interface FinetunedModelRecord {

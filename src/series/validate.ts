@@ -1,5 +1,5 @@
 /**
- * Validation of the series object of a request body (CONTRACT section 3) into `SeriesData`.
+ * Validation of the series object of a request body (docs/contract.md §3) into `SeriesData`.
  * @module
  */
 import { notAnObjectError, ValidationError, valueError, type ErrorItem } from "../errors.js";
@@ -128,7 +128,7 @@ function featureLists(value: unknown, loc: (string | number)[], errors: ErrorIte
  * Checks the series object of a request body (and `X_future`, when given) and converts it
  * to typed arrays, collecting every problem instead of stopping at the first. Never throws.
  *
- * Rules (CONTRACT section 3), each reported as a 422 item whose `loc` names the field and index:
+ * Rules (docs/contract.md §3), each reported as a 422 item whose `loc` names the field and index:
  * - `series` must be an object (`missing` / `model_attributes_type`, as the API says); `y` and `sizes` are required (`missing`);
  * - `y` is a list (`list_type`) of finite numbers: a null, a string, NaN or ±Infinity is
  *   `float_type` / `finite_number` at `[..., "y", i]`;

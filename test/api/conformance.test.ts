@@ -1,5 +1,5 @@
 /**
- * Conformance with CONTRACT.md, one test per rule: status codes, body shapes
+ * Conformance with docs/contract.md, one test per rule: status codes, body shapes
  * and headers of every route. Pipelines are stand-ins (test/api/helpers.ts) so
  * only the API layer is under test.
  */

@@ -1,5 +1,5 @@
 /**
- * The public entry points (CONTRACT section 1) over the real pipelines, and
+ * The public entry points (docs/contract.md §1) over the real pipelines, and
  * the service over the real pipelines agreeing with them.
  */
 import { describe, expect, it } from "vitest";
