@@ -6,7 +6,6 @@
  * @module
  */
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { intervalKey, withSpread } from "../intervals/index.js";
 import { prepareForecaster } from "../finetune/index.js";
@@ -158,9 +157,9 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  * @param request - The validated request.
  * @param options - An injected forecaster (tests, baselines).
  * @returns The anomaly result.
- * @throws ValidationError (`value_error`, loc starting with "body") for a series
- *   too short (the message states the minimum), a detection_size the windows
- *   cannot cover, or unequal lengths with the multivariate threshold.
+ * @throws RangeError for a series shorter than {@link anomalyMinimumLength}, a
+ *   detection window the windows cannot cover, or unequal lengths with the
+ *   multivariate threshold (the API reports these as 422 items first).
  *
  * @example
  * ```ts
@@ -382,57 +381,28 @@ export function detectAnomalies(request: AnomalyInput, options: DetectAnomaliesO
 }
 
 
-/** Cross-field rules: lengths, detection window, equal lengths for the multivariate threshold. */
+/**
+ * Guards of the typed input (the API reports these as 422 items before the
+ * pipeline runs; see `toAnomalyRequest`).
+ */
 function checkRequest(request: AnomalyInput): void {
   const { series, h, detectionSize, stepSize, level } = request;
-  const errors: ErrorItem[] = [];
-  const positive: [string, number][] = [["h", h], ["detection_size", detectionSize], ["step_size", stepSize]];
-  for (const [field, value] of positive) {
-    if (!Number.isInteger(value) || value < 1) errors.push(valueError(["body", field], `${field} must be an integer > 0`, value));
-  }
-  if (!(Number.isFinite(level) && level >= 0 && level < 100)) {
-    errors.push(valueError(["body", "level"], "level must be a number with 0 <= level < 100", level));
-  }
+  checkPositiveInteger(h, "detectAnomalies: h");
+  checkPositiveInteger(detectionSize, "detectAnomalies: detectionSize");
+  checkPositiveInteger(stepSize, "detectAnomalies: stepSize");
+  if (!(Number.isFinite(level) && level >= 0 && level < 100)) throw new RangeError(`detectAnomalies: level must be a number with 0 <= level < 100, got ${String(level)}`);
   const { sizes } = series;
-  if (sizes.length === 0) errors.push(valueError(["body", "series", "sizes"], "at least one series is required"));
-  if (errors.length > 0) throw new ValidationError(errors);
-
+  if (sizes.length === 0) throw new RangeError("detectAnomalies: at least one series is required");
   const minimum = anomalyMinimumLength(detectionSize, h, stepSize);
-  if (minimum === null) {
-    throw new ValidationError([
-      valueError(
-        ["body", "detection_size"],
-        `detection_size (${detectionSize}) must be <= h (${h}) when step_size (${stepSize}) > h: the forecast windows then leave gaps, so at most ${h} final points have forecasts`,
-        detectionSize,
-      ),
-    ]);
-  }
-  const multivariateThresholding = request.thresholdMethod === "multivariate";
-  const firstLength = sizes[0] as number;
+  if (minimum === null) throw new RangeError(`detectAnomalies: detectionSize (${detectionSize}) must be <= h (${h}) when stepSize (${stepSize}) > h`);
+  const first = sizes[0] as number;
   for (let i = 0; i < sizes.length; i++) {
     const n = sizes[i] as number;
-    if (n < minimum) {
-      const needs = detectionSize > h ? ` so that forecast windows cover detection_size = ${detectionSize} points` : "";
-      errors.push(
-        valueError(
-          ["body", "series", "sizes", i],
-          `series ${i} has ${n} points; online anomaly detection with h = ${h}, step_size = ${stepSize} and detection_size = ${detectionSize} needs at least ${minimum} points per series (${ANOMALY_MIN_CONTEXT} context point before the first forecast window${needs})`,
-          n,
-        ),
-      );
+    if (n < minimum) throw new RangeError(`detectAnomalies: series ${i} has ${n} points, fewer than anomalyMinimumLength(${detectionSize}, ${h}, ${stepSize}) = ${minimum}`);
+    if (request.thresholdMethod === "multivariate" && n !== first) {
+      throw new RangeError(`detectAnomalies: the multivariate threshold needs series of one length; series ${i} has ${n} points, series 0 has ${first}`);
     }
-    if (multivariateThresholding && n !== firstLength && errors.length < 1000) {
-      errors.push(
-        valueError(
-          ["body", "series", "sizes", i],
-          `threshold_method "multivariate" needs all series of the same length: series ${i} has ${n} points, series 0 has ${firstLength}`,
-          n,
-        ),
-      );
-    }
-    if (errors.length >= 1000) break;
   }
-  if (errors.length > 0) throw new ValidationError(errors);
 }
 
 function checkPositiveInteger(value: number, what: string): void {

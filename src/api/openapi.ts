@@ -47,10 +47,10 @@ export const OPENAPI_EXAMPLES: Readonly<Record<string, unknown>> = {
     detection_size: 7,
     level: 99,
   },
-  historic: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily], sizes: [105] }, freq: "D", level: [90] },
+  historic: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily, ...daily], sizes: [126] }, freq: "D", level: [90] },
   finetune: { series: { y: [...daily, ...daily], sizes: [42] }, freq: "D", finetune_steps: 5, output_model_id: "my-daily-model" },
   crossValidation: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily], sizes: [105] }, freq: "D", h: 7, n_windows: 2, level: [80] },
-  anomalyHistoric: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily], sizes: [105] }, freq: "D", level: 99 },
+  anomalyHistoric: { series: { y: [...daily, ...daily, ...daily, ...daily, ...daily, ...daily], sizes: [126] }, freq: "D", level: 99 },
   legacy: {
     df: [
       { ds: "2026-01-01", y: 12 },

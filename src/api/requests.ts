@@ -20,9 +20,10 @@ import type {
   ModelSpec,
   SeriesData,
 } from "../types.js";
-import { anomalyWindowCount, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
+import { anomalyMinimumLength, anomalyWindowCount, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
 import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index.js";
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
+import { historicWindowCount } from "../historic/index.js";
 import { isModelName, modelParams } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
@@ -526,12 +527,43 @@ export function toForecastRequest(b: ValidatedForecastBody, finetuned: Finetuned
 }
 
 /**
+ * The lengths online anomaly detection needs: with step_size > h the windows
+ * leave gaps, so detection_size must be <= h; every series needs at least
+ * `anomalyMinimumLength(detection_size, h, step_size)` points.
+ */
+function anomalyLengthRules(sizes: readonly number[], h: number, detectionSize: number, stepSize: number, out: ErrorItem[]): void {
+  const minimum = anomalyMinimumLength(detectionSize, h, stepSize);
+  if (minimum === null) {
+    out.push(
+      valueError(
+        ["body", "detection_size"],
+        `detection_size (${detectionSize}) must be <= h (${h}) when step_size (${stepSize}) > h: the forecast windows then leave gaps, so at most ${h} final points have forecasts`,
+        detectionSize,
+      ),
+    );
+    return;
+  }
+  const needs = detectionSize > h ? ` so that forecast windows cover detection_size = ${detectionSize} points` : "";
+  sizes.forEach((n, i) => {
+    if (n >= minimum) return;
+    out.push(
+      valueError(
+        ["body", "series", "sizes", i],
+        `series ${i} has ${n} points; online anomaly detection with h = ${h}, step_size = ${stepSize} and detection_size = ${detectionSize} needs at least ${minimum} points per series (${ANOMALY_MIN_CONTEXT} context point before the first forecast window${needs})`,
+        n,
+      ),
+    );
+  });
+}
+
+/**
  * Typed anomaly detection request (`stepSize` defaults to `h`).
  * @category API rules
  */
 export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWeights | null): AnomalyInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
+  anomalyLengthRules(b.series.sizes, b.h, b.detection_size, b.step_size ?? b.h, out);
   return finish(
     {
       ...spec,
@@ -549,6 +581,21 @@ export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWe
   );
 }
 
+/** The historic forecast needs one window per series: at least inputSize + horizon points (`historicWindowCount` > 0). */
+function historicLengthRules(sizes: readonly number[], model: ModelName, freq: Freq, out: ErrorItem[]): void {
+  const { inputSize, horizon } = modelParams(model, freq);
+  sizes.forEach((n, i) => {
+    if (historicWindowCount(n, inputSize, horizon) > 0) return;
+    out.push(
+      valueError(
+        ["body", "series", "sizes", i],
+        `series ${i} has ${n} observation(s); the historic forecast with ${model} at freq ${freq} needs at least inputSize + horizon = ${inputSize} + ${horizon} = ${inputSize + horizon} per series`,
+        n,
+      ),
+    );
+  });
+}
+
 /**
  * Typed historic forecast request.
  * @category API rules
@@ -556,6 +603,7 @@ export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWe
 export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: FinetunedWeights | null): HistoricInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
+  historicLengthRules(b.series.sizes, spec.model, spec.freq, out);
   return finish(
     {
       ...spec,

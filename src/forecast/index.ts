@@ -5,7 +5,6 @@
  * history (nested conformal), and exogenous features.
  * @module
  */
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { crossValidate, type CrossValidationResult } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
 import { prepareForecaster } from "../finetune/index.js";
@@ -83,8 +82,8 @@ export function calibrationWindowCount(h: number): number {
  * Tokens: input = every number received (y, X, X_future); output = numbers in
  * the per-row arrays (mean and each interval bound); finetune = steps × series.
  *
- * @throws ValidationError (loc starting with "body") for unequal lengths in
- *   multivariate mode, missing or mis-sized X_future, or bad fine-tune settings.
+ * @throws RangeError for h < 1, unequal lengths in multivariate mode, or a
+ *   missing or mis-sized `Xfuture` (the API reports these as 422 items first).
  *
  * @example
  * ```ts
@@ -189,39 +188,31 @@ function forecastIntervals(mean: Float64Array, dist: ForecastDistribution, cv: C
   return calibratedIntervals(dist, seriesOfRow, calibration, levels, mean);
 }
 
-/** Rules across fields of a forecast request (the API schema checks each field). */
+/**
+ * Guards of the typed input (the API reports these as 422 items before the
+ * pipeline runs: `validateEndpointBody`, `toForecastRequest`).
+ */
 function checkForecastRequest(request: ForecastInput): void {
   const { series, h } = request;
-  const items: ErrorItem[] = [];
-  if (!Number.isInteger(h) || h < 1) items.push(valueError(["body", "h"], "h must be an integer > 0", h));
+  if (!Number.isInteger(h) || h < 1) throw new RangeError(`runForecast: h must be an integer >= 1, got ${String(h)}`);
   const nSeries = series.sizes.length;
-  if (request.multivariate && nSeries > 1) {
-    const first = series.sizes[0]!;
+  if (request.multivariate) {
     for (let i = 1; i < nSeries; i++) {
-      if (series.sizes[i] !== first) {
-        items.push(valueError(["body", "series", "sizes", i], `multivariate forecasting needs series of equal length: series 0 has ${first} points, series ${i} has ${series.sizes[i]}`));
-        break;
+      if (series.sizes[i] !== series.sizes[0]) {
+        throw new RangeError(`runForecast: multivariate forecasting needs series of equal length: series 0 has ${series.sizes[0]} points, series ${i} has ${series.sizes[i]}`);
       }
     }
   }
   const features = series.X.length;
   const historical = new Set(request.histExog);
-  const futureNeeded = Array.from({ length: features }, (_, k) => k).filter((k) => !historical.has(k));
-  if (features > 0 && Number.isInteger(h) && h >= 1) {
-    const expected = nSeries * h;
-    if (request.Xfuture.length === 0 && futureNeeded.length > 0) {
-      items.push(valueError(["body", "X_future"], `X_future is required when series.X has features that are not in hist_exog: give ${features} arrays (one per feature) of sizes.length × h = ${expected} values`));
-    } else if (request.Xfuture.length > 0 && request.Xfuture.length !== features && request.Xfuture.length !== futureNeeded.length) {
-      items.push(valueError(["body", "X_future"], `X_future must have one array per feature of series.X (${features})`));
-    } else {
-      request.Xfuture.forEach((x, k) => {
-        if (x.length !== expected && !(x.length === 0 && historical.has(k))) {
-          items.push(valueError(["body", "X_future", k], `X_future[${k}] must have sizes.length × h = ${expected} values, got ${x.length}`));
-        }
-      });
-    }
-  } else if (features === 0 && request.Xfuture.length > 0) {
-    items.push(valueError(["body", "X_future"], "X_future given but series.X has no features"));
+  const futureNeeded = Array.from({ length: features }, (_, k) => k).filter((k) => !historical.has(k)).length;
+  const expected = nSeries * h;
+  if (features === 0 && request.Xfuture.length > 0) throw new RangeError("runForecast: Xfuture given but series.X has no features");
+  if (request.Xfuture.length === 0 && futureNeeded > 0) throw new RangeError(`runForecast: Xfuture is required: ${futureNeeded} feature(s) of series.X are not in histExog`);
+  if (request.Xfuture.length > 0 && request.Xfuture.length !== features && request.Xfuture.length !== futureNeeded) {
+    throw new RangeError(`runForecast: Xfuture needs one array per feature of series.X (${features}) or per feature not in histExog (${futureNeeded}), got ${request.Xfuture.length}`);
   }
-  if (items.length > 0) throw new ValidationError(items);
+  request.Xfuture.forEach((x, k) => {
+    if (x.length !== expected && !(x.length === 0 && historical.has(k))) throw new RangeError(`runForecast: Xfuture[${k}] must have sizes.length × h = ${expected} values, got ${x.length}`);
+  });
 }

@@ -6,7 +6,6 @@
  * @module
  */
 import type { Forecaster, HistoricInput, HistoricResult } from "../types.js";
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { modelParams } from "../model/index.js";
 import { prepareForecaster } from "../finetune/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
@@ -77,8 +76,8 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  *
  * Cost: one forecast call over Σ W_i windows plus O(n·p²) for the regression.
  *
- * @throws ValidationError (value_error at `["body","series","sizes",i]`) for every
- *   series shorter than inputSize + horizon, stating that minimum
+ * @throws RangeError for a series shorter than inputSize + horizon, stating
+ *   that minimum (the API reports every such series as a 422 item first)
  *
  * @example
  * ```ts
@@ -98,24 +97,15 @@ export function runHistoricForecast(request: HistoricInput, options: HistoricFor
   const { inputSize, horizon } = modelParams(request.model, request.freq);
   const seriesCount = series.sizes.length;
   const windows = new Int32Array(seriesCount);
-  const errors: ErrorItem[] = [];
-  const minimum = inputSize + horizon;
   let totalWindows = 0;
   for (let i = 0; i < seriesCount; i++) {
     const n = series.sizes[i] as number;
     windows[i] = historicWindowCount(n, inputSize, horizon);
     totalWindows += windows[i] as number;
     if (windows[i] === 0) {
-      errors.push(
-        valueError(
-          ["body", "series", "sizes", i],
-          `series ${i} has ${n} observation(s); the historic forecast with ${request.model} at freq ${request.freq} needs at least inputSize + horizon = ${inputSize} + ${horizon} = ${minimum} per series`,
-          n,
-        ),
-      );
+      throw new RangeError(`runHistoricForecast: series ${i} has ${n} observation(s), fewer than inputSize + horizon = ${inputSize} + ${horizon} = ${inputSize + horizon}`);
     }
   }
-  if (errors.length > 0) throw new ValidationError(errors);
 
   const plan = exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst });
   const modelSeries = plan.modelSeries;

@@ -8,6 +8,7 @@ import {
 } from "../../src/anomaly/index.js";
 import { crossValidate, latestWindowForecasts, seasonalNaiveForecaster } from "../../src/cv/index.js";
 import { ValidationError } from "../../src/errors.js";
+import { detectAnomaliesOnline } from "../../src/api/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
 import { horizonWarning } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
@@ -18,6 +19,12 @@ const weekly = seasonalNaiveForecaster(52);
 
 function flagged(result: AnomalyResult): number[] {
   return result.idxs.filter((_, r) => result.anomaly[r]);
+}
+
+/** The 422 items of a JSON anomaly body: the API checks the lengths before the pipeline runs. */
+function apiError(series: ReturnType<typeof packForTest>, fields: Record<string, unknown> = {}): ValidationError {
+  const body = { series: { y: Array.from(series.y), sizes: Array.from(series.sizes) }, freq: "W", h: 20, detection_size: 5, ...fields };
+  return validationError(() => detectAnomaliesOnline(body as never));
 }
 
 function validationError(run: () => unknown): ValidationError {
@@ -147,7 +154,8 @@ describe("calibration points and windows", () => {
           if (minimum! > 1 + h) {
             // one point shorter is refused
             const short = packForTest([Array.from({ length: minimum! - 1 }, (_, t) => Math.sin(t))]);
-            expect(() => detectAnomalies(anomalyRequestForTest(short, { h, stepSize: step, detectionSize: d }))).toThrow(ValidationError);
+            expect(() => detectAnomalies(anomalyRequestForTest(short, { h, stepSize: step, detectionSize: d }))).toThrow(RangeError);
+            expect(apiError(short, { h, step_size: step, detection_size: d }).detail[0]!.loc).toEqual(["body", "series", "sizes", 0]);
           }
         },
       ),
@@ -156,47 +164,53 @@ describe("calibration points and windows", () => {
   });
 });
 
-describe("422 rules", () => {
+describe("422 rules (checked by the API before the pipeline; the typed pipeline throws RangeError)", () => {
   test("a too-short series: value_error at its size, the message states the minimum", () => {
     const series = packForTest([Array(30).fill(1), Array(20).fill(1)]);
-    const error = validationError(() => detectAnomalies(anomalyRequestForTest(series, { h: 20 }), { forecaster: weekly }));
+    const error = apiError(series, { h: 20 });
     expect(error.detail).toHaveLength(1);
     expect(error.detail[0]!.type).toBe("value_error");
     expect(error.detail[0]!.loc).toEqual(["body", "series", "sizes", 1]);
     expect(error.detail[0]!.msg).toMatch(/^Value error, series 1 has 20 points; .* needs at least 21 points per series/);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 20 }), { forecaster: weekly })).toThrow(/series 1 has 20 points, fewer than anomalyMinimumLength\(5, 20, 20\) = 21/);
   });
 
   test("detection_size larger than the series allows states the minimum length", () => {
     const series = packForTest([Array(40).fill(1)]);
-    const error = validationError(() =>
-      detectAnomalies(anomalyRequestForTest(series, { h: 10, detectionSize: 45 }), { forecaster: weekly }),
-    );
+    const error = apiError(series, { h: 10, detection_size: 45 });
     expect(error.detail[0]!.msg).toMatch(/needs at least 51 points per series/);
     expect(error.detail[0]!.msg).toMatch(/detection_size = 45/);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 10, detectionSize: 45 }), { forecaster: weekly })).toThrow(RangeError);
   });
 
   test("detection_size > h with step_size > h leaves gaps", () => {
     const series = packForTest([Array(200).fill(1)]);
-    const error = validationError(() => detectAnomalies(anomalyRequestForTest(series, { h: 5, stepSize: 8, detectionSize: 6 })));
+    const error = apiError(series, { h: 5, step_size: 8, detection_size: 6 });
     expect(error.detail[0]!.loc).toEqual(["body", "detection_size"]);
     expect(error.detail[0]!.msg).toMatch(/must be <= h \(5\) when step_size \(8\) > h/);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 5, stepSize: 8, detectionSize: 6 }))).toThrow(/must be <= h \(5\) when stepSize \(8\) > h/);
   });
 
   test("multivariate thresholding needs equal lengths", () => {
     const series = packForTest([Array(50).fill(1), Array(60).fill(1), Array(50).fill(1)]);
-    const error = validationError(() => detectAnomalies(anomalyRequestForTest(series, { thresholdMethod: "multivariate" })));
-    expect(error.detail.map((d) => d.loc)).toEqual([["body", "series", "sizes", 1]]);
-    expect(error.detail[0]!.msg).toMatch(/same length: series 1 has 60 points, series 0 has 50/);
+    // the API's message (the pipeline's own copy of this rule, with another wording, is gone)
+    const error = apiError(series, { threshold_method: "multivariate" });
+    expect(error.detail.map((d) => d.loc)).toEqual([["body", "series", "sizes"]]);
+    expect(error.detail[0]!.msg).toMatch(/needs all series of the same length; sizes\[0\] = 50 but sizes\[1\] = 60/);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { thresholdMethod: "multivariate" }))).toThrow(/series 1 has 60 points, series 0 has 50/);
     // univariate accepts it
     expect(detectAnomalies(anomalyRequestForTest(series), { forecaster: weekly }).sizes).toEqual([5, 5, 5]);
   });
 
   test("non-integer or non-positive h, detection_size, step_size and a bad level", () => {
     const series = packForTest([Array(50).fill(1)]);
-    const error = validationError(() =>
-      detectAnomalies(anomalyRequestForTest(series, { h: 0, detectionSize: 1.5, stepSize: -1, level: 100 })),
-    );
-    expect(error.detail.map((d) => d.loc)).toEqual([["body", "h"], ["body", "detection_size"], ["body", "step_size"], ["body", "level"]]);
+    const error = apiError(series, { h: 0, detection_size: 1.5, step_size: -1, level: 100 });
+    // every field at once, in the schema's order
+    expect(error.detail.map((d) => d.loc)).toEqual([["body", "detection_size"], ["body", "h"], ["body", "level"], ["body", "step_size"]]);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 0 }))).toThrow(RangeError);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { detectionSize: 1.5 }))).toThrow(RangeError);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { stepSize: -1 }))).toThrow(RangeError);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { level: 100 }))).toThrow(RangeError);
   });
 });
 

@@ -33,7 +33,8 @@ const get = (path: string, headers: ServiceRequest["headers"] = bearer(KEY_A)): 
 
 const forecastBody = { series: smallSeries, freq: "D", h: 3, level: [80, 97.5] };
 const anomalyBody = { series: smallSeries, freq: "D", h: 2, detection_size: 2 };
-const historicBody = { series: smallSeries, freq: "D", level: [90] };
+const historicSeries = { y: Array.from({ length: 120 }, (_, t) => 10 + (t % 7)), sizes: [120] };
+const historicBody = { series: historicSeries, freq: "D", level: [90] };
 const finetuneBody = { series: smallSeries, freq: "D", finetune_steps: 4 };
 
 async function call(req: ServiceRequest, service = testService()): Promise<ServiceResponse> {
@@ -295,10 +296,19 @@ describe("section 5: 422 items", () => {
     expect(((await call(post("/v2/forecast", "{"))).body as { detail: { type: string }[] }).detail[0]?.type).toBe("json_invalid");
   });
 
-  it("value_error from the pipeline (series too short)", async () => {
+  it("value_error from a rule across fields (series too short), before any pipeline runs", async () => {
     const res = await call(post("/v2/historic_forecast", { series: { y: [1, 2], sizes: [2] }, freq: "D" }));
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ detail: [{ type: "value_error", loc: ["body", "series", "y"], msg: "Value error, series too short" }] });
+    expect(res.body).toEqual({
+      detail: [
+        {
+          type: "value_error",
+          loc: ["body", "series", "sizes", 0],
+          msg: "Value error, series 0 has 2 observation(s); the historic forecast with forecastmodel-1 at freq D needs at least inputSize + horizon = 96 + 14 = 110 per series",
+          input: 2,
+        },
+      ],
+    });
   });
 
   it("value_error naming a limit", async () => {

@@ -3,6 +3,7 @@ import { fc, test } from "@fast-check/vitest";
 import { calibrationWindowCount, runForecast } from "../../src/forecast/index.js";
 import { readFileSync } from "node:fs";
 import { ValidationError } from "../../src/errors.js";
+import { forecast } from "../../src/api/index.js";
 import type { ForecastInput, Freq, SeriesData } from "../../src/types.js";
 
 function pack(list: number[][], X: number[][][] = []): SeriesData {
@@ -168,10 +169,14 @@ describe("runForecast", () => {
     expect(Math.abs(res.weights_x![0]! - 4)).toBeLessThan(0.2);
     expect(res.input_tokens).toBe(n + n + h);
     const noFuture = () => runForecast(request(series, h, []));
-    expect(noFuture).toThrow(ValidationError);
+    expect(noFuture).toThrow(RangeError);
+    // the API reports it as a 422 item before the pipeline runs
+    const body = { series: { y, sizes: [n], X: [x.slice(0, n)] }, freq: "D" as const, h };
     try {
-      noFuture();
+      forecast(body);
+      expect.unreachable();
     } catch (e) {
+      expect(e).toBeInstanceOf(ValidationError);
       expect((e as ValidationError).detail[0]!.loc).toEqual(["body", "X_future"]);
     }
   });
