@@ -20,7 +20,6 @@
  * @module
  */
 import type { SeriesData } from "../types.js";
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { seriesOfRow } from "../series/index.js";
 import { EXOGENOUS_DEFAULT_PENALTY, createRidgeWorkspace, ridgeFitInto } from "./ridge.js";
 
@@ -200,9 +199,9 @@ function createFits(seriesCount: number, p: number): ExogenousSeriesFits {
  *
  * Cost: O(n·p² + S·p³) for n rows, p features, S series.
  *
- * @throws ValidationError when a `histExog` index is not a feature index
- *   (loc `["body","hist_exog",j]`) or an X value is not finite (loc `["body","series","X",k,row]`)
- * @throws RangeError when a feature's length differs from `y.length` or the penalty is negative
+ * @throws RangeError when a `histExog` index is not a feature index, an X
+ *   value is not finite, a feature's length differs from `y.length` or the
+ *   penalty is negative (the API reports the first two as 422 items first)
  *
  * @example
  * ```ts
@@ -221,22 +220,20 @@ export function exogenousBeforeModel(series: SeriesData, options: ExogenousOptio
   if (offsets.length !== series.sizes.length + 1 || offsets[series.sizes.length] !== y.length) {
     throw new RangeError("offsets must have sizes.length + 1 entries ending at y.length");
   }
-  const errors: ErrorItem[] = [];
   const historical = new Uint8Array(p);
   (options.histExog ?? []).forEach((k, j) => {
     if (!Number.isInteger(k) || k < 0 || k >= p) {
-      errors.push(valueError(["body", "hist_exog", j], `hist_exog[${j}] = ${k} is not a feature index: X has ${p} feature(s), so indices must be in 0..${p - 1}`, k));
-    } else historical[k] = 1;
+      throw new RangeError(`exogenousBeforeModel: histExog[${j}] = ${k} is not a feature index: X has ${p} feature(s)`);
+    }
+    historical[k] = 1;
   });
   for (let k = 0; k < p; k++) {
     const feature = X[k] as Float64Array;
     if (feature.length !== y.length) throw new RangeError(`X[${k}] must have length ${y.length} (the length of y), got ${feature.length}`);
-    for (let r = 0; r < feature.length && errors.length < 100; r++) {
-      const v = feature[r] as number;
-      if (!Number.isFinite(v)) errors.push(valueError(["body", "series", "X", k, r], `X[${k}][${r}] must be a finite number`, v));
+    for (let r = 0; r < feature.length; r++) {
+      if (!Number.isFinite(feature[r] as number)) throw new RangeError(`exogenousBeforeModel: X[${k}][${r}] must be a finite number, got ${String(feature[r])}`);
     }
   }
-  if (errors.length > 0) throw new ValidationError(errors);
 
   if (!options.cleanExFirst || p === 0) {
     const modelSeries: SeriesData = p === 0 ? series : { y, sizes: series.sizes, offsets, X: [] };
@@ -329,7 +326,7 @@ function pooledWeights(fits: ExogenousSeriesFits, seriesCount: number): Float64A
  * their sum, so they add up to it exactly up to rounding.
  *
  * @throws RangeError when rows, origins or model outputs are inconsistent with the plan's series
- * @throws ValidationError when `Xfuture` is missing or has the wrong shape (loc `["body","X_future",...]`)
+ * @throws RangeError when `Xfuture` is missing, has the wrong shape or a non-finite value (the API reports these as 422 items first)
  *
  * @example
  * ```ts
@@ -391,31 +388,23 @@ export function exogenousAfterModel(plan: ExogenousPlan, outputs: ExogenousModel
     let nonHistorical = 0;
     for (let k = 0; k < p; k++) if (historical[k] === 0) nonHistorical++;
     const given = future.Xfuture.length;
-    const errors: ErrorItem[] = [];
     if (given === p) {
       for (let k = 0; k < p; k++) if (historical[k] === 0) futureIndex[k] = k;
     } else if (given === nonHistorical) {
       let j = 0;
       for (let k = 0; k < p; k++) if (historical[k] === 0) futureIndex[k] = j++;
     } else {
-      errors.push(valueError(["body", "X_future"], `X_future must have one array per feature of X (${p}) or per non-historical feature (${nonHistorical}), got ${given}`));
+      throw new RangeError(`exogenousAfterModel: Xfuture needs one array per feature of X (${p}) or per non-historical feature (${nonHistorical}), got ${given}`);
     }
-    for (let k = 0; k < p && errors.length === 0; k++) {
+    for (let k = 0; k < p; k++) {
       const j = futureIndex[k] as number;
       if (j < 0) continue;
       const values = future.Xfuture[j] as Float64Array;
-      if (values.length !== expected) {
-        errors.push(valueError(["body", "X_future", j], `X_future[${j}] must have sizes.length * h = ${expected} values, got ${values.length}`));
-        continue;
-      }
+      if (values.length !== expected) throw new RangeError(`exogenousAfterModel: Xfuture[${j}] must have sizes.length * h = ${expected} values, got ${values.length}`);
       for (let r = 0; r < values.length; r++) {
-        if (!Number.isFinite(values[r] as number)) {
-          errors.push(valueError(["body", "X_future", j, r], `X_future[${j}][${r}] must be a finite number`, values[r]));
-          break;
-        }
+        if (!Number.isFinite(values[r] as number)) throw new RangeError(`exogenousAfterModel: Xfuture[${j}][${r}] must be a finite number, got ${String(values[r])}`);
       }
     }
-    if (errors.length > 0) throw new ValidationError(errors);
   }
 
   // Regressor value of feature k at in-sample row j.

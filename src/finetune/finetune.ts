@@ -5,7 +5,6 @@
  * @module
  */
 import seedrandom from "seedrandom";
-import { ValidationError, type ErrorItem } from "../errors.js";
 import { finetuneLossNames, getLoss } from "../losses/index.js";
 import {
   AdamOptimizer,
@@ -151,32 +150,15 @@ export interface FinetunedParameters {
   stepLosses: Float64Array;
 }
 
+/** Guards of the typed settings (the API reports these as 422 items before any tuning). */
 function checkSpec(spec: ModelSpec): void {
-  const items: ErrorItem[] = [];
   const { steps, depth, loss } = spec.finetune;
-  if (!Number.isInteger(steps) || steps < 0) {
-    items.push({ type: "greater_than_equal", loc: ["body", "finetune_steps"], msg: "Input should be an integer greater than or equal to 0", input: steps });
-  }
-  if (!Number.isInteger(depth) || depth < 1 || depth > 5) {
-    items.push({ type: "literal_error", loc: ["body", "finetune_depth"], msg: "Input should be 1, 2, 3, 4 or 5", input: depth });
-  }
-  if (!finetuneLossNames.includes(loss)) {
-    items.push({
-      type: "literal_error",
-      loc: ["body", "finetune_loss"],
-      msg: `Input should be ${finetuneLossNames.map((n) => `'${n}'`).join(", ")}`,
-      input: loss,
-    });
-  }
+  if (!Number.isInteger(steps) || steps < 0) throw new RangeError(`fine-tuning: finetune.steps must be an integer >= 0, got ${String(steps)}`);
+  if (!Number.isInteger(depth) || depth < 1 || depth > 5) throw new RangeError(`fine-tuning: finetune.depth must be 1, 2, 3, 4 or 5, got ${String(depth)}`);
+  if (!finetuneLossNames.includes(loss)) throw new RangeError(`fine-tuning: finetune.loss must be one of ${finetuneLossNames.join(", ")}, got ${String(loss)}`);
   if (spec.finetuned !== null && spec.finetuned.model !== spec.model) {
-    items.push({
-      type: "value_error",
-      loc: ["body", "finetuned_model_id"],
-      msg: `Value error, the fine-tuned model was trained from ${spec.finetuned.model}, but the request uses ${spec.model}`,
-      input: spec.finetuned.model,
-    });
+    throw new RangeError(`fine-tuning: the fine-tuned weights were trained from ${spec.finetuned.model}, but the request uses ${spec.model}`);
   }
-  if (items.length > 0) throw new ValidationError(items);
 }
 
 function resolveTrainLengths(series: SeriesData, trainLengths: Int32Array | undefined): Int32Array {
@@ -250,7 +232,7 @@ function powerOfTwoScale(y: Float64Array, offsets: Int32Array, trainLengths: Int
  * @param series - the request's series
  * @param options - optional training lengths
  * @returns parameters, their stored form, tokens and warnings
- * @throws ValidationError for bad fine-tune settings or a non-finite training value
+ * @throws RangeError for bad fine-tune settings or a non-finite training value (the API reports these as 422 items first)
  * @example
  * ```ts
  * const series = { y: new Float64Array([1, 2, 3, 4, 5, 6]), sizes: Int32Array.from([6]), offsets: Int32Array.from([0, 6]), X: [] };
@@ -285,17 +267,13 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   const { y, offsets } = series;
   const seriesCount = series.sizes.length;
   // Training values must be finite (the API rejects them earlier; this guards direct callers).
-  const bad: ErrorItem[] = [];
-  for (let i = 0; i < seriesCount && bad.length < 10; i++) {
+  for (let i = 0; i < seriesCount; i++) {
     const from = offsets[i] as number;
     const to = from + (trainLengths[i] as number);
-    for (let j = from; j < to && bad.length < 10; j++) {
-      if (!Number.isFinite(y[j] as number)) {
-        bad.push({ type: "finite_number", loc: ["body", "series", "y", j], msg: "Input should be a finite number", input: y[j] });
-      }
+    for (let j = from; j < to; j++) {
+      if (!Number.isFinite(y[j] as number)) throw new RangeError(`fine-tuning: y[${j}] must be a finite number, got ${String(y[j])}`);
     }
   }
-  if (bad.length > 0) throw new ValidationError(bad);
 
   const params = applyFinetuned(model, base);
   const total = params.length;
@@ -379,7 +357,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
  * @param series - the request's series
  * @param options - `trainLengths`: fine-tune only on the first `trainLengths[i]` points of series i
  * @returns the forecaster, fine-tune tokens, stored weights and warnings
- * @throws ValidationError for bad fine-tune settings or a non-finite training value
+ * @throws RangeError for bad fine-tune settings or a non-finite training value (the API reports these as 422 items first)
  * @example
  * ```ts
  * const series = { y: new Float64Array([1, 2, 3, 4]), sizes: Int32Array.from([4]), offsets: Int32Array.from([0, 4]), X: [] };
@@ -423,7 +401,7 @@ export function prepareForecaster(spec: ModelSpec, series: SeriesData, options: 
  *
  * @param request - the validated fine-tune request
  * @returns weights to store, token counts and warnings
- * @throws ValidationError for bad fine-tune settings or a non-finite value
+ * @throws RangeError for bad fine-tune settings or a non-finite value (the API reports these as 422 items first)
  * @example
  * ```ts
  * const series = { y: new Float64Array([3, 1, 4, 1, 5, 9, 2, 6]), sizes: Int32Array.from([4, 4]), offsets: Int32Array.from([0, 4, 8]), X: [] };

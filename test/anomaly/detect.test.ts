@@ -505,10 +505,11 @@ describe("with the network (forecastmodel-1)", () => {
 describe("hist_exog", () => {
   test("an index that is not a feature is a 422, with or without X", () => {
     const series = packForTest([Array.from({ length: 60 }, (_, t) => t % 7)]);
-    const error = validationError(() => detectAnomalies(anomalyRequestForTest(series, { histExog: [0] }), { forecaster: weekly }));
+    const error = apiError(series, { h: 5, hist_exog: [0] });
     expect(error.detail[0]!.loc).toEqual(["body", "hist_exog", 0]);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { histExog: [0] }), { forecaster: weekly })).toThrow(RangeError);
     const withX = { ...series, X: [Float64Array.from({ length: 60 }, (_, t) => t % 2)] };
-    expect(() => detectAnomalies(anomalyRequestForTest(withX, { histExog: [1] }), { forecaster: weekly })).toThrow(ValidationError);
+    expect(() => detectAnomalies(anomalyRequestForTest(withX, { histExog: [1] }), { forecaster: weekly })).toThrow(RangeError);
     expect(detectAnomalies(anomalyRequestForTest(withX, { histExog: [0] }), { forecaster: weekly }).idxs).toHaveLength(5);
   });
 });

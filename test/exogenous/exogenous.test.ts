@@ -7,6 +7,7 @@ import {
   type ExogenousPlan,
 } from "../../src/exogenous/index.js";
 import { ValidationError } from "../../src/errors.js";
+import { forecast } from "../../src/api/index.js";
 import type { Forecaster, SeriesData } from "../../src/types.js";
 import { inSampleWindows, knownAnswerData, makeSeries, seasonalMean, seasonalNaive } from "./helpers.js";
 
@@ -118,8 +119,11 @@ describe("phase 1", () => {
 
   it("rejects hist_exog indices that are not features, naming them", () => {
     const series = makeSeries([[1, 2, 3]], [[[1, 2, 4]]]);
+    expect(() => exogenousBeforeModel(series, { cleanExFirst: true, histExog: [0, 3] })).toThrow(/histExog\[1\] = 3 is not a feature index/);
+    // the API names the index as a 422 item before the pipeline runs
+    const body = { series: { y: [1, 2, 3], sizes: [3], X: [[1, 2, 4]] }, freq: "D" as const, h: 1, X_future: [[1]], hist_exog: [0, 3] };
     try {
-      exogenousBeforeModel(series, { cleanExFirst: true, histExog: [0, 3] });
+      forecast(body);
       expect.unreachable();
     } catch (e) {
       expect(e).toBeInstanceOf(ValidationError);
@@ -129,10 +133,12 @@ describe("phase 1", () => {
 
   it("rejects non-finite features with their position", () => {
     const series = makeSeries([[1, 2, 3]], [[[1, NaN, 4]]]);
-    expect(() => exogenousBeforeModel(series, { cleanExFirst: false })).toThrow(ValidationError);
+    expect(() => exogenousBeforeModel(series, { cleanExFirst: false })).toThrow(/X\[0\]\[1\] must be a finite number/);
     try {
-      exogenousBeforeModel(series, { cleanExFirst: true });
+      forecast({ series: { y: [1, 2, 3], sizes: [3], X: [[1, NaN, 4]] }, freq: "D", h: 1, X_future: [[1]] });
+      expect.unreachable();
     } catch (e) {
+      expect(e).toBeInstanceOf(ValidationError);
       expect((e as ValidationError).detail[0]?.loc).toEqual(["body", "series", "X", 0, 1]);
     }
   });
@@ -235,13 +241,16 @@ describe("phase 2", () => {
     expect(Array.from(b.future?.mean ?? [])).toEqual(Array.from(a.future?.mean ?? []));
   });
 
-  it("rejects X_future of the wrong shape with ValidationError", () => {
+  it("rejects X_future of the wrong shape (RangeError; the API reports it as a 422 item first)", () => {
     const series = makeSeries([[1, 4, 2, 8]], [[[1, 2, 1, 4]]]);
     const plan = exogenousBeforeModel(series, { cleanExFirst: true });
     const model = Float64Array.of(3, 3);
-    expect(() => exogenousAfterModel(plan, { future: { h: 2, model, Xfuture: [] } })).toThrow(ValidationError);
-    expect(() => exogenousAfterModel(plan, { future: { h: 2, model, Xfuture: [Float64Array.of(1)] } })).toThrow(ValidationError);
-    expect(() => exogenousAfterModel(plan, { future: { h: 2, model, Xfuture: [Float64Array.of(1, Infinity)] } })).toThrow(ValidationError);
+    expect(() => exogenousAfterModel(plan, { future: { h: 2, model, Xfuture: [] } })).toThrow(RangeError);
+    expect(() => exogenousAfterModel(plan, { future: { h: 2, model, Xfuture: [Float64Array.of(1)] } })).toThrow(RangeError);
+    expect(() => exogenousAfterModel(plan, { future: { h: 2, model, Xfuture: [Float64Array.of(1, Infinity)] } })).toThrow(RangeError);
+    for (const X_future of [[], [[1]], [[1, Infinity]]]) {
+      expect(() => forecast({ series: { y: [1, 4, 2, 8], sizes: [4], X: [[1, 2, 1, 4]] }, freq: "D", h: 2, X_future })).toThrow(ValidationError);
+    }
     expect(() => exogenousAfterModel(plan, { future: { h: 2, model: Float64Array.of(1), Xfuture: [Float64Array.of(1, 1)] } })).toThrow(RangeError);
   });
 

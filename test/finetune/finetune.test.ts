@@ -9,6 +9,7 @@ import {
 } from "../../src/finetune/index.js";
 import { applyFinetuned, createNetworkForecaster, depthStart, networkShape, parameterLayout, pretrainedParameters } from "../../src/model/index.js";
 import { ValidationError } from "../../src/errors.js";
+import { forecast } from "../../src/api/index.js";
 import type { FinetuneDepth, FinetunedWeights, LossName, ModelName, ModelSpec, SeriesData } from "../../src/types.js";
 
 function seriesOf(list: readonly number[][]): SeriesData {
@@ -258,9 +259,11 @@ describe("every loss and degenerate data", () => {
 });
 
 describe("bad input", () => {
-  function validationLocs(f: () => unknown): (string | number)[][] {
+  /** The 422 items of a JSON forecast body with these fine-tune fields: the API checks them before any tuning. */
+  function apiLocs(fields: Record<string, unknown>): (string | number)[][] {
+    const y = Array.from(weeklyData().y);
     try {
-      f();
+      forecast({ series: { y, sizes: [y.length] }, freq: "W", h: 1, ...fields } as never);
     } catch (e) {
       if (e instanceof ValidationError) return e.detail.map((d) => d.loc);
       throw e;
@@ -269,23 +272,26 @@ describe("bad input", () => {
   }
   vtest("bad steps, depth and loss are reported together with their fields", () => {
     const spec = { ...specOf(1), finetune: { steps: 1.5, depth: 7 as FinetuneDepth, loss: "huber" as LossName } };
-    expect(validationLocs(() => prepareForecaster(spec, weeklyData()))).toEqual([
+    expect(() => prepareForecaster(spec, weeklyData())).toThrow(RangeError);
+    // every field at once, in the schema's order
+    expect(apiLocs({ finetune_steps: 1.5, finetune_depth: 7, finetune_loss: "huber" })).toEqual([
       ["body", "finetune_steps"],
-      ["body", "finetune_depth"],
       ["body", "finetune_loss"],
+      ["body", "finetune_depth"],
     ]);
-    expect(validationLocs(() => prepareForecaster(specOf(-1), weeklyData()))).toEqual([["body", "finetune_steps"]]);
+    expect(() => prepareForecaster(specOf(-1), weeklyData())).toThrow(/finetune.steps must be an integer >= 0/);
+    expect(apiLocs({ finetune_steps: -1 })).toEqual([["body", "finetune_steps"]]);
   });
   vtest("a non-finite training value names its position; one after trainLengths is not read", () => {
     const s = weeklyData();
     s.y[70] = NaN;
-    expect(validationLocs(() => finetuneParameters(specOf(1), s))).toEqual([["body", "series", "y", 70]]);
+    expect(() => finetuneParameters(specOf(1), s)).toThrow(/y\[70\] must be a finite number/);
     const ok = finetuneParameters(specOf(1), s, { trainLengths: Int32Array.from([60, 5]) });
     expect(ok.params.every(Number.isFinite)).toBe(true);
   });
   vtest("a fine-tuned model of another base model is rejected", () => {
     const foreign: FinetunedWeights = { model: "forecastmodel-2.1", start: 0, values: new Float64Array(0) };
-    expect(validationLocs(() => prepareForecaster(specOf(0, 1, "default", foreign), weeklyData()))).toEqual([["body", "finetuned_model_id"]]);
+    expect(() => prepareForecaster(specOf(0, 1, "default", foreign), weeklyData())).toThrow(/trained from forecastmodel-2.1/);
   });
   vtest("trainLengths of the wrong shape is a RangeError", () => {
     expect(() => prepareForecaster(specOf(1), weeklyData(), { trainLengths: Int32Array.from([5]) })).toThrow(RangeError);
