@@ -3,7 +3,8 @@
  * 1000 series of 500 points (500 000 values), deterministic.
  */
 import { bench, describe } from "vitest";
-import { packSeries, seriesOffsets, seriesView, unpackSeries, validateSeriesInput } from "../src/series/index.js";
+import { packSeries, seriesOffsets, seriesView, unpackSeries } from "../src/series/index.js";
+import { validateSeriesInput } from "../src/api/series-input.js";
 
 const list: number[][] = Array.from({ length: 1000 }, (_, i) => Array.from({ length: 500 }, (_, t) => Math.sin(t / 7 + i) * 10 + i));
 const { y, sizes } = packSeries(list);

@@ -15,6 +15,8 @@ export { seededIdSequence } from "./ids.js";
 export { freqFromAlias, acceptedFreqAliases } from "./freq.js";
 export { decodeContent, BodyDecodeError, CONTENT_ENCODINGS } from "./encoding.js";
 export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService } from "./service.js";
+export { checkSeriesInput, validateSeriesInput } from "./series-input.js";
+export type { SeriesInputOptions, SeriesInputCheck } from "./series-input.js";
 export { createMemoryStore } from "./store.js";
 export type { ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome } from "./store.js";
 export { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "./requests.js";

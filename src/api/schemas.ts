@@ -45,6 +45,12 @@ export const LOSS_NAMES = ["default", "mae", "mse", "rmse", "mape", "smape", "po
 const finite = { kind: "number" } as const satisfies ApiSchema;
 const floatArray: ApiSchema = { kind: "array", items: finite, packed: "float64" };
 const featureMatrix: ApiSchema = { kind: "array", items: floatArray };
+
+/**
+ * A feature-major matrix of finite numbers (`X`, `X_future`): a list of lists.
+ * @category API rules
+ */
+export const FEATURE_MATRIX_SCHEMA: ApiSchema = featureMatrix;
 const positiveInt: ApiSchema = { kind: "integer", gt: 0 };
 const levelNumber: ApiSchema = { kind: "number", ge: 0, lt: 100 };
 const modelId: ApiSchema = { kind: "string", pattern: MODEL_ID_PATTERN };

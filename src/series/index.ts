@@ -1,7 +1,7 @@
 /**
  * Many series packed into one array (`y` + `sizes`, offsets as `Int32Array`), views
- * without copying, the feature-major exogenous layout (`X`, `X_future`) and the
- * validation of a request's series object into the typed `SeriesData`.
+ * without copying, and the feature-major exogenous layout (`X`, `X_future`).
+ * (Reading a request's series object is the API's: `checkSeriesInput`.)
  * @module
  */
 export {
@@ -17,4 +17,3 @@ export {
   futureFeatureView,
   type PackedSeries,
 } from "./pack.js";
-export { checkSeriesInput, validateSeriesInput, type SeriesInputOptions, type SeriesInputCheck } from "./validate.js";

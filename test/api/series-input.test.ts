@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { ValidationError, type ErrorItem } from "../../src/errors.js";
-import { checkSeriesInput, packSeries, validateSeriesInput } from "../../src/series/index.js";
+import { packSeries } from "../../src/series/index.js";
+import { checkSeriesInput, validateSeriesInput } from "../../src/api/series-input.js";
 import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
 
 /** The errors of an input, as "type loc" strings. */
