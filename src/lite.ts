@@ -23,6 +23,6 @@ export * from "./finetune/index.js";
 export * from "./exogenous/index.js";
 export * from "./historic/index.js";
 export * from "./forecast/index.js";
-export * from "./partition/index.js";
+export * from "./api/partition.js";
 export * from "./chart/index.js";
 export * from "./api/index.js";

@@ -28,7 +28,7 @@ afterAll(() => {
 describe("TSDoc examples", () => {
   it("are found in src/", () => {
     expect(examples.length).toBeGreaterThan(50);
-    expect(examples.some((e) => e.doc === "src/partition/index.ts")).toBe(true);
+    expect(examples.some((e) => e.doc === "src/api/partition.ts")).toBe(true);
   });
 
   it.each(examples.map((e) => [`${e.doc}:${e.line}`, e] as const))("%s runs", (_name, example) => {

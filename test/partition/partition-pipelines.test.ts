@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { merge, partition } from "../../src/partition/index.js";
+import { merge, partition } from "../../src/api/partition.js";
 import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api/index.js";
 
 /** A series with level, trend, season and a seeded wiggle: integers keep fast-check shrinking readable. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { merge, partition, partitionBlocker, type RequestPart } from "../../src/partition/index.js";
+import { merge, partition, partitionBlocker, type RequestPart } from "../../src/api/partition.js";
 import { ValidationError } from "../../src/errors.js";
 
 /**
@@ -134,11 +134,10 @@ describe("partition", () => {
     expect(parts[1]?.body.X_future).toEqual([[2, 0, 1, 2], [1, -1, 0, 1]]);
   });
 
-  it("gives min(k, series) parts; one part for a request without series", () => {
+  it("gives min(k, series) parts; a request without series is refused, as the API refuses it", () => {
     expect(partition(anomalyBody([[1], [2]], 1), 10)).toHaveLength(2);
-    const empty = partition({ series: { y: [], sizes: [] }, freq: "D" }, 4);
-    expect(empty).toHaveLength(1);
-    expect(empty[0]?.kind).toBe("historic");
+    // (before partition read the series with the API's reader, it gave one empty part here)
+    expect(() => partition({ series: { y: [], sizes: [] }, freq: "D" }, 4)).toThrow(/List should have at least 1 item/);
   });
 
   it("infers the kind from the body, or takes it from options", () => {
@@ -191,7 +190,10 @@ describe("partition", () => {
     ]);
     expect(bad({ series: { y: [1, 2, 3], sizes: [1, 1] } })).toEqual([["value_error", "body.series.sizes"]]);
     expect(bad({ series: { y: [1, 2], sizes: [1, 1], X: [[1]] } })).toEqual([["value_error", "body.series.X.0"]]);
-    expect(bad({ series: { y: [1, 2], sizes: [1, 1] }, h: 2, X_future: [[1, 2, 3]] })).toEqual([["value_error", "body.X_future.0"]]);
+    // X_future without X is refused too, as the API refuses it
+    expect(bad({ series: { y: [1, 2], sizes: [1, 1] }, h: 2, X_future: [[1, 2, 3]] })).toEqual([["value_error", "body.X_future"], ["value_error", "body.X_future.0"]]);
+    // a size of 0, which partition used to accept and the API does not
+    expect(bad({ series: { y: [1, 2], sizes: [2, 0] } })).toEqual([["greater_than_equal", "body.series.sizes.1"]]);
   });
 
   it("never mutates the request", () => {

@@ -12,6 +12,9 @@
  */
 
 import { notAnObjectError, ValidationError, type ErrorItem } from "../errors.js";
+import { parseRequestBody } from "./core.js";
+import { checkSeriesInput } from "./series-input.js";
+import { ErrorCollector, validateAgainst } from "./schema.js";
 
 /**
  * Which endpoint a request body is for.
@@ -107,19 +110,6 @@ export function partitionBlocker(body: unknown): string | null {
   return null;
 }
 
-/** A body given as JSON text or UTF-8 bytes is parsed (malformed JSON is a `json_invalid` ValidationError). */
-function readBody(input: unknown): unknown {
-  if (typeof input !== "string" && !(input instanceof Uint8Array)) return input;
-  const text = typeof input === "string" ? input : new TextDecoder().decode(input);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (e) {
-    throw new ValidationError([
-      { type: "json_invalid", loc: ["body"], msg: `JSON decode error: ${(e as Error).message}`, ctx: { error: (e as Error).message } },
-    ]);
-  }
-}
-
 /** Series boundaries b[0] = 0 < b[1] < … < b[parts] = n, balancing the number of values per part. */
 function cutPoints(sizes: readonly number[], parts: number): number[] {
   const n = sizes.length;
@@ -142,105 +132,19 @@ function cutPoints(sizes: readonly number[], parts: number): number[] {
   return bounds;
 }
 
-/** Structural checks needed to slice the body; the items point at the original positions. */
+/**
+ * What the body needs to be sliced, read by the API's own reader
+ * (`checkSeriesInput`, the request schema's `h`), so a body the API refuses
+ * is refused here with the same items, at the original positions.
+ */
 function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
-  const issues: ErrorItem[] = [];
-  if (!isObject(body)) {
-    return [notAnObjectError(["body"], body)];
-  }
-  const series = body.series;
-  if (!isObject(series)) {
-    return [
-      series === undefined
-        ? { type: "missing", loc: ["body", "series"], msg: "Field required" }
-        : notAnObjectError(["body", "series"], series),
-    ];
-  }
-  const { y, sizes, X } = series;
-  if (!Array.isArray(y)) {
-    issues.push(
-      y === undefined
-        ? { type: "missing", loc: ["body", "series", "y"], msg: "Field required" }
-        : { type: "list_type", loc: ["body", "series", "y"], msg: "Input should be a valid list", input: y },
-    );
-  } else {
-    for (let i = 0; i < y.length; i++) {
-      const v: unknown = y[i];
-      if (typeof v !== "number") {
-        issues.push({ type: "float_type", loc: ["body", "series", "y", i], msg: "Input should be a valid number", input: v });
-      } else if (!Number.isFinite(v)) {
-        issues.push({ type: "finite_number", loc: ["body", "series", "y", i], msg: "Input should be a finite number", input: v });
-      }
-    }
-  }
-  if (!Array.isArray(sizes)) {
-    issues.push(
-      sizes === undefined
-        ? { type: "missing", loc: ["body", "series", "sizes"], msg: "Field required" }
-        : { type: "list_type", loc: ["body", "series", "sizes"], msg: "Input should be a valid list", input: sizes },
-    );
-  } else {
-    let sum = 0;
-    let ok = true;
-    for (let i = 0; i < sizes.length; i++) {
-      const v: unknown = sizes[i];
-      if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
-        ok = false;
-        issues.push({
-          type: "int_type",
-          loc: ["body", "series", "sizes", i],
-          msg: "Input should be a valid integer >= 0",
-          input: v,
-        });
-      } else sum += v;
-    }
-    if (ok && Array.isArray(y) && sum !== y.length) {
-      issues.push({
-        type: "value_error",
-        loc: ["body", "series", "sizes"],
-        msg: `Value error, sizes must sum to len(y) = ${y.length}, got ${sum}`,
-      });
-    }
-  }
-  const rows = Array.isArray(y) ? y.length : -1;
-  if (X !== undefined && X !== null) {
-    if (!Array.isArray(X)) {
-      issues.push({ type: "list_type", loc: ["body", "series", "X"], msg: "Input should be a valid list", input: X });
-    } else {
-      X.forEach((feature: unknown, k: number) => {
-        if (!Array.isArray(feature)) {
-          issues.push({ type: "list_type", loc: ["body", "series", "X", k], msg: "Input should be a valid list", input: feature });
-        } else if (rows >= 0 && feature.length !== rows) {
-          issues.push({
-            type: "value_error",
-            loc: ["body", "series", "X", k],
-            msg: `Value error, X[${k}] must have len(y) = ${rows} values, got ${feature.length}`,
-          });
-        }
-      });
-    }
-  }
-  const Xf = body.X_future;
-  if (kind === "forecast" && Xf !== undefined && Xf !== null) {
-    const h = body.h;
-    if (typeof h !== "number" || !Number.isInteger(h) || h <= 0) {
-      issues.push({ type: "int_type", loc: ["body", "h"], msg: "Input should be a valid integer > 0", input: h });
-    } else if (!Array.isArray(Xf)) {
-      issues.push({ type: "list_type", loc: ["body", "X_future"], msg: "Input should be a valid list", input: Xf });
-    } else if (Array.isArray(sizes)) {
-      const need = sizes.length * h;
-      Xf.forEach((feature: unknown, k: number) => {
-        if (!Array.isArray(feature) || feature.length !== need) {
-          issues.push({
-            type: "value_error",
-            loc: ["body", "X_future", k],
-            msg: `Value error, X_future[${k}] must have len(sizes) * h = ${need} values`,
-          });
-        }
-      });
-    }
-  }
-  return issues;
+  if (!isObject(body)) return [notAnObjectError(["body"], body)];
+  const collector = new ErrorCollector();
+  const forecast = kind === "forecast" && body.X_future !== undefined && body.X_future !== null;
+  if (forecast) validateAgainst({ kind: "integer", gt: 0 }, body.h, ["body", "h"], collector);
+  const h = typeof body.h === "number" && Number.isInteger(body.h) && body.h > 0 ? body.h : undefined;
+  const check = checkSeriesInput(body.series, forecast ? { XFuture: body.X_future, h } : {});
+  return [...collector.items, ...check.errors];
 }
 
 /**
@@ -253,8 +157,8 @@ function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
  * they are (key order kept, so the bodies serialise like the original). Cut
  * points are chosen greedily so each part holds about total/k values; every
  * part has at least one series, so there are min(k, number of series) parts
- * (one part for a request without series). Computing every part and passing
- * the results to {@link merge} gives exactly the single-call result.
+ * Computing every part and passing the results to {@link merge} gives
+ * exactly the single-call result.
  *
  * @param body - JSON body of POST /v2/online_anomaly_detection, /v2/forecast or /v2/historic_forecast
  *   (a parsed value, or JSON text / UTF-8 bytes, which are parsed first).
@@ -263,8 +167,8 @@ function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
  * @returns the parts in series order.
  * @throws RangeError when `k` is not an integer >= 1, or when the request couples its
  *   series (the message is {@link partitionBlocker}'s reason).
- * @throws ValidationError when the body cannot be sliced (series, y, sizes or X malformed),
- *   with `loc` pointing into the original body.
+ * @throws ValidationError with the API's items when the series object (or, for a
+ *   forecast, `h` and `X_future`) is not what the API accepts, `loc` pointing into the original body.
  *
  * @example
  * ```ts
@@ -296,7 +200,7 @@ export function partition<B extends object>(body: B, k: number, options?: Partit
 export function partition(body: unknown, k: number, options?: PartitionOptions): RequestPart[];
 export function partition(input: unknown, k: number, options: PartitionOptions = {}): RequestPart[] {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`partition: k must be an integer >= 1, got ${String(k)}`);
-  const body = readBody(input);
+  const body = typeof input === "string" || input instanceof Uint8Array ? parseRequestBody(input) : input;
   const kind = options.kind ?? (isObject(body) ? inferKind(body) : "forecast");
   const issues = checkBody(body, kind);
   if (issues.length > 0) throw new ValidationError(issues);
