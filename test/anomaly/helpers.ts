@@ -1,4 +1,5 @@
 import type { AnomalyInput, SeriesData } from "../../src/types.js";
+import { univariateAnomalyRequest } from "../../bench/anomaly-request.js";
 
 /** Packs plain arrays into SeriesData (test helper; no validation). */
 export function packForTest(list: readonly (readonly number[])[]): SeriesData {
@@ -10,27 +11,10 @@ export function packForTest(list: readonly (readonly number[])[]): SeriesData {
   return { y, sizes, offsets, X: [] };
 }
 
-/** An anomaly request with the API defaults, overridden by `fields`. */
+/** An anomaly request with the API defaults (as the benchmarks build them), overridden by `fields`. */
 export function anomalyRequestForTest(series: SeriesData, fields: Partial<AnomalyInput> = {}): AnomalyInput {
   const h = fields.h ?? 20;
-  return {
-    series,
-    freq: "W",
-    h,
-    detectionSize: 5,
-    level: 99,
-    thresholdMethod: "univariate",
-    stepSize: fields.stepSize ?? h,
-    model: "forecastmodel-1",
-    finetune: { steps: 0, loss: "default", depth: 1 },
-    finetuned: null,
-    multivariate: false,
-    modelParameters: null,
-    cleanExFirst: true,
-    histExog: [],
-    refit: false,
-    ...fields,
-  };
+  return { ...univariateAnomalyRequest(series, "W", h, 5, 99), ...fields };
 }
 
 /** The issue's fixture: two weekly series of 100 points, 10·sin(0.1·t) + 12, spikes of 30 at t = 95 (first) and t = 99 (second). */
