@@ -12,6 +12,7 @@ import { anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../src/cv/index.js";
 import type { AnomalyInput, Forecaster, SeriesData } from "../src/types.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
+import { modelSource, fixedModelSource } from "../src/finetune/index.js";
 
 const seriesCount = Number(process.argv[2] ?? 1000);
 const points = Number(process.argv[3] ?? 1000);
@@ -44,7 +45,7 @@ function time(label: string, forecaster: Forecaster | undefined, series: SeriesD
   const before = process.memoryUsage();
   const cpuBefore = process.cpuUsage();
   const start = process.hrtime.bigint();
-  const result = detectAnomalies(request(series), forecaster === undefined ? {} : { forecaster });
+  const result = detectAnomalies(request(series), forecaster === undefined ? modelSource(request(series)) : fixedModelSource(forecaster));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;

@@ -2,7 +2,7 @@
  * API overhead benchmark: a POST /v2/forecast request of 100 daily series
  * (200 points each, h = 14, levels 80 and 95) answered four ways:
  *
- * 1. `runForecast(typedRequest)`: the typed pipeline alone (no JSON);
+ * 1. `runForecast(typedRequest, modelSource(typedRequest))`: the typed pipeline alone (no JSON);
  * 2. `forecast(body)`: the core entry point (validation + pipeline) on a parsed body;
  * 3. `service.handle(...)` with the body as JSON text, plus `JSON.stringify` of
  *    the response: what a host does (parse, key, credits, validation,
@@ -21,6 +21,7 @@ import { forecast } from "../src/api/core.js";
 import { createService } from "../src/api/service.js";
 import { runForecast } from "../src/forecast/index.js";
 import type { ForecastInput, ForecastResult } from "../src/types.js";
+import { modelSource } from "../src/finetune/index.js";
 
 const seriesCount = Number(process.argv[2] ?? 100);
 const length = Number(process.argv[3] ?? 200);
@@ -59,7 +60,7 @@ const typed: ForecastInput = {
 const accounts = [{ id: "bench", apiKeys: ["bench-key"], credits: 1e15, hasPaymentMethod: true }];
 const headers = { authorization: "Bearer bench-key", "content-type": "application/json" };
 const service = createService({ accounts });
-const precomputed: ForecastResult = runForecast(typed);
+const precomputed: ForecastResult = runForecast(typed, modelSource(typed));
 const apiOnly = createService({
   accounts,
   pipelines: {
@@ -98,7 +99,7 @@ async function timeInterleaved(cases: readonly [string, () => unknown | Promise<
 }
 
 const cases: [string, () => unknown | Promise<unknown>][] = [
-  ["runForecast(typed request)", () => runForecast(typed)],
+  ["runForecast(typed request, modelSource(typed request))", () => runForecast(typed, modelSource(typed))],
   ["forecast(parsed body)", () => forecast(body)],
   [
     "handle(JSON text) + JSON.stringify(response)",

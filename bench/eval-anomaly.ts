@@ -18,6 +18,7 @@ import { seasonalNaiveForecaster } from "../src/cv/index.js";
 import type { Forecaster, Freq, SeriesData } from "../src/types.js";
 import { gaussianMultiplier } from "../src/intervals/index.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
+import { modelSource, fixedModelSource } from "../src/finetune/index.js";
 
 const VALIDATION = process.argv.includes("--data") && process.argv[process.argv.indexOf("--data") + 1] === "validation";
 const COMMAND = "npm run build && node dist/bench/eval-anomaly.js" + (VALIDATION ? " --data validation" : "");
@@ -178,7 +179,7 @@ type Rule = "flags" | "alarms";
 function evaluate(group: Group, level: number, forecaster: Forecaster | undefined, counts: Counts, rule: Rule): number {
   const request = univariateAnomalyRequest(group.series, group.freq, group.h, DETECTION_SIZE, level);
   const start = process.hrtime.bigint();
-  const result = detectAnomalies(request, forecaster === undefined ? {} : { forecaster });
+  const result = detectAnomalies(request, forecaster === undefined ? modelSource(request) : fixedModelSource(forecaster));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const q2 = gaussianMultiplier(level) ** 2;
   group.injected.forEach((e, i) => {

@@ -24,6 +24,7 @@ import { gaussianMultiplier } from "../src/intervals/index.js";
 import type { Freq } from "../src/types.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
 import { ANOMALY_KINDS, bestThresholdScore, monitoringStreams, nabScore, normalisedScore, type MonitoringStream } from "./monitoring-data.js";
+import { modelSource } from "../src/finetune/index.js";
 
 const LEVEL = 99;
 const LOOKBACK = 168;
@@ -55,7 +56,7 @@ function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): { z: Sc
   if (pattern === "batch") {
     const d = n - stream.warmup;
     const series = { y: stream.values, sizes: Int32Array.of(n), offsets: Int32Array.of(0, n), X: [] };
-    const result = detectAnomalies(univariateAnomalyRequest(series, freq, 6, d, LEVEL));
+    const result = detectAnomalies(univariateAnomalyRequest(series, freq, 6, d, LEVEL), modelSource(univariateAnomalyRequest(series, freq, 6, d, LEVEL)));
     result.idxs.forEach((t, r) => {
       score[t] = Math.abs(result.anomaly_score[r]!);
       flag[t] = result.anomaly[r] ? 1 : 0;
@@ -71,7 +72,7 @@ function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): { z: Sc
   const sizes = new Int32Array(ends.length).fill(STREAM_HISTORY);
   const offsets = Int32Array.from({ length: ends.length + 1 }, (_, i) => i * STREAM_HISTORY);
   const request = { ...univariateAnomalyRequest({ y, sizes, offsets, X: [] }, freq, 1, STREAM_EVERY, LEVEL), stepSize: 1 };
-  const result = detectAnomalies(request);
+  const result = detectAnomalies(request, modelSource(request));
   ends.forEach((end, i) => {
     for (let j = 0; j < STREAM_EVERY; j++) {
       const r = i * STREAM_EVERY + j;

@@ -9,6 +9,7 @@ import os from "node:os";
 import { runForecast } from "../src/forecast/index.js";
 import { pretrainedParameters } from "../src/model/weights.js";
 import type { ForecastInput } from "../src/types.js";
+import { modelSource } from "../src/finetune/index.js";
 
 const nSeries = Number(process.argv[2] ?? 1000);
 const points = Number(process.argv[3] ?? 500);
@@ -29,11 +30,11 @@ const request: ForecastInput = {
   Xfuture: [], cleanExFirst: true, histExog: [],
 };
 pretrainedParameters("forecastmodel-1"); // decode the weights outside the timed part
-runForecast({ ...request, series: { y: y.subarray(0, points * 4), sizes: sizes.subarray(0, 4), offsets: offsets.subarray(0, 5), X: [] } }); // warm-up
+runForecast({ ...request, series: { y: y.subarray(0, points * 4), sizes: sizes.subarray(0, 4), offsets: offsets.subarray(0, 5), X: [] } }, modelSource(request)); // warm-up
 const runs: number[] = [];
 for (let r = 0; r < 3; r++) {
   const t0 = process.hrtime.bigint();
-  const res = runForecast(request);
+  const res = runForecast(request, modelSource(request));
   runs.push(Number(process.hrtime.bigint() - t0) / 1e9);
   if (res.mean.length !== nSeries * h) throw new Error("wrong output length");
 }

@@ -25,6 +25,7 @@ import { runHistoricForecast } from "../src/historic/index.js";
 import { fitRidgeRegression } from "../src/exogenous/index.js";
 import { pretrainedParameters } from "../src/model/index.js";
 import type { Forecaster, HistoricInput, SeriesData } from "../src/types.js";
+import { modelSource, fixedModelSource } from "../src/finetune/index.js";
 
 const FEATURES = 5;
 
@@ -97,7 +98,7 @@ function runCase(kind: string, count: number, length: number): CaseResult {
   if (useNetwork) pretrainedParameters("forecastmodel-1");
   const baselineMB = process.memoryUsage().rss / 2 ** 20;
   const t0 = performance.now();
-  const result = runHistoricForecast(benchRequest(series, cleanExFirst), useNetwork ? {} : { forecaster: naive });
+  const result = runHistoricForecast(benchRequest(series, cleanExFirst), useNetwork ? modelSource(benchRequest(series, cleanExFirst)) : fixedModelSource(naive));
   const seconds = (performance.now() - t0) / 1000;
   const peakMB = process.resourceUsage().maxRSS / 1024;
   return { seconds, baselineMB, peakMB, rows: result.mean.length, weights: (result.weights_x ?? []).map((w) => Number(w.toFixed(4))) };

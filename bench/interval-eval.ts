@@ -6,6 +6,7 @@
 import "../src/model/weights/default.js";
 import { runForecast } from "../src/forecast/index.js";
 import type { Freq, ModelName } from "../src/types.js";
+import { modelSource } from "../src/finetune/index.js";
 
 /** Point forecast and 80 % / 95 % bounds of one hold-out window. */
 export interface WindowIntervals {
@@ -90,7 +91,7 @@ export function modelIntervals(model: ModelName, freq: Freq, trains: readonly Ar
     series: { y, sizes, offsets, X: [] }, h, freq, levels: [80, 95], model,
     finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null,
     Xfuture: [], cleanExFirst: true, histExog: [],
-  });
+  }, modelSource({ model, freq, finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null }));
   const iv = res.intervals!;
   return trains.map((_, i) => {
     const s = (a: readonly number[]): number[] => a.slice(i * h, (i + 1) * h);

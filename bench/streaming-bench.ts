@@ -11,6 +11,7 @@ import os from "node:os";
 import seedrandom from "seedrandom";
 import { detectAnomalies } from "../src/anomaly/index.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
+import { modelSource } from "../src/finetune/index.js";
 
 const streams = Number(process.argv[2] ?? 1000);
 const HISTORY = 264;
@@ -29,7 +30,7 @@ const offsets = Int32Array.from({ length: streams + 1 }, (_, i) => i * HISTORY);
 function call(end: number): number {
   data.forEach((s, i) => y.set(s.subarray(end - HISTORY, end), i * HISTORY));
   const request = { ...univariateAnomalyRequest({ y, sizes, offsets, X: [] }, "H", 1, NEW, 99), stepSize: 1 };
-  return detectAnomalies(request).anomaly.filter((f) => f).length;
+  return detectAnomalies(request, modelSource(request)).anomaly.filter((f) => f).length;
 }
 call(HISTORY); // warm-up
 const t0 = process.hrtime.bigint();

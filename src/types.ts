@@ -55,6 +55,32 @@ export interface Forecaster {
 }
 
 /**
+ * The forecaster a pipeline runs with, and what preparing it cost (see {@link ModelSource}).
+ * @category Types
+ */
+export interface PreparedModel {
+  /** The forecaster. */
+  readonly forecaster: Forecaster;
+  /** Fine-tune tokens charged: `finetune.steps × number of series`, 0 without fine-tuning. */
+  readonly finetuneTokens: number;
+  /** Notes for the result's `warnings` (e.g. nothing to fine-tune on). */
+  readonly warnings: readonly string[];
+}
+
+/**
+ * Where a pipeline gets its model: called with the series the model will see
+ * (after the exogenous phase) and, optionally, how many leading points of
+ * each series it may be fine-tuned on (the points before a rolling window).
+ * The forecast, anomaly and historic pipelines take one as their second
+ * argument; `modelSource(request)` resolves the request's model settings
+ * (base model, fine-tuned weights, steps, depth, loss) in one place, and
+ * `fixedModelSource(forecaster)` passes any forecaster (seasonal naive, a
+ * baseline) through the same seam.
+ * @category Types
+ */
+export type ModelSource = (train: SeriesData, trainLengths?: Int32Array) => PreparedModel;
+
+/**
  * Point forecasts with the half-widths of central intervals around them.
  *
  * For row `r = i · h + k` (step k + 1 after context i) and grid level

@@ -8,9 +8,8 @@
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { intervalKey, withSpread } from "../intervals/index.js";
-import { prepareForecaster } from "../finetune/index.js";
-import { horizonWarning } from "../model/index.js";
-import type { AnomalyInput, AnomalyResult, Forecaster, SeriesData } from "../types.js";
+import { horizonWarning } from "../model/config.js";
+import type { AnomalyInput, AnomalyResult, Forecaster, ModelSource, SeriesData } from "../types.js";
 import {
   multivariateAccumulatedScores,
   multivariateThreshold,
@@ -26,19 +25,6 @@ import {
  * @category Anomaly detection
  */
 export const ANOMALY_MIN_CONTEXT = 1;
-
-/**
- * Options of {@link detectAnomalies}.
- * @category Anomaly detection
- */
-export interface DetectAnomaliesOptions {
-  /**
-   * Use this forecaster instead of the request's model (a baseline, or a
-   * seasonal naive forecaster in tests). The request's fine-tune settings are
-   * then ignored and `finetune_tokens` is 0.
-   */
-  readonly forecaster?: Forecaster;
-}
 
 /**
  * Number of cross-validation windows online anomaly detection asks for (each
@@ -126,9 +112,12 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    back from each series' end, {@link anomalyWindowCount} of them at most,
  *    each with at least {@link ANOMALY_MIN_CONTEXT} context point; one
  *    forecaster call per window for all series. Where windows overlap, a point
- *    takes the forecast of the latest cutoff. With fine-tuning, the model is
- *    tuned on the points before each series' earliest cutoff (`refit` false)
- *    or before each window's cutoffs (`refit` true, one tuning per window).
+ *    takes the forecast of the latest cutoff. The forecaster comes from
+ *    `model`, asked with the points before each series' earliest cutoff
+ *    (`refit` false: once) or before each window's cutoffs (`refit` true
+ *    with fine-tuning: once per window); `modelSource(request)` fine-tunes
+ *    there when the request asks for it, `fixedModelSource` hands any
+ *    forecaster through.
  * 3. Exogenous phase 2 (X added back, or fitted on the residuals at the calibration points).
  * 4. Per series, every forecast point scores where y fell in the model's
  *    predictive spread; each detection point is calibrated on the last
@@ -155,7 +144,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  * Cost: W forecaster calls of up to `sizes.length` contexts; O(y.length) memory.
  *
  * @param request - The validated request.
- * @param options - An injected forecaster (tests, baselines).
+ * @param model - Where the forecaster comes from: `modelSource(request)`, or `fixedModelSource(forecaster)` for a baseline.
  * @returns The anomaly result.
  * @throws RangeError for a series shorter than {@link anomalyMinimumLength}, a
  *   detection window the windows cannot cover, or unequal lengths with the
@@ -170,7 +159,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  * const request = { series, freq: "D", h: 4, detectionSize: 4, level: 99, thresholdMethod: "univariate",
  *   stepSize: 4, model: "forecastmodel-1", finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null,
  *   multivariate: false, modelParameters: null, cleanExFirst: true, histExog: [], refit: false } as const;
- * const result = detectAnomalies(request, { forecaster: seasonalNaiveForecaster(4) });
+ * const result = detectAnomalies(request, fixedModelSource(seasonalNaiveForecaster(4)));
  * result.idxs;
  * // => [36, 37, 38, 39]
  * result.anomaly;
@@ -178,7 +167,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  * ```
  * @category Anomaly detection
  */
-export function detectAnomalies(request: AnomalyInput, options: DetectAnomaliesOptions = {}): AnomalyResult {
+export function detectAnomalies(request: AnomalyInput, model: ModelSource): AnomalyResult {
   const { series, h, detectionSize, stepSize, level } = request;
   const multivariateThresholding = request.thresholdMethod === "multivariate";
   checkRequest(request);
@@ -205,7 +194,7 @@ export function detectAnomalies(request: AnomalyInput, options: DetectAnomaliesO
   const modelWarnings: string[] = [];
   let prepared = false;
   const prepare = (trainLengths: Int32Array): Forecaster => {
-    const result = prepareForecaster(request, modelSeries, { trainLengths });
+    const result = model(modelSeries, trainLengths);
     finetuneTokens += result.finetuneTokens;
     if (!prepared) {
       modelWarnings.push(...result.warnings);
@@ -214,9 +203,7 @@ export function detectAnomalies(request: AnomalyInput, options: DetectAnomaliesO
     return result.forecaster;
   };
   let forecaster: Forecaster | CrossValidationForecasterFactory;
-  if (options.forecaster !== undefined) {
-    forecaster = withSpread(options.forecaster);
-  } else if (request.finetune.steps > 0 && request.refit) {
+  if (request.finetune.steps > 0 && request.refit) {
     const trainLengths = new Int32Array(seriesCount);
     forecaster = (_window: number, cutoffs: Int32Array): Forecaster => {
       for (let i = 0; i < seriesCount; i++) {

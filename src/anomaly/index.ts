@@ -21,5 +21,4 @@ export {
   anomalyMinimumLength,
   anomalyWindowCount,
   detectAnomalies,
-  type DetectAnomaliesOptions,
 } from "./detect.js";

@@ -17,7 +17,7 @@ import type {
 import { runForecast } from "../forecast/index.js";
 import { detectAnomalies } from "../anomaly/index.js";
 import { runHistoricForecast } from "../historic/index.js";
-import { finetuneModel } from "../finetune/index.js";
+import { finetuneModel, modelSource } from "../finetune/index.js";
 
 /**
  * The four typed pipelines behind the endpoints.
@@ -39,8 +39,8 @@ export interface ApiPipelines {
  * @category API rules
  */
 export const DEFAULT_PIPELINES: ApiPipelines = {
-  forecast: (r) => runForecast(r),
-  anomaly: (r) => detectAnomalies(r),
-  historic: (r) => runHistoricForecast(r),
+  forecast: (r) => runForecast(r, modelSource(r)),
+  anomaly: (r) => detectAnomalies(r, modelSource(r)),
+  historic: (r) => runHistoricForecast(r, modelSource(r)),
   finetune: (r) => finetuneModel(r),
 };

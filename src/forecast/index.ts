@@ -7,10 +7,9 @@
  */
 import { crossValidate, type CrossValidationResult } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
-import { prepareForecaster } from "../finetune/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
-import { horizonWarning } from "../model/index.js";
-import type { ForecastDistribution, ForecastInput, ForecastResult, Intervals, SeriesData } from "../types.js";
+import { horizonWarning } from "../model/config.js";
+import type { ForecastDistribution, ForecastInput, ForecastResult, Intervals, ModelSource, SeriesData } from "../types.js";
 
 /**
  * Calibration windows aim at this many scores per series (windows × h).
@@ -59,8 +58,9 @@ export function calibrationWindowCount(h: number): number {
 /**
  * Forecasts `h` steps after every series, with conformal intervals.
  *
- * Method: the model (zero-shot, fine-tuned or a stored fine-tuned model, see
- * `prepareForecaster`) forecasts each series with its predictive spread (the
+ * Method: the model that `model` gives for the series it will see (zero-shot,
+ * fine-tuned or a stored fine-tuned model: `modelSource(request)`; or any
+ * forecaster: `fixedModelSource`) forecasts each series with its predictive spread (the
  * network's quantiles; `withSpread` gives other forecasters a random-walk
  * spread). With levels, the same model also forecasts up to
  * {@link calibrationWindowCount}(h) rolling-origin windows of length h on the
@@ -89,15 +89,16 @@ export function calibrationWindowCount(h: number): number {
  * ```ts
  * const y = Float64Array.from({ length: 48 }, (_, t) => 100 + 10 * Math.sin((2 * Math.PI * t) / 12));
  * const series = { y, sizes: Int32Array.of(48), offsets: Int32Array.of(0, 48), X: [] };
- * const res = runForecast({ series, h: 12, freq: "M", levels: [80], model: "forecastmodel-1",
+ * const request = { series, h: 12, freq: "M", levels: [80], model: "forecastmodel-1",
  *   finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false,
- *   modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [] });
+ *   modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [] } as const;
+ * const res = runForecast(request, modelSource(request));
  * res.mean.length; // => 12
  * Object.keys(res.intervals ?? {}); // => ["lo-80", "hi-80"]
  * ```
  * @category Forecasting
  */
-export function runForecast(request: ForecastInput): ForecastResult {
+export function runForecast(request: ForecastInput, model: ModelSource): ForecastResult {
   const { series, h, levels } = request;
   checkForecastRequest(request);
   const nSeries = series.sizes.length;
@@ -106,7 +107,7 @@ export function runForecast(request: ForecastInput): ForecastResult {
     ? exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst, histExog: request.histExog })
     : null;
   const modelSeries = plan?.modelSeries ?? series;
-  const prepared = prepareForecaster(request, modelSeries);
+  const prepared = model(modelSeries);
   const wantSpread = levels.length > 0;
   const forecaster = wantSpread ? withSpread(prepared.forecaster) : prepared.forecaster;
   const contexts: Float64Array[] = [];

@@ -5,23 +5,10 @@
  * optional exogenous features.
  * @module
  */
-import type { Forecaster, HistoricInput, HistoricResult } from "../types.js";
-import { modelParams } from "../model/index.js";
-import { prepareForecaster } from "../finetune/index.js";
+import type { HistoricInput, HistoricResult, ModelSource } from "../types.js";
+import { modelParams } from "../model/config.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
-
-/**
- * Options of {@link runHistoricForecast}.
- * @category Historic forecasts
- */
-export interface HistoricForecastOptions {
-  /**
-   * Use this forecaster instead of the request's model (tests, comparisons).
-   * Window sizes still come from `modelParams(request.model, request.freq)`.
-   */
-  readonly forecaster?: Forecaster;
-}
 
 /**
  * Number of historic windows of a series: ⌊(length − inputSize) / horizon⌋,
@@ -67,9 +54,11 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  * the same rule as the forecast's intervals), so that at level L about
  * (100 − L) % of a series' fitted points lie outside.
  *
- * The model comes from `prepareForecaster(request, modelSeries)`: zero-shot,
- * a stored fine-tuned model, or fine-tuned on the series the model sees (y
- * minus the X part when `cleanExFirst`).
+ * The model comes from `source`, asked once with the series the model sees (y
+ * minus the X part when `cleanExFirst`): `modelSource(request)` gives the
+ * request's model (zero-shot, stored fine-tuned, or fine-tuned on those
+ * series), `fixedModelSource(forecaster)` any other forecaster. Window sizes
+ * always come from `modelParams(request.model, request.freq)`.
  *
  * Tokens: input = y values + X values; output = mean.length × (1 + number of
  * interval arrays + number of contribution arrays); finetune = the model's.
@@ -82,17 +71,18 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  * @example
  * ```ts
  * const y = Float64Array.from({ length: 124 }, (_, t) => 10 + (t % 7));
- * const result = runHistoricForecast({
+ * const request = {
  *   series: { y, sizes: Int32Array.of(124), offsets: Int32Array.of(0, 124), X: [] },
  *   freq: "D", model: "forecastmodel-1", levels: [80], cleanExFirst: true, featureContributions: false,
  *   finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null,
- * });
+ * } as const;
+ * const result = runHistoricForecast(request, modelSource(request));
  * result.sizes; // => [28]
  * Object.keys(result.intervals ?? {}); // => ["lo-80", "hi-80"]
  * ```
  * @category Historic forecasts
  */
-export function runHistoricForecast(request: HistoricInput, options: HistoricForecastOptions = {}): HistoricResult {
+export function runHistoricForecast(request: HistoricInput, source: ModelSource): HistoricResult {
   const { series } = request;
   const { inputSize, horizon } = modelParams(request.model, request.freq);
   const seriesCount = series.sizes.length;
@@ -110,9 +100,7 @@ export function runHistoricForecast(request: HistoricInput, options: HistoricFor
   const plan = exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst });
   const modelSeries = plan.modelSeries;
   // The model is fine-tuned (when asked) on what it will forecast: the cleaned series when cleanExFirst.
-  const prepared = options.forecaster
-    ? { forecaster: options.forecaster, finetuneTokens: 0, warnings: [] as string[] }
-    : prepareForecaster(request, modelSeries);
+  const prepared = source(modelSeries);
   const finetuneTokens = prepared.finetuneTokens;
   const wantSpread = request.levels.length > 0;
   const forecaster = wantSpread ? withSpread(prepared.forecaster) : prepared.forecaster;

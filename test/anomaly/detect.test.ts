@@ -14,6 +14,7 @@ import { horizonWarning } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
 import type { AnomalyInput, AnomalyResult } from "../../src/types.js";
 import { anomalyRequestForTest, fixtureSeries, packForTest } from "./helpers.js";
+import { modelSource, fixedModelSource } from "../../src/finetune/index.js";
 
 const weekly = seasonalNaiveForecaster(52);
 
@@ -42,7 +43,7 @@ function validationError(run: () => unknown): ValidationError {
 // forecaster's own spread, calibrated on this series, is wide enough to hold them at level 99.)
 describe("the issue's fixture (seasonal naive, season 52, h 5)", () => {
   test("univariate flags exactly the two spikes", () => {
-    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5 }), { forecaster: weekly });
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5 }), fixedModelSource(weekly));
     expect(flagged(result)).toEqual([95, 199]);
     expect(result.sizes).toEqual([5, 5]);
     expect(result.idxs).toEqual([95, 96, 97, 98, 99, 195, 196, 197, 198, 199]);
@@ -52,7 +53,7 @@ describe("the issue's fixture (seasonal naive, season 52, h 5)", () => {
   });
 
   test("multivariate flags four rows: both series at both time steps", () => {
-    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5, thresholdMethod: "multivariate" }), { forecaster: weekly });
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5, thresholdMethod: "multivariate" }), fixedModelSource(weekly));
     expect(flagged(result)).toEqual([95, 99, 195, 199]);
     expect(result.intervals).toBeNull();
     for (let t = 0; t < 5; t++) expect(result.accumulated_anomaly_score[t]).toBe(result.accumulated_anomaly_score[5 + t]);
@@ -61,7 +62,7 @@ describe("the issue's fixture (seasonal naive, season 52, h 5)", () => {
 
   test("a point is flagged exactly when it lies outside the returned interval, and |z| > q then", () => {
     for (const h of [5, 10, 20]) {
-      const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h }), { forecaster: weekly });
+      const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h }), fixedModelSource(weekly));
       const y = fixtureSeries().y;
       const q = gaussianMultiplier(99);
       result.idxs.forEach((row, r) => {
@@ -76,14 +77,12 @@ describe("the issue's fixture (seasonal naive, season 52, h 5)", () => {
   });
 
   test("tokens and the horizon warning (h 20 > weekly horizon 13)", () => {
-    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries()), { forecaster: weekly });
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries()), fixedModelSource(weekly));
     expect(result.input_tokens).toBe(200);
     expect(result.output_tokens).toBe(10 * 6); // mean, anomaly, score, accumulated, lo, hi
     expect(result.finetune_tokens).toBe(0);
     expect(result.warnings).toEqual([horizonWarning("forecastmodel-1", "W", 20)]);
-    const multi = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { thresholdMethod: "multivariate", h: 10 }), {
-      forecaster: weekly,
-    });
+    const multi = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { thresholdMethod: "multivariate", h: 10 }), fixedModelSource(weekly,));
     expect(multi.output_tokens).toBe(10 * 4);
     expect(multi.warnings).toEqual([]);
   });
@@ -96,7 +95,7 @@ describe("calibration points and windows", () => {
     values[59] = 40;
     const series = packForTest([values]);
     const forecaster = seasonalNaiveForecaster(3);
-    const result = detectAnomalies(anomalyRequestForTest(series, { h: 5, detectionSize: 2, freq: "D" }), { forecaster });
+    const result = detectAnomalies(anomalyRequestForTest(series, { h: 5, detectionSize: 2, freq: "D" }), fixedModelSource(forecaster));
     const cv = crossValidate(forecaster, series, { h: 5, windows: anomalyWindowCount(2, 5, 5) });
     expect(Array.from(cv.cutoffs)).toEqual([45, 50, 55]);
     expect(result.anomaly).toEqual([false, true]);
@@ -106,7 +105,7 @@ describe("calibration points and windows", () => {
     const early = values.slice();
     early[59] = 10 + (59 % 3);
     early[50] = 40;
-    const calm = detectAnomalies(anomalyRequestForTest(packForTest([early]), { h: 5, detectionSize: 2, freq: "D" }), { forecaster });
+    const calm = detectAnomalies(anomalyRequestForTest(packForTest([early]), { h: 5, detectionSize: 2, freq: "D" }), fixedModelSource(forecaster));
     expect(calm.anomaly).toEqual([false, false]);
   });
 
@@ -114,7 +113,7 @@ describe("calibration points and windows", () => {
     const values = Array.from({ length: 12 }, (_, t) => 10 + (t % 2));
     values[11] = 20;
     const series = packForTest([values]);
-    const result = detectAnomalies(anomalyRequestForTest(series, { h: 4, detectionSize: 2 }), { forecaster: seasonalNaiveForecaster(2) });
+    const result = detectAnomalies(anomalyRequestForTest(series, { h: 4, detectionSize: 2 }), fixedModelSource(seasonalNaiveForecaster(2)));
     // windows at cutoffs 8, 4 → forecast points 4..11, all of them calibration points (6 before the window < 12);
     // seven are forecast exactly, so the jump to 20 lies beyond the n − 2 = 6 resolved scores and is flagged
     expect(result.anomaly_score[1]!).toBeGreaterThanOrEqual(normalQuantile(0.5 + 6 / 18));
@@ -147,14 +146,12 @@ describe("calibration points and windows", () => {
           fc.pre(minimum !== null);
           const n = minimum! + extra;
           const series = packForTest([Array.from({ length: n }, (_, t) => Math.sin(t))]);
-          const result = detectAnomalies(anomalyRequestForTest(series, { h, stepSize: step, detectionSize: d }), {
-            forecaster: seasonalNaiveForecaster(1),
-          });
+          const result = detectAnomalies(anomalyRequestForTest(series, { h, stepSize: step, detectionSize: d }), fixedModelSource(seasonalNaiveForecaster(1),));
           expect(result.idxs.length).toBe(d);
           if (minimum! > 1 + h) {
             // one point shorter is refused
             const short = packForTest([Array.from({ length: minimum! - 1 }, (_, t) => Math.sin(t))]);
-            expect(() => detectAnomalies(anomalyRequestForTest(short, { h, stepSize: step, detectionSize: d }))).toThrow(RangeError);
+            expect(() => detectAnomalies(anomalyRequestForTest(short, { h, stepSize: step, detectionSize: d }), modelSource(anomalyRequestForTest(short, { h, stepSize: step, detectionSize: d })))).toThrow(RangeError);
             expect(apiError(short, { h, step_size: step, detection_size: d }).detail[0]!.loc).toEqual(["body", "series", "sizes", 0]);
           }
         },
@@ -172,7 +169,7 @@ describe("422 rules (checked by the API before the pipeline; the typed pipeline 
     expect(error.detail[0]!.type).toBe("value_error");
     expect(error.detail[0]!.loc).toEqual(["body", "series", "sizes", 1]);
     expect(error.detail[0]!.msg).toMatch(/^Value error, series 1 has 20 points; .* needs at least 21 points per series/);
-    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 20 }), { forecaster: weekly })).toThrow(/series 1 has 20 points, fewer than anomalyMinimumLength\(5, 20, 20\) = 21/);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 20 }), fixedModelSource(weekly))).toThrow(/series 1 has 20 points, fewer than anomalyMinimumLength\(5, 20, 20\) = 21/);
   });
 
   test("detection_size larger than the series allows states the minimum length", () => {
@@ -180,7 +177,7 @@ describe("422 rules (checked by the API before the pipeline; the typed pipeline 
     const error = apiError(series, { h: 10, detection_size: 45 });
     expect(error.detail[0]!.msg).toMatch(/needs at least 51 points per series/);
     expect(error.detail[0]!.msg).toMatch(/detection_size = 45/);
-    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 10, detectionSize: 45 }), { forecaster: weekly })).toThrow(RangeError);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 10, detectionSize: 45 }), fixedModelSource(weekly))).toThrow(RangeError);
   });
 
   test("detection_size > h with step_size > h leaves gaps", () => {
@@ -188,7 +185,7 @@ describe("422 rules (checked by the API before the pipeline; the typed pipeline 
     const error = apiError(series, { h: 5, step_size: 8, detection_size: 6 });
     expect(error.detail[0]!.loc).toEqual(["body", "detection_size"]);
     expect(error.detail[0]!.msg).toMatch(/must be <= h \(5\) when step_size \(8\) > h/);
-    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 5, stepSize: 8, detectionSize: 6 }))).toThrow(/must be <= h \(5\) when stepSize \(8\) > h/);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 5, stepSize: 8, detectionSize: 6 }), modelSource(anomalyRequestForTest(series, { h: 5, stepSize: 8, detectionSize: 6 })))).toThrow(/must be <= h \(5\) when stepSize \(8\) > h/);
   });
 
   test("multivariate thresholding needs equal lengths", () => {
@@ -197,9 +194,9 @@ describe("422 rules (checked by the API before the pipeline; the typed pipeline 
     const error = apiError(series, { threshold_method: "multivariate" });
     expect(error.detail.map((d) => d.loc)).toEqual([["body", "series", "sizes"]]);
     expect(error.detail[0]!.msg).toMatch(/needs all series of the same length; sizes\[0\] = 50 but sizes\[1\] = 60/);
-    expect(() => detectAnomalies(anomalyRequestForTest(series, { thresholdMethod: "multivariate" }))).toThrow(/series 1 has 60 points, series 0 has 50/);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { thresholdMethod: "multivariate" }), modelSource(anomalyRequestForTest(series, { thresholdMethod: "multivariate" })))).toThrow(/series 1 has 60 points, series 0 has 50/);
     // univariate accepts it
-    expect(detectAnomalies(anomalyRequestForTest(series), { forecaster: weekly }).sizes).toEqual([5, 5, 5]);
+    expect(detectAnomalies(anomalyRequestForTest(series), fixedModelSource(weekly)).sizes).toEqual([5, 5, 5]);
   });
 
   test("non-integer or non-positive h, detection_size, step_size and a bad level", () => {
@@ -207,10 +204,10 @@ describe("422 rules (checked by the API before the pipeline; the typed pipeline 
     const error = apiError(series, { h: 0, detection_size: 1.5, step_size: -1, level: 100 });
     // every field at once, in the schema's order
     expect(error.detail.map((d) => d.loc)).toEqual([["body", "detection_size"], ["body", "h"], ["body", "level"], ["body", "step_size"]]);
-    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 0 }))).toThrow(RangeError);
-    expect(() => detectAnomalies(anomalyRequestForTest(series, { detectionSize: 1.5 }))).toThrow(RangeError);
-    expect(() => detectAnomalies(anomalyRequestForTest(series, { stepSize: -1 }))).toThrow(RangeError);
-    expect(() => detectAnomalies(anomalyRequestForTest(series, { level: 100 }))).toThrow(RangeError);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { h: 0 }), modelSource(anomalyRequestForTest(series, { h: 0 })))).toThrow(RangeError);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { detectionSize: 1.5 }), modelSource(anomalyRequestForTest(series, { detectionSize: 1.5 })))).toThrow(RangeError);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { stepSize: -1 }), modelSource(anomalyRequestForTest(series, { stepSize: -1 })))).toThrow(RangeError);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { level: 100 }), modelSource(anomalyRequestForTest(series, { level: 100 })))).toThrow(RangeError);
   });
 });
 
@@ -258,7 +255,7 @@ function run(c: Case, fields: Partial<AnomalyInput> = {}): AnomalyResult {
     level: c.level,
     ...fields,
   });
-  return detectAnomalies(request, { forecaster: seasonalNaiveForecaster(c.season) });
+  return detectAnomalies(request, fixedModelSource(seasonalNaiveForecaster(c.season)));
 }
 
 const smallValues = fc.double({ min: -1000, max: 1000, noNaN: true });
@@ -396,9 +393,7 @@ describe("properties", () => {
 describe("pipeline behaviour", () => {
   test("a perfectly predicted series (σ = 0) scores 0 and flags nothing, even with a level of 0", () => {
     const series = packForTest([Array.from({ length: 40 }, (_, t) => t % 4)]);
-    const result = detectAnomalies(anomalyRequestForTest(series, { h: 4, detectionSize: 4, level: 0 }), {
-      forecaster: seasonalNaiveForecaster(4),
-    });
+    const result = detectAnomalies(anomalyRequestForTest(series, { h: 4, detectionSize: 4, level: 0 }), fixedModelSource(seasonalNaiveForecaster(4),));
     expect(result.anomaly_score).toEqual([0, 0, 0, 0]);
     expect(result.anomaly).toEqual([false, false, false, false]);
   });
@@ -406,14 +401,14 @@ describe("pipeline behaviour", () => {
   test("identical requests give identical results; the input is not mutated", () => {
     const series = fixtureSeries();
     const copy = Float64Array.from(series.y);
-    const a = detectAnomalies(anomalyRequestForTest(series), { forecaster: weekly });
-    const b = detectAnomalies(anomalyRequestForTest(series), { forecaster: weekly });
+    const a = detectAnomalies(anomalyRequestForTest(series), fixedModelSource(weekly));
+    const b = detectAnomalies(anomalyRequestForTest(series), fixedModelSource(weekly));
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(series.y).toEqual(copy);
   });
 
   test("level written as given in the interval keys", () => {
-    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { level: 97.5 }), { forecaster: weekly });
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { level: 97.5 }), fixedModelSource(weekly));
     expect(Object.keys(result.intervals!)).toEqual(["lo-97.5", "hi-97.5"]);
   });
 
@@ -427,7 +422,7 @@ describe("pipeline behaviour", () => {
         return weekly.forecast(contexts, h);
       },
     };
-    detectAnomalies(anomalyRequestForTest(fixtureSeries()), { forecaster: counting });
+    detectAnomalies(anomalyRequestForTest(fixtureSeries()), fixedModelSource(counting));
     expect(calls).toEqual([2, 2]); // anomalyWindowCount(5, 20, 20) = 2
   });
 });
@@ -455,13 +450,13 @@ describe("exogenous features", () => {
   };
 
   test("without X the pulse at t = 117 is an anomaly", () => {
-    const result = detectAnomalies(anomalyRequestForTest({ ...series, X: [] }, fields), { forecaster: pattern });
+    const result = detectAnomalies(anomalyRequestForTest({ ...series, X: [] }, fields), fixedModelSource(pattern));
     expect(result.anomaly).toEqual([true, false, false]);
     expect(result.input_tokens).toBe(n);
   });
 
   test.each([true, false])("with X (clean_ex_first %s) the pulse is explained and nothing is flagged", (cleanExFirst) => {
-    const result = detectAnomalies(anomalyRequestForTest(series, { ...fields, cleanExFirst }), { forecaster: pattern });
+    const result = detectAnomalies(anomalyRequestForTest(series, { ...fields, cleanExFirst }), fixedModelSource(pattern));
     expect(result.anomaly).toEqual([false, false, false]);
     expect(result.input_tokens).toBe(2 * n);
     // the forecast of the pulse includes the X part (≈ 5 above the pattern's 10 + 117 mod 4 = 11)
@@ -471,9 +466,9 @@ describe("exogenous features", () => {
 
 describe("with the network (forecastmodel-1)", () => {
   test("the issue's fixture (h 5): univariate flags the two spikes, multivariate the four rows", () => {
-    const uni = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5 }));
+    const uni = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5 }), modelSource(anomalyRequestForTest(fixtureSeries(), { h: 5 })));
     expect(flagged(uni)).toEqual([95, 199]);
-    const multi = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5, thresholdMethod: "multivariate" }));
+    const multi = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5, thresholdMethod: "multivariate" }), modelSource(anomalyRequestForTest(fixtureSeries(), { h: 5, thresholdMethod: "multivariate" })));
     expect(flagged(multi)).toEqual([95, 99, 195, 199]);
     expect(multi.intervals).toBeNull();
   });
@@ -487,7 +482,7 @@ describe("with the network (forecastmodel-1)", () => {
       Array.from({ length: 30 }, (_, t) => (t === 10 ? 1e300 : t)),
     ];
     for (const thresholdMethod of ["univariate", "multivariate"] as const) {
-      const result = detectAnomalies(anomalyRequestForTest(packForTest(lists), { h: 5, detectionSize: 3, freq: "D", thresholdMethod }));
+      const result = detectAnomalies(anomalyRequestForTest(packForTest(lists), { h: 5, detectionSize: 3, freq: "D", thresholdMethod }), modelSource(anomalyRequestForTest(packForTest(lists), { h: 5, detectionSize: 3, freq: "D", thresholdMethod })));
       const numbers = [...result.mean, ...result.anomaly_score, ...result.accumulated_anomaly_score, ...Object.values(result.intervals ?? {}).flat()];
       for (const v of numbers) expect(Number.isFinite(v)).toBe(true);
       if (thresholdMethod === "univariate") expect(result.anomaly.slice(0, 3)).toEqual([false, false, false]); // the constant series
@@ -495,7 +490,7 @@ describe("with the network (forecastmodel-1)", () => {
   });
 
   test.each([false, true])("fine-tuning (refit %s) charges steps × series for each tuning", (refit) => {
-    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { refit, finetune: { steps: 2, loss: "mae", depth: 1 } }));
+    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { refit, finetune: { steps: 2, loss: "mae", depth: 1 } }), modelSource(anomalyRequestForTest(fixtureSeries(), { refit, finetune: { steps: 2, loss: "mae", depth: 1 } })));
     // refit tunes once per window: anomalyWindowCount(5, 20, 20) = 2
     expect(result.finetune_tokens).toBe(refit ? 8 : 4);
     expect(result.idxs.length).toBe(10);
@@ -507,9 +502,9 @@ describe("hist_exog", () => {
     const series = packForTest([Array.from({ length: 60 }, (_, t) => t % 7)]);
     const error = apiError(series, { h: 5, hist_exog: [0] });
     expect(error.detail[0]!.loc).toEqual(["body", "hist_exog", 0]);
-    expect(() => detectAnomalies(anomalyRequestForTest(series, { histExog: [0] }), { forecaster: weekly })).toThrow(RangeError);
+    expect(() => detectAnomalies(anomalyRequestForTest(series, { histExog: [0] }), fixedModelSource(weekly))).toThrow(RangeError);
     const withX = { ...series, X: [Float64Array.from({ length: 60 }, (_, t) => t % 2)] };
-    expect(() => detectAnomalies(anomalyRequestForTest(withX, { histExog: [1] }), { forecaster: weekly })).toThrow(RangeError);
-    expect(detectAnomalies(anomalyRequestForTest(withX, { histExog: [0] }), { forecaster: weekly }).idxs).toHaveLength(5);
+    expect(() => detectAnomalies(anomalyRequestForTest(withX, { histExog: [1] }), fixedModelSource(weekly))).toThrow(RangeError);
+    expect(detectAnomalies(anomalyRequestForTest(withX, { histExog: [0] }), fixedModelSource(weekly)).idxs).toHaveLength(5);
   });
 });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { runForecast } from "../../src/forecast/index.js";
 import type { ForecastInput, SeriesData } from "../../src/types.js";
 import { knownAnswerData, makeSeries } from "./helpers.js";
+import { modelSource } from "../../src/finetune/index.js";
 
 const h = 14;
 const { ys, X } = knownAnswerData(3, 314, "forecast-known-answer");
@@ -40,10 +41,10 @@ const mae = (a: ArrayLike<number>): number => {
 };
 
 describe("known answer via runForecast (network)", () => {
-  const withoutX = runForecast(request({ ...train, X: [] }, true, false));
+  const withoutX = runForecast(request({ ...train, X: [] }, true, false), modelSource(request({ ...train, X: [] }, true, false)));
 
   it("clean_ex_first=true: weights_x recovers 3 and −2 within 5 %, hold-out MAE well below the forecast without X", () => {
-    const withX = runForecast(request(train, true, true));
+    const withX = runForecast(request(train, true, true), modelSource(request(train, true, true)));
     const w = withX.weights_x as number[];
     expect(Math.abs((w[0] as number) - 3) / 3).toBeLessThan(0.05);
     expect(Math.abs((w[1] as number) + 2) / 2).toBeLessThan(0.05);
@@ -51,7 +52,7 @@ describe("known answer via runForecast (network)", () => {
   });
 
   it("clean_ex_first=false: X fitted on the model's calibration residuals lowers the hold-out MAE", () => {
-    const withX = runForecast(request(train, false, true));
+    const withX = runForecast(request(train, false, true), modelSource(request(train, false, true)));
     expect(withX.weights_x?.length).toBe(2);
     expect(mae(withX.mean)).toBeLessThan(0.8 * mae(withoutX.mean));
   });

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { ValidationError } from "../../src/errors.js";
 import { forecast } from "../../src/api/index.js";
 import type { ForecastInput, Freq, SeriesData } from "../../src/types.js";
+import { modelSource } from "../../src/finetune/index.js";
 
 function pack(list: number[][], X: number[][][] = []): SeriesData {
   const sizes = Int32Array.from(list.map((s) => s.length));
@@ -29,7 +30,7 @@ describe("runForecast", () => {
   test.prop([fc.array(seriesArb, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 30 }), levelsArb], { numRuns: 25 })(
     "output length, sizes and interval keys always match the request; intervals contain the mean",
     (list, h, levels) => {
-      const res = runForecast(request(pack(list), h, levels));
+      const res = runForecast(request(pack(list), h, levels), modelSource(request(pack(list), h, levels)));
       expect(res.mean.length).toBe(list.length * h);
       expect(res.sizes).toEqual(list.map(() => h));
       const keys = levels.flatMap((l) => [`lo-${l}`, `hi-${l}`]);
@@ -51,7 +52,7 @@ describe("runForecast", () => {
   test.prop([fc.array(seriesArb, { minLength: 1, maxLength: 3 }), fc.integer({ min: 1, max: 20 })], { numRuns: 20 })(
     "intervals widen with the level",
     (list, h) => {
-      const res = runForecast(request(pack(list), h, [80, 95]));
+      const res = runForecast(request(pack(list), h, [80, 95]), modelSource(request(pack(list), h, [80, 95])));
       const i = res.intervals!;
       res.mean.forEach((_, r) => {
         expect(i["lo-95"]![r]!).toBeLessThanOrEqual(i["lo-80"]![r]!);
@@ -70,7 +71,7 @@ describe("runForecast", () => {
     { numRuns: 30 },
   )("any two levels nest: the higher level's interval contains the lower one's, both contain the mean", (values, h, a, b) => {
     const [low, high] = a <= b ? [a, b] : [b, a];
-    const res = runForecast(request(pack([values]), h, [low, high]));
+    const res = runForecast(request(pack([values]), h, [low, high]), modelSource(request(pack([values]), h, [low, high])));
     const i = res.intervals!;
     res.mean.forEach((m, r) => {
       expect(i[`lo-${high}`]![r]!).toBeLessThanOrEqual(i[`lo-${low}`]![r]!);
@@ -79,7 +80,7 @@ describe("runForecast", () => {
       expect(i[`hi-${low}`]![r]!).toBeLessThanOrEqual(i[`hi-${high}`]![r]!);
     });
     // a level's interval does not depend on the other levels asked for
-    const alone = runForecast(request(pack([values]), h, [high])).intervals!;
+    const alone = runForecast(request(pack([values]), h, [high]), modelSource(request(pack([values]), h, [high]))).intervals!;
     expect(alone[`lo-${high}`]).toEqual(i[`lo-${high}`]);
     expect(alone[`hi-${high}`]).toEqual(i[`hi-${high}`]);
   });
@@ -97,8 +98,8 @@ describe("runForecast", () => {
   )("scale-equivariance: y·c + b (c > 0) gives mean·c + b and intervals·c + b", (values, h, c, shift) => {
     // the shift is given relative to the data's own size, so that adding it keeps the data's digits
     const b = shift * Math.max(...values.map((v) => Math.abs(v))) * c;
-    const base = runForecast(request(pack([values]), h, [80, 97.5]));
-    const moved = runForecast(request(pack([values.map((v) => v * c + b)]), h, [80, 97.5]));
+    const base = runForecast(request(pack([values]), h, [80, 97.5]), modelSource(request(pack([values]), h, [80, 97.5])));
+    const moved = runForecast(request(pack([values.map((v) => v * c + b)]), h, [80, 97.5]), modelSource(request(pack([values.map((v) => v * c + b)]), h, [80, 97.5])));
     const spread = Math.max(...values.map((v) => Math.abs(v))) * c + Math.abs(b) + 1e-290;
     const close = (x: number, y: number): void => expect(Math.abs(x - y)).toBeLessThanOrEqual(1e-7 * spread);
     base.mean.forEach((m, r) => close(moved.mean[r]!, m * c + b));
@@ -108,7 +109,7 @@ describe("runForecast", () => {
   });
 
   it("a trend forecast has intervals of positive width that grow with the horizon (y = 1..30, h 20, level 90)", () => {
-    const res = runForecast(request(pack([Array.from({ length: 30 }, (_, t) => t + 1)]), 20, [90]));
+    const res = runForecast(request(pack([Array.from({ length: 30 }, (_, t) => t + 1)]), 20, [90]), modelSource(request(pack([Array.from({ length: 30 }, (_, t) => t + 1)]), 20, [90])));
     const width = res.mean.map((_, r) => res.intervals!["hi-90"]![r]! - res.intervals!["lo-90"]![r]!);
     for (const w of width) expect(w).toBeGreaterThan(0);
     expect(width[19]!).toBeGreaterThan(width[0]!);
@@ -124,38 +125,38 @@ describe("runForecast", () => {
     const table = ("series" in data ? data.series : data) as Record<string, { y: number[] }>;
     const air = Object.entries(table).find(([name]) => name.includes("AirPassengers"))![1].y;
     expect(air.length).toBe(144);
-    const res = runForecast(request(pack([air.slice(0, 120)]), 24, [95]));
+    const res = runForecast(request(pack([air.slice(0, 120)]), 24, [95]), modelSource(request(pack([air.slice(0, 120)]), 24, [95])));
     const inside = air.slice(120).filter((v, k) => v >= res.intervals!["lo-95"]![k]! && v <= res.intervals!["hi-95"]![k]!).length;
     expect(inside).toBeGreaterThanOrEqual(20);
   });
 
   it("a constant series forecasts the constant with zero-width intervals", () => {
-    const res = runForecast(request(pack([new Array(40).fill(3.5)]), 6, [95]));
+    const res = runForecast(request(pack([new Array(40).fill(3.5)]), 6, [95]), modelSource(request(pack([new Array(40).fill(3.5)]), 6, [95])));
     expect(res.mean).toEqual(new Array(6).fill(3.5));
     expect(res.intervals!["lo-95"]).toEqual(new Array(6).fill(3.5));
     expect(res.intervals!["hi-95"]).toEqual(new Array(6).fill(3.5));
   });
 
   it("a one-point series forecasts that point", () => {
-    const res = runForecast(request(pack([[42]]), 3, [80]));
+    const res = runForecast(request(pack([[42]]), 3, [80]), modelSource(request(pack([[42]]), 3, [80])));
     expect(res.mean).toEqual([42, 42, 42]);
   });
 
   it("is deterministic: same request, byte-identical JSON", () => {
     const req = request(pack([seasonal(60), seasonal(45, 3)]), 18, [80, 95]);
-    expect(JSON.stringify(runForecast(req))).toBe(JSON.stringify(runForecast(req)));
+    expect(JSON.stringify(runForecast(req, modelSource(req)))).toBe(JSON.stringify(runForecast(req, modelSource(req))));
   });
 
   it("scales with the data", () => {
-    const base = runForecast(request(pack([seasonal(60)]), 12, [90]));
-    const scaled = runForecast(request(pack([seasonal(60).map((v) => v * 1000)]), 12, [90]));
+    const base = runForecast(request(pack([seasonal(60)]), 12, [90]), modelSource(request(pack([seasonal(60)]), 12, [90])));
+    const scaled = runForecast(request(pack([seasonal(60).map((v) => v * 1000)]), 12, [90]), modelSource(request(pack([seasonal(60).map((v) => v * 1000)]), 12, [90])));
     base.mean.forEach((m, r) => expect(scaled.mean[r]!).toBeCloseTo(m * 1000, 3));
     base.intervals!["hi-90"]!.forEach((v, r) => expect(scaled.intervals!["hi-90"]![r]!).toBeCloseTo(v * 1000, 3));
   });
 
   it("warns beyond the native horizon", () => {
-    expect(runForecast(request(pack([seasonal(60)]), 18, [])).warnings).toEqual([]);
-    expect(runForecast(request(pack([seasonal(60)]), 19, [])).warnings.join(" ")).toMatch(/exceeds the model horizon/);
+    expect(runForecast(request(pack([seasonal(60)]), 18, []), modelSource(request(pack([seasonal(60)]), 18, []))).warnings).toEqual([]);
+    expect(runForecast(request(pack([seasonal(60)]), 19, []), modelSource(request(pack([seasonal(60)]), 19, []))).warnings.join(" ")).toMatch(/exceeds the model horizon/);
   });
 
   it("uses exogenous features and their future values", () => {
@@ -164,11 +165,11 @@ describe("runForecast", () => {
     const x = Array.from({ length: n + h }, (_, t) => ((t * 7) % 5) - 2);
     const y = Array.from({ length: n }, (_, t) => seasonal(n)[t]! + 4 * x[t]!);
     const series = pack([y], [[x.slice(0, n)]]);
-    const res = runForecast(request(series, h, [80], { Xfuture: [Float64Array.from(x.slice(n))] }));
+    const res = runForecast(request(series, h, [80], { Xfuture: [Float64Array.from(x.slice(n))] }), modelSource(request(series, h, [80], { Xfuture: [Float64Array.from(x.slice(n))] })));
     expect(res.weights_x!.length).toBe(1);
     expect(Math.abs(res.weights_x![0]! - 4)).toBeLessThan(0.2);
     expect(res.input_tokens).toBe(n + n + h);
-    const noFuture = () => runForecast(request(series, h, []));
+    const noFuture = () => runForecast(request(series, h, []), modelSource(request(series, h, [])));
     expect(noFuture).toThrow(RangeError);
     // the API reports it as a 422 item before the pipeline runs
     const body = { series: { y, sizes: [n], X: [x.slice(0, n)] }, freq: "D" as const, h };
@@ -183,6 +184,6 @@ describe("runForecast", () => {
 
   it("rejects unequal lengths in multivariate mode", () => {
     const req = request(pack([seasonal(30), seasonal(31)]), 4, [], { model: "forecastmodel-2.1", multivariate: true });
-    expect(() => runForecast(req)).toThrow(/equal length/);
+    expect(() => runForecast(req, modelSource(req))).toThrow(/equal length/);
   });
 });

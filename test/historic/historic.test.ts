@@ -6,6 +6,7 @@ import { ValidationError } from "../../src/errors.js";
 import { historicForecast } from "../../src/api/index.js";
 import type { Forecaster, Freq, HistoricInput, ModelName, SeriesData } from "../../src/types.js";
 import { knownAnswerData, makeSeries, seasonalMean, seasonalNaive } from "../exogenous/helpers.js";
+import { modelSource, fixedModelSource } from "../../src/finetune/index.js";
 
 function request(series: SeriesData, overrides: Partial<HistoricInput> = {}): HistoricInput {
   return {
@@ -65,7 +66,7 @@ describe("runHistoricForecast layout", () => {
     const short = lengths.flatMap((n, i) => (n < inputSize + horizon ? [i] : []));
     if (short.length > 0) {
       // the typed pipeline refuses it; the API reports every short series as a 422 item first
-      expect(() => runHistoricForecast(request(series, { model, freq }), { forecaster: lastValue })).toThrow(RangeError);
+      expect(() => runHistoricForecast(request(series, { model, freq }), fixedModelSource(lastValue))).toThrow(RangeError);
       let error: unknown;
       try {
         historicForecast({ series: { y: Array.from(series.y), sizes: Array.from(series.sizes) }, freq, model });
@@ -81,7 +82,7 @@ describe("runHistoricForecast layout", () => {
       }
       return;
     }
-    const result = runHistoricForecast(request(series, { model, freq }), { forecaster: lastValue });
+    const result = runHistoricForecast(request(series, { model, freq }), fixedModelSource(lastValue));
     expect(result.sizes).toEqual(lengths.map((n) => Math.floor((n - inputSize) / horizon) * horizon));
     expect(result.mean.length).toBe(result.sizes.reduce((a, b) => a + b, 0));
     // Windows end at the last point and each is forecast from the point just before it.
@@ -98,7 +99,7 @@ describe("runHistoricForecast layout", () => {
   it("passes exactly inputSize points of context per window", () => {
     const seen: number[] = [];
     const spy: Forecaster = { ...lastValue, forecast: (contexts, h) => (contexts.forEach((c) => seen.push(c.length)), lastValue.forecast(contexts, h)) };
-    runHistoricForecast(request(makeSeries([ramp(200), ramp(130)])), { forecaster: spy });
+    runHistoricForecast(request(makeSeries([ramp(200), ramp(130)])), fixedModelSource(spy));
     expect(seen).toEqual(new Array<number>(7).fill(96).concat([96, 96]));
   });
 });
@@ -108,7 +109,7 @@ describe("runHistoricForecast intervals and tokens", () => {
 
   it("intervals are the calibrated spread: level L leaves at most (100 − L) % of a series' fitted points outside, and nest", () => {
     const levels = [80, 97.5, 0];
-    const result = runHistoricForecast(request(series, { levels }), { forecaster: seasonalNaive(7) });
+    const result = runHistoricForecast(request(series, { levels }), fixedModelSource(seasonalNaive(7)));
     expect(Object.keys(result.intervals ?? {})).toEqual(["lo-80", "hi-80", "lo-97.5", "hi-97.5", "lo-0", "hi-0"]);
     let from = 0;
     result.sizes.forEach((size, i) => {
@@ -141,7 +142,7 @@ describe("runHistoricForecast intervals and tokens", () => {
     (seed, level) => {
       const values = Array.from({ length: 200 }, (_, t) => 20 + 5 * Math.sin((2 * Math.PI * t) / 7) + (((t * 7919 + seed * 104729) % 1000) / 100 - 5));
       const s = makeSeries([values]);
-      const result = runHistoricForecast(request(s, { levels: [level] }));
+      const result = runHistoricForecast(request(s, { levels: [level] }), modelSource(request(s, { levels: [level] })));
       const size = result.sizes[0]!;
       let outside = 0;
       for (let r = 0; r < size; r++) {
@@ -153,7 +154,7 @@ describe("runHistoricForecast intervals and tokens", () => {
   );
 
   it("no levels → intervals null; tokens count y + X in and every per-row array out", () => {
-    const plain = runHistoricForecast(request(series), { forecaster: seasonalNaive(7) });
+    const plain = runHistoricForecast(request(series), fixedModelSource(seasonalNaive(7)));
     expect(plain.intervals).toBeNull();
     expect(plain.weights_x).toBeNull();
     expect(plain.feature_contributions).toBeNull();
@@ -163,7 +164,7 @@ describe("runHistoricForecast intervals and tokens", () => {
 
     const x = [Array.from({ length: 264 }, (_, t) => Math.cos(t)), Array.from({ length: 264 }, (_, t) => (t * 7) % 5)];
     const withX = { ...series, X: x.map((f) => Float64Array.from(f)) };
-    const full = runHistoricForecast(request(withX, { levels: [90, 50], featureContributions: true }), { forecaster: seasonalNaive(7) });
+    const full = runHistoricForecast(request(withX, { levels: [90, 50], featureContributions: true }), fixedModelSource(seasonalNaive(7)));
     expect(full.input_tokens).toBe(264 * 3);
     expect(full.output_tokens).toBe(full.mean.length * (1 + 4 + 3));
     expect(full.weights_x?.length).toBe(2);
@@ -172,8 +173,8 @@ describe("runHistoricForecast intervals and tokens", () => {
 
   it("is deterministic and does not mutate the request", () => {
     const y = Array.from(series.y);
-    const a = runHistoricForecast(request(series, { levels: [95] }), { forecaster: seasonalNaive(7) });
-    const b = runHistoricForecast(request(series, { levels: [95] }), { forecaster: seasonalNaive(7) });
+    const a = runHistoricForecast(request(series, { levels: [95] }), fixedModelSource(seasonalNaive(7)));
+    const b = runHistoricForecast(request(series, { levels: [95] }), fixedModelSource(seasonalNaive(7)));
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(Array.from(series.y)).toEqual(y);
   });
@@ -181,21 +182,21 @@ describe("runHistoricForecast intervals and tokens", () => {
 
 describe("runHistoricForecast degenerate data", () => {
   it("a constant series: zero residuals, intervals equal the mean, no NaN", () => {
-    const result = runHistoricForecast(request(makeSeries([new Array<number>(130).fill(4.25)]), { levels: [99] }), { forecaster: seasonalNaive(7) });
+    const result = runHistoricForecast(request(makeSeries([new Array<number>(130).fill(4.25)]), { levels: [99] }), fixedModelSource(seasonalNaive(7)));
     expect(result.mean.every((m) => m === 4.25)).toBe(true);
     expect(result.intervals?.["lo-99"]).toEqual(result.mean);
     expect(result.intervals?.["hi-99"]).toEqual(result.mean);
   });
 
   it("a one-point series is a 422 stating the minimum", () => {
-    expect(() => runHistoricForecast(request(makeSeries([[1]])), { forecaster: lastValue })).toThrow(/inputSize \+ horizon = 96 \+ 14 = 110/);
+    expect(() => runHistoricForecast(request(makeSeries([[1]])), fixedModelSource(lastValue))).toThrow(/inputSize \+ horizon = 96 \+ 14 = 110/);
     expect(() => historicForecast({ series: { y: [1], sizes: [1] }, freq: "D" })).toThrow(/at least inputSize \+ horizon = 96 \+ 14 = 110/);
   });
 
   for (const scale of [1e-300, 1e300]) {
     it(`values at scale ${scale} give finite means and intervals`, () => {
       const y = ramp(130).map((v) => (v + 200) * scale);
-      const result = runHistoricForecast(request(makeSeries([y]), { levels: [95] }), { forecaster: seasonalNaive(7) });
+      const result = runHistoricForecast(request(makeSeries([y]), { levels: [95] }), fixedModelSource(seasonalNaive(7)));
       expect(result.mean.every(Number.isFinite)).toBe(true);
       expect(result.intervals?.["lo-95"]?.every(Number.isFinite)).toBe(true);
       expect(result.intervals?.["hi-95"]?.every((v, r) => Number.isFinite(v) && v >= (result.mean[r] as number))).toBe(true);
@@ -208,7 +209,7 @@ describe("runHistoricForecast with exogenous features (known answer)", () => {
   const series = makeSeries(ys, X);
   for (const cleanExFirst of [true, false]) {
     it(`clean_ex_first=${cleanExFirst}: weights_x ≈ [3, −2], contributions sum to mean, X lowers the in-sample error`, () => {
-      const withX = runHistoricForecast(request(series, { cleanExFirst, featureContributions: true }), { forecaster: seasonalMean(7) });
+      const withX = runHistoricForecast(request(series, { cleanExFirst, featureContributions: true }), fixedModelSource(seasonalMean(7)));
       const w = withX.weights_x as number[];
       expect(Math.abs((w[0] as number) - 3) / 3).toBeLessThan(0.05);
       expect(Math.abs((w[1] as number) + 2) / 2).toBeLessThan(0.05);
@@ -217,7 +218,7 @@ describe("runHistoricForecast with exogenous features (known answer)", () => {
         const sum = contributions.reduce((s, c) => s + (c[r] as number), 0);
         expect(Math.abs(sum - m)).toBeLessThanOrEqual(1e-9 * Math.abs(m));
       });
-      const withoutX = runHistoricForecast(request(makeSeries(ys), { cleanExFirst }), { forecaster: seasonalMean(7) });
+      const withoutX = runHistoricForecast(request(makeSeries(ys), { cleanExFirst }), fixedModelSource(seasonalMean(7)));
       const actual = ys.flatMap((v, i) => v.slice(v.length - (withX.sizes[i] as number)));
       const mae = (m: number[]) => m.reduce((s, v, r) => s + Math.abs(v - (actual[r] as number)), 0) / m.length;
       expect(mae(withX.mean)).toBeLessThan(0.5 * mae(withoutX.mean));
@@ -228,7 +229,7 @@ describe("runHistoricForecast with exogenous features (known answer)", () => {
 describe("runHistoricForecast with the network", () => {
   it("doc example: one daily series of 124 points → 2 windows of 14, finite values and intervals", () => {
     const y = Float64Array.from({ length: 124 }, (_, t) => 10 + (t % 7));
-    const result = runHistoricForecast(request({ y, sizes: Int32Array.of(124), offsets: Int32Array.of(0, 124), X: [] }, { levels: [80] }));
+    const result = runHistoricForecast(request({ y, sizes: Int32Array.of(124), offsets: Int32Array.of(0, 124), X: [] }, { levels: [80] }), modelSource(request({ y, sizes: Int32Array.of(124), offsets: Int32Array.of(0, 124), X: [] }, { levels: [80] })));
     expect(result.sizes).toEqual([28]);
     expect(Object.keys(result.intervals ?? {})).toEqual(["lo-80", "hi-80"]);
     expect(result.mean.every(Number.isFinite)).toBe(true);
@@ -241,7 +242,7 @@ describe("runHistoricForecast with the network", () => {
   it("with X and both orders of clean_ex_first: contributions sum to mean", () => {
     const { ys, X } = knownAnswerData(2, 130, "network");
     for (const cleanExFirst of [true, false]) {
-      const result = runHistoricForecast(request(makeSeries(ys, X), { cleanExFirst, featureContributions: true, levels: [95] }));
+      const result = runHistoricForecast(request(makeSeries(ys, X), { cleanExFirst, featureContributions: true, levels: [95] }), modelSource(request(makeSeries(ys, X), { cleanExFirst, featureContributions: true, levels: [95] })));
       expect(result.sizes).toEqual([28, 28]);
       const contributions = result.feature_contributions as number[][];
       expect(contributions.length).toBe(3);
@@ -254,7 +255,7 @@ describe("runHistoricForecast with the network", () => {
 
   it("fine-tunes through prepareForecaster: finetune_tokens = steps × series", () => {
     const ys = [ramp(130), ramp(124, 3)];
-    const result = runHistoricForecast(request(makeSeries(ys), { finetune: { steps: 2, loss: "mae", depth: 1 } }));
+    const result = runHistoricForecast(request(makeSeries(ys), { finetune: { steps: 2, loss: "mae", depth: 1 } }), modelSource(request(makeSeries(ys), { finetune: { steps: 2, loss: "mae", depth: 1 } })));
     expect(result.finetune_tokens).toBe(4);
     expect(result.sizes).toEqual([28, 28]);
     expect(result.mean.every(Number.isFinite)).toBe(true);
