@@ -5,7 +5,11 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { Freq } from "../types.js";
+import type { ForecastResult, Freq } from "../types.js";
+import type { ServiceLimits } from "./requests.js";
+import { SUPPORT_TEXT } from "./responses.js";
+import { ErrorCollector, INVALID, validateAgainst } from "./schema.js";
+import { LEGACY_REQUEST_SCHEMA } from "./schemas.js";
 
 /**
  * A parsed `YYYY-MM-DD` or `YYYY-MM-DD HH:MM:SS` timestamp.
@@ -244,4 +248,55 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
   const y = new Float64Array(order.length);
   for (let k = 0; k < order.length; k++) y[k] = (rows[order[k] as number] as { y: number }).y;
   return { freq, y, future, order: Int32Array.from(order), format };
+}
+
+/** The limits of the older form, on the raw body: rows of `df` and `h`. */
+function legacyLimits(raw: unknown, limits: ServiceLimits): ErrorItem[] {
+  const out: ErrorItem[] = [];
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return out;
+  const r = raw as Record<string, unknown>;
+  const df = Object.prototype.hasOwnProperty.call(r, "df") ? r.df : undefined;
+  if (Array.isArray(df) && df.length > limits.maxValues) {
+    out.push(valueError(["body", "df"], `the request sends ${df.length} rows, more than limits.maxValues = ${limits.maxValues}`));
+  }
+  const h = Object.prototype.hasOwnProperty.call(r, "h") ? r.h : undefined;
+  if (typeof h === "number" && h > limits.maxHorizon) out.push(valueError(["body", "h"], `h = ${h} is more than limits.maxHorizon = ${limits.maxHorizon}`));
+  if (typeof h === "number" && Number.isFinite(h) && h > limits.maxValues) out.push(valueError(["body", "h"], `the response would hold ${h} numbers, more than limits.maxValues = ${limits.maxValues}`));
+  return out;
+}
+
+/**
+ * Reads a body of the older request form (POST /forecastmodel): its limits,
+ * then its schema, then the timestamps (`prepareLegacySeries`); the result is
+ * the `/v2/forecast` body it asks for and the future timestamps to answer with.
+ * @throws ValidationError with the 422 items of the first phase that fails.
+ */
+export function readLegacyBody(raw: unknown, limits: ServiceLimits): { forecastBody: Record<string, unknown>; future: string[] } {
+  const limitItems = legacyLimits(raw, limits);
+  if (limitItems.length > 0) throw new ValidationError(limitItems);
+  const errors = new ErrorCollector();
+  const v = validateAgainst(LEGACY_REQUEST_SCHEMA, raw, ["body"], errors);
+  if (v === INVALID) throw new ValidationError(errors.items);
+  const body = v as { df: { ds: string; y: number }[]; h: number };
+  const prepared = prepareLegacySeries(body.df, body.h);
+  return { forecastBody: { series: { y: prepared.y, sizes: [prepared.y.length] }, freq: prepared.freq, h: body.h }, future: prepared.future };
+}
+
+/** The older form's envelope around a forecast: `{status, data: {timestamp, value, tokens}, message, details, code, requestID, support}`. */
+export function legacyAnswer(result: ForecastResult, future: readonly string[], requestID: string): Record<string, unknown> {
+  return {
+    status: 200,
+    data: {
+      timestamp: future,
+      value: result.mean,
+      input_tokens: result.input_tokens,
+      output_tokens: result.output_tokens,
+      finetune_tokens: result.finetune_tokens,
+    },
+    message: "success",
+    details: "request successful",
+    code: "B10",
+    requestID,
+    support: SUPPORT_TEXT,
+  };
 }

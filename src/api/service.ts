@@ -16,7 +16,7 @@ import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
 import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
 import { historicAnomalyBody, historicAnomalyFlags, tailRowIndices } from "./historic-anomaly.js";
 import { crossValidationShape, crossValidationWindowBody, mergeCrossValidation } from "./cross-validation.js";
-import { prepareLegacySeries } from "./legacy.js";
+import { legacyAnswer, readLegacyBody } from "./legacy.js";
 import { openApiDocument } from "./openapi.js";
 import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
 import {
@@ -27,9 +27,12 @@ import {
   type ValidatedBodies,
 } from "./requests.js";
 import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema.js";
-import { API_FREQS, ASYNC_JOB_ID_PATTERN, LEGACY_REQUEST_SCHEMA, MODEL_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
-import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
+import { API_FREQS, MODEL_ID_PATTERN } from "./schemas.js";
+import { createMemoryStore, type FinetunedModelRecord, type ServiceStore } from "./store.js";
 import { splitWarnings } from "./results.js";
+import { HttpError, JSON_HEADERS, notFoundModel, SUPPORT_TEXT, warningHeader } from "./responses.js";
+import { cancelJob, JOB_ID_ATTEMPTS, jobRecord, ownJob, runPendingJobs, submitJob, toJsonRequest, type RunJobsSummary } from "./jobs.js";
+import { matchRoute, queryParams, type RouteName } from "./routes.js";
 
 /**
  * An account of the service.
@@ -100,18 +103,7 @@ export interface ServiceResponse {
   body: unknown;
 }
 
-/**
- * Counts of one `runJobs` call.
- * @category API rules
- */
-export interface RunJobsSummary {
-  /** Jobs started. */
-  ran: number;
-  /** Of which succeeded. */
-  succeeded: number;
-  /** Of which failed. */
-  failed: number;
-}
+export type { RunJobsSummary } from "./jobs.js";
 
 /**
  * A service made by `createService`.
@@ -124,94 +116,8 @@ export interface ForecastService {
   runJobs(): Promise<RunJobsSummary>;
 }
 
-/**
- * Text of the `support` field of 401 and 429 bodies and of the older form's envelope.
- *
- * @example
- * ```ts
- * SUPPORT_TEXT.includes("requestID"); // => true
- * ```
- * @category API rules
- */
-export const SUPPORT_TEXT = "If you need help, contact support and quote the requestID.";
+export { SUPPORT_TEXT } from "./responses.js";
 
-const JSON_HEADERS = { "content-type": "application/json" } as const;
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: unknown,
-    readonly extraHeaders: Record<string, string> = {},
-  ) {
-    super(`HTTP ${status}`);
-  }
-}
-
-const notFoundModel = (): HttpError => new HttpError(404, { detail: "Finetuned model not found" });
-const notFoundJob = (): HttpError => new HttpError(404, { detail: "job not found" });
-
-type RouteName =
-  | "forecast"
-  | "anomaly"
-  | "historic"
-  | "finetune"
-  | "finetuneAsync"
-  | "getJob"
-  | "cancelJob"
-  | "listModels"
-  | "getModel"
-  | "deleteModel"
-  | "legacy"
-  | "anomalyHistoric"
-  | "crossValidation"
-  | "forecastAsync"
-  | "crossValidationAsync"
-  | "getForecastJob"
-  | "getCrossValidationJob"
-  | "cancelAnyJob"
-  | "modelParams"
-  | "validateKey"
-  | "openapi";
-
-interface RouteSpec {
-  readonly segments: readonly string[]; // "{name}" = parameter
-  readonly methods: Readonly<Record<string, RouteName>>;
-}
-
-const ROUTES: readonly RouteSpec[] = [
-  { segments: ["v2", "forecast"], methods: { POST: "forecast" } },
-  { segments: ["v2", "online_anomaly_detection"], methods: { POST: "anomaly" } },
-  { segments: ["v2", "historic_forecast"], methods: { POST: "historic" } },
-  { segments: ["v2", "anomaly_detection"], methods: { POST: "anomalyHistoric" } },
-  { segments: ["v2", "cross_validation"], methods: { POST: "crossValidation" } },
-  { segments: ["v2", "forecast", "async"], methods: { POST: "forecastAsync" } },
-  { segments: ["v2", "cross_validation", "async"], methods: { POST: "crossValidationAsync" } },
-  { segments: ["v2", "forecast", "jobs", "{job_id}"], methods: { GET: "getForecastJob" } },
-  { segments: ["v2", "cross_validation", "jobs", "{job_id}"], methods: { GET: "getCrossValidationJob" } },
-  { segments: ["v2", "async", "jobs", "{job_id}", "cancel"], methods: { POST: "cancelAnyJob" } },
-  { segments: ["v2", "finetune"], methods: { POST: "finetune" } },
-  { segments: ["v2", "finetune", "async"], methods: { POST: "finetuneAsync" } },
-  { segments: ["v2", "finetune", "jobs", "{job_id}"], methods: { GET: "getJob" } },
-  { segments: ["v2", "finetune", "jobs", "{job_id}", "cancel"], methods: { POST: "cancelJob" } },
-  { segments: ["v2", "finetuned_models"], methods: { GET: "listModels" } },
-  { segments: ["v2", "finetuned_models", "{finetuned_model_id}"], methods: { GET: "getModel", DELETE: "deleteModel" } },
-  { segments: ["forecastmodel"], methods: { POST: "legacy" } },
-  { segments: ["model_params"], methods: { GET: "modelParams" } },
-  { segments: ["validate_api_key"], methods: { GET: "validateKey" } },
-  { segments: ["openapi.json"], methods: { GET: "openapi" } },
-];
-
-/**
- * The query parameters of a request path (`/model_params?model=…&freq=…`);
- * a name given twice keeps its first value.
- */
-function queryParams(path: unknown): URLSearchParams {
-  if (typeof path !== "string") return new URLSearchParams();
-  const q = path.indexOf("?");
-  if (q < 0) return new URLSearchParams();
-  const hash = path.indexOf("#", q);
-  return new URLSearchParams(path.slice(q + 1, hash < 0 ? undefined : hash));
-}
 
 /** What a prepared request answers: the body without warnings, the warnings, the tokens used. */
 interface WorkOutcome {
@@ -226,41 +132,6 @@ interface PreparedWork {
   readonly run: () => WorkOutcome;
 }
 
-type Match = { kind: "route"; route: RouteName; params: Record<string, string> } | { kind: "notFound" } | { kind: "methodNotAllowed"; allow: string };
-
-function matchRoute(method: unknown, path: unknown): Match {
-  if (typeof path !== "string") return { kind: "notFound" };
-  const cut = path.search(/[?#]/);
-  const clean = cut >= 0 ? path.slice(0, cut) : path;
-  if (!clean.startsWith("/")) return { kind: "notFound" };
-  const raw = clean.slice(1).split("/");
-  let segments: string[];
-  try {
-    segments = raw.map((s) => decodeURIComponent(s));
-  } catch {
-    return { kind: "notFound" };
-  }
-  for (const r of ROUTES) {
-    if (r.segments.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    let ok = true;
-    for (let i = 0; i < segments.length && ok; i++) {
-      const want = r.segments[i] as string;
-      const got = segments[i] as string;
-      if (want.startsWith("{")) {
-        if (got.length === 0) ok = false;
-        else params[want.slice(1, -1)] = got;
-      } else ok = want === got;
-    }
-    if (!ok) continue;
-    const m = typeof method === "string" ? method.toUpperCase() : "";
-    const route = Object.prototype.hasOwnProperty.call(r.methods, m) ? r.methods[m] : undefined;
-    if (route === undefined) return { kind: "methodNotAllowed", allow: Object.keys(r.methods).join(", ") };
-    return { kind: "route", route, params };
-  }
-  return { kind: "notFound" };
-}
-
 function bodyByteLength(body: unknown): number {
   if (typeof body === "string") return body.length;
   if (body instanceof ArrayBuffer) return body.byteLength;
@@ -268,28 +139,8 @@ function bodyByteLength(body: unknown): number {
   return 0;
 }
 
-function warningHeader(warnings: readonly string[]): Record<string, string> {
-  if (warnings.length === 0) return {};
-  const quoted = warnings.map((w) => `299 - "${w.replace(/[\\"]/g, (c) => `\\${c}`).replace(/[\r\n]+/g, " ")}"`);
-  return { warning: quoted.join(", ") };
-}
 
-function toJsonRequest(v: ValidatedBodies[ApiEndpoint]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(v)) {
-    if (key === "modelGiven") continue;
-    if (key === "model" && !v.modelGiven) continue;
-    if (key === "series") {
-      const s = value as ValidatedBodies["finetune"]["series"];
-      out.series = { y: Array.from(s.y), sizes: [...s.sizes], X: s.X === null ? null : s.X.map((f) => Array.from(f)) };
-    } else out[key] = value;
-  }
-  return out;
-}
 
-function validationMessage(e: ValidationError): string {
-  return e.detail.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ");
-}
 
 /**
  * Creates a service answering every route of the contract: POST
@@ -464,23 +315,6 @@ export function createService(options: ServiceOptions): ForecastService {
     }
   };
 
-  const jobRecord = (job: StoredJob): Record<string, unknown> => ({
-    job_id: job.jobId,
-    status: job.status,
-    result: job.status === "succeeded" ? job.result : null,
-    error: job.status === "failed" ? job.error : null,
-    created_at: job.createdAt,
-    updated_at: job.updatedAt,
-  });
-
-  /** A job of the account; `task` null accepts any task (the cross-task cancel route). */
-  const ownJob = async (accountId: string, jobId: string, task: JobTask | null = "ft"): Promise<StoredJob> => {
-    if (!JOB_ID_REGEX.test(jobId)) throw notFoundJob();
-    const job = await store.getJob(jobId);
-    if (job === undefined || (task !== null && job.task !== task) || job.accountId !== accountId) throw notFoundJob();
-    return job;
-  };
-
   /**
    * Validates the body of an endpoint (422 on the spot) and resolves its
    * fine-tuned model; the returned work runs the endpoint, now (sync routes)
@@ -546,18 +380,6 @@ export function createService(options: ServiceOptions): ForecastService {
     };
   };
 
-  /** Stores a pending job under a fresh `<task>-<32 hex>` id and answers its id. */
-  const submitJob = async (task: JobTask, accountId: string, request: unknown): Promise<{ job_id: string }> => {
-    const at = now();
-    // A fresh id; one that names an existing job (a repeating `ids`) is never overwritten.
-    for (let attempt = 0; attempt < JOB_ID_ATTEMPTS; attempt++) {
-      const jobId = `${task}-${toHex32(String(ids()))}`;
-      const job: StoredJob = { jobId, task, accountId, status: "pending", request, result: null, error: null, createdAt: at, updatedAt: at };
-      if (await store.insertJob(job)) return { job_id: jobId };
-    }
-    throw new Error(`no fresh job id after ${JOB_ID_ATTEMPTS} attempts: the ids function repeats itself`);
-  };
-
   const ok = (body: unknown, headers: Record<string, string> = {}): { status: number; body: unknown; headers: Record<string, string> } => ({ status: 200, body, headers });
 
   const route = async (name: RouteName, params: Record<string, string>, req: ServiceRequest, requestID: string) => {
@@ -588,20 +410,14 @@ export function createService(options: ServiceOptions): ForecastService {
         const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
-        return ok(await submitJob("ft", account.id, toJsonRequest(b)));
+        return ok(await submitJob(store, ids, now(), "ft", account.id, toJsonRequest(b)));
       }
       case "getJob":
-        return ok(jobRecord(await ownJob(account.id, params.job_id as string)));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string)));
       case "cancelJob":
       case "cancelAnyJob": {
-        const job = await ownJob(account.id, params.job_id as string, name === "cancelJob" ? "ft" : null);
-        const cancelled: StoredJob = { ...job, status: "cancelled", updatedAt: now() };
-        // Compare-and-set: only a job still pending is cancelled (a job claimed meanwhile runs to its end).
-        if (job.status !== "pending" || !(await store.updateJob(job.jobId, "pending", cancelled))) {
-          const current = (await store.getJob(job.jobId)) ?? job;
-          throw new HttpError(409, { detail: `job ${job.jobId} is ${current.status}; only a pending job can be cancelled` });
-        }
-        return ok(jobRecord(cancelled));
+        const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null);
+        return ok(jobRecord(await cancelJob(store, job, now())));
       }
       case "listModels": {
         const models = await store.listModels(account.id);
@@ -642,12 +458,12 @@ export function createService(options: ServiceOptions): ForecastService {
         const task = name === "forecastAsync" ? "fc" : "cv";
         const raw = readBody(req);
         await prepareWork(task, account.id, raw);
-        return ok(await submitJob(task, account.id, raw));
+        return ok(await submitJob(store, ids, now(), task, account.id, raw));
       }
       case "getForecastJob":
-        return ok(jobRecord(await ownJob(account.id, params.job_id as string, "fc")));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc")));
       case "getCrossValidationJob":
-        return ok(jobRecord(await ownJob(account.id, params.job_id as string, "cv")));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "cv")));
       case "modelParams": {
         const query = queryParams(req.path);
         const errors = new ErrorCollector();
@@ -669,41 +485,13 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "legacy": {
         await checkCredits(account, requestID);
-        const raw = readBody(req);
-        const limitItems = legacyLimits(raw, limits);
-        if (limitItems.length > 0) throw new ValidationError(limitItems);
-        const errors = new ErrorCollector();
-        const v = validateAgainst(LEGACY_REQUEST_SCHEMA, raw, ["body"], errors);
-        if (v === INVALID) throw new ValidationError(errors.items);
-        const body = v as { df: { ds: string; y: number }[]; h: number };
-        const prepared = prepareLegacySeries(body.df, body.h);
-        const validated = validateEndpointBody(
-          "forecast",
-          { series: { y: prepared.y, sizes: [prepared.y.length] }, freq: prepared.freq, h: body.h },
-          { core: false, limits },
-        );
-        const result = await paid(account, requestID, prepared.y.length, async () => {
+        const { forecastBody, future } = readLegacyBody(readBody(req), limits);
+        const validated = validateEndpointBody("forecast", forecastBody, { core: false, limits });
+        const result = await paid(account, requestID, validated.series.y.length, async () => {
           const r = executeEndpoint("forecast", validated, null, pipelines);
           return { value: r, used: tokensUsed(r) };
         });
-        return ok(
-          {
-            status: 200,
-            data: {
-              timestamp: prepared.future,
-              value: result.mean,
-              input_tokens: result.input_tokens,
-              output_tokens: result.output_tokens,
-              finetune_tokens: result.finetune_tokens,
-            },
-            message: "success",
-            details: "request successful",
-            code: "B10",
-            requestID,
-            support: SUPPORT_TEXT,
-          },
-          warningHeader(result.warnings),
-        );
+        return ok(legacyAnswer(result, future, requestID), warningHeader(result.warnings));
       }
     }
   };
@@ -731,62 +519,24 @@ export function createService(options: ServiceOptions): ForecastService {
     }
   };
 
-  const runJobs = async (): Promise<RunJobsSummary> => {
-    const summary: RunJobsSummary = { ran: 0, succeeded: 0, failed: 0 };
-    for (const queued of await store.pendingJobs()) {
-      const current = await store.getJob(queued.jobId);
-      if (current === undefined || current.status !== "pending") continue;
-      const running: StoredJob = { ...current, status: "running", updatedAt: now() };
-      // Claim by compare-and-set: of concurrent runners exactly one moves a pending job to running; a cancelled job is never claimed.
-      if (!(await store.updateJob(current.jobId, "pending", running))) continue;
-      summary.ran++;
-      let finished: StoredJob;
-      try {
-        let done: { value: unknown; used: number };
-        if (running.task === "fc" || running.task === "cv") {
-          done = (await prepareWork(running.task, running.accountId, running.request)).run();
-        } else {
-          const b = validateEndpointBody("finetune", running.request, { core: false, limits });
-          const finetuned = await resolveFinetuned(running.accountId, b.finetuned_model_id);
-          done = await runFinetune(running.accountId, b, finetuned);
-        }
-        await store.chargeTokens(running.accountId, done.used);
-        finished = { ...running, status: "succeeded", result: done.value, updatedAt: now() };
-        summary.succeeded++;
-      } catch (e) {
-        let message: string;
-        if (e instanceof ValidationError) message = validationMessage(e);
-        else if (e instanceof HttpError) message = String((e.body as { detail?: unknown }).detail ?? `HTTP ${e.status}`);
-        else message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
-        finished = { ...running, status: "failed", error: message, updatedAt: now() };
-        summary.failed++;
+  const runJobs = (): Promise<RunJobsSummary> =>
+    runPendingJobs(store, now, async (job) => {
+      let done: { value: unknown; used: number };
+      if (job.task === "fc" || job.task === "cv") {
+        done = (await prepareWork(job.task, job.accountId, job.request)).run();
+      } else {
+        const b = validateEndpointBody("finetune", job.request, { core: false, limits });
+        const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
+        done = await runFinetune(job.accountId, b, finetuned);
       }
-      // Terminal states are final: only the claimer moves its running job on.
-      await store.updateJob(running.jobId, "running", finished);
-    }
-    return summary;
-  };
+      await store.chargeTokens(job.accountId, done.used);
+      return done.value;
+    });
 
   return { handle, runJobs };
 }
 
-function legacyLimits(raw: unknown, limits: ServiceLimits): ErrorItem[] {
-  const out: ErrorItem[] = [];
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return out;
-  const r = raw as Record<string, unknown>;
-  const df = Object.prototype.hasOwnProperty.call(r, "df") ? r.df : undefined;
-  if (Array.isArray(df) && df.length > limits.maxValues) {
-    out.push(valueError(["body", "df"], `the request sends ${df.length} rows, more than limits.maxValues = ${limits.maxValues}`));
-  }
-  const h = Object.prototype.hasOwnProperty.call(r, "h") ? r.h : undefined;
-  if (typeof h === "number" && h > limits.maxHorizon) out.push(valueError(["body", "h"], `h = ${h} is more than limits.maxHorizon = ${limits.maxHorizon}`));
-  if (typeof h === "number" && Number.isFinite(h) && h > limits.maxValues) out.push(valueError(["body", "h"], `the response would hold ${h} numbers, more than limits.maxValues = ${limits.maxValues}`));
-  return out;
-}
 
-/** Job id prefixes: fine-tune, forecast, cross-validation. */
-type JobTask = "ft" | "fc" | "cv";
-const JOB_ID_REGEX = new RegExp(ASYNC_JOB_ID_PATTERN);
 
 /** Random UUIDs where the runtime has `crypto.randomUUID`, else the fixed seeded sequence (such a runtime should inject `ids`). */
 function randomIds(): () => string {
@@ -794,9 +544,6 @@ function randomIds(): () => string {
   if (crypto !== undefined && typeof crypto.randomUUID === "function") return () => crypto.randomUUID!();
   return seededIdSequence("forecastmodel-service");
 }
-
-/** Fresh ids tried for a new job before giving up (a repeating `ids` function). */
-const JOB_ID_ATTEMPTS = 8;
 
 /** Tokens a result charges: input + output + fine-tune. */
 function tokensUsed(result: TokenCounts): number {
