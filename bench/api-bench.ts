@@ -17,7 +17,7 @@
  */
 import "../src/model/weights/default.js";
 import seedrandom from "seedrandom";
-import { forecast } from "../src/api/core.js";
+import { forecast } from "../src/api/entry-points.js";
 import { createService } from "../src/api/service.js";
 import { runForecast } from "../src/forecast/index.js";
 import type { ForecastInput, ForecastResult } from "../src/types.js";

@@ -10,7 +10,7 @@
 import "../src/model/weights/default.js";
 import os from "node:os";
 import { DEFAULT_SERVICE_LIMITS } from "../src/api/index.js";
-import { detectAnomaliesOnline, finetune, forecast, historicForecast } from "../src/api/core.js";
+import { detectAnomaliesOnline, finetune, forecast, historicForecast } from "../src/api/entry-points.js";
 import { createService } from "../src/api/service.js";
 
 function series(count: number, length: number): { y: number[]; sizes: number[] } {

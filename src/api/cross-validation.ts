@@ -9,7 +9,7 @@
 import { valueError, type ErrorItem } from "../errors.js";
 import type { ForecastResult, Intervals } from "../types.js";
 import { echoInput } from "./json.js";
-import { isJsonObject, ownProperty } from "./schema.js";
+import { isJsonObject, ownProperty } from "./schema-validator.js";
 
 /** Most windows one cross-validation request may ask for. */
 export const CROSS_VALIDATION_MAX_WINDOWS = 100;

@@ -9,7 +9,7 @@ import { valueError, type ErrorItem } from "../errors.js";
 import { intervalKey } from "../intervals/intervals.js";
 import type { ForecastResult } from "../types.js";
 import { echoInput } from "./json.js";
-import { isJsonObject, ownProperty } from "./schema.js";
+import { isJsonObject, ownProperty } from "./schema-validator.js";
 
 /** The fields of a historical anomaly detection body that the historic forecast reads. */
 const PASSED_ON = ["series", "model", "freq", "finetuned_model_id", "clean_ex_first", "finetune_steps", "finetune_loss", "finetune_depth"] as const;

@@ -7,8 +7,8 @@
  * older request form and GET /openapi.json.
  * @module
  */
-export { forecast, detectAnomaliesOnline, historicForecast, finetune, fractionLevelWarning } from "./core.js";
-export type { CoreCallOptions, FinetuneCallResult } from "./core.js";
+export { forecast, detectAnomaliesOnline, historicForecast, finetune, fractionLevelWarning } from "./entry-points.js";
+export type { CoreCallOptions, FinetuneCallResult } from "./entry-points.js";
 export type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody, SeriesBody } from "./bodies.js";
 export { createService, SUPPORT_TEXT } from "./service.js";
 export { seededIdSequence } from "./ids.js";

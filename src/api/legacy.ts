@@ -8,7 +8,7 @@ import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import type { ForecastResult, Freq } from "../types.js";
 import type { ServiceLimits } from "./requests.js";
 import { SUPPORT_TEXT } from "./responses.js";
-import { ErrorCollector, INVALID, validateAgainst } from "./schema.js";
+import { ErrorCollector, INVALID, validateAgainst } from "./schema-validator.js";
 import { LEGACY_REQUEST_SCHEMA } from "./schemas.js";
 
 /**

@@ -4,7 +4,7 @@
  * @module
  */
 import { MODEL_NAMES } from "../model/config.js";
-import { toJsonSchema, type ApiObjectSchema } from "./schema.js";
+import { toJsonSchema, type ApiObjectSchema } from "./schema-validator.js";
 import {
   ANOMALY_RESPONSE_SCHEMA,
   API_ERROR_SCHEMA,

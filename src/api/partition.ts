@@ -12,9 +12,9 @@
  */
 
 import { notAnObjectError, ValidationError, type ErrorItem } from "../errors.js";
-import { parseRequestBody } from "./core.js";
+import { parseRequestBody } from "./entry-points.js";
 import { checkSeriesInput } from "./series-input.js";
-import { ErrorCollector, validateAgainst } from "./schema.js";
+import { ErrorCollector, validateAgainst } from "./schema-validator.js";
 
 /**
  * Which endpoint a request body is for.

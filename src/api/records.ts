@@ -11,7 +11,7 @@
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import type { AnomalyResult, Freq, Intervals } from "../types.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest } from "./bodies.js";
-import { detectAnomaliesOnline, finetune, forecast, historicForecast, type CoreCallOptions, type FinetuneCallResult } from "./core.js";
+import { detectAnomaliesOnline, finetune, forecast, historicForecast, type CoreCallOptions, type FinetuneCallResult } from "./entry-points.js";
 import { prepareLegacySeries, type LegacySeries } from "./legacy.js";
 
 /**

@@ -25,7 +25,7 @@ import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { historicWindowCount } from "../historic/index.js";
 import { isModelName, modelParams } from "../model/index.js";
-import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema.js";
+import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
 import { freqFromAlias } from "./freq.js";
 

@@ -4,7 +4,7 @@
  * these.
  * @module
  */
-import type { ApiObjectSchema, ApiProperty, ApiSchema } from "./schema.js";
+import type { ApiObjectSchema, ApiProperty, ApiSchema } from "./schema-validator.js";
 
 /**
  * Ids of fine-tuned models (docs/contract.md §3).

@@ -7,7 +7,7 @@
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { seriesOffsets } from "../series/index.js";
 import type { SeriesData } from "../types.js";
-import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema.js";
+import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { FEATURE_MATRIX_SCHEMA, SERIES_SCHEMA } from "./schemas.js";
 
 /**

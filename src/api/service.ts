@@ -9,7 +9,7 @@ import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import type { FinetunedWeights, ForecastResult, Freq, ModelName, TokenCounts } from "../types.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
-import { executeEndpoint } from "./core.js";
+import { executeEndpoint } from "./entry-points.js";
 import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { bodyBytes, readJsonBody } from "./json.js";
 import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
@@ -26,7 +26,7 @@ import {
   type ServiceLimits,
   type ValidatedBodies,
 } from "./requests.js";
-import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema.js";
+import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { API_FREQS, MODEL_ID_PATTERN } from "./schemas.js";
 import { createMemoryStore, type FinetunedModelRecord, type ServiceStore } from "./store.js";
 import { splitWarnings } from "./results.js";

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "vitest";
 import { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "../../src/api/index.js";
-import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api/core.js";
+import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api/entry-points.js";
 import { ValidationError } from "../../src/errors.js";
 import { createService } from "../../src/api/service.js";
 import { MAX_ERROR_ITEMS } from "../../src/errors.js";

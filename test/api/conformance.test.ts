@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ServiceRequest, ServiceResponse } from "../../src/api/service.js";
-import { ErrorCollector, INVALID, validateAgainst } from "../../src/api/schema.js";
+import { ErrorCollector, INVALID, validateAgainst } from "../../src/api/schema-validator.js";
 import {
   ANOMALY_RESPONSE_SCHEMA,
   API_ERROR_SCHEMA,
@@ -16,7 +16,7 @@ import {
   JOB_STATUS_SCHEMA,
   LEGACY_RESPONSE_SCHEMA,
 } from "../../src/api/schemas.js";
-import type { ApiObjectSchema } from "../../src/api/schema.js";
+import type { ApiObjectSchema } from "../../src/api/schema-validator.js";
 import { HORIZON_WARNING, KEY_A, KEY_B, KEY_POOR, bearer, smallSeries, testService } from "./helpers.js";
 
 const ERROR_401 = { data: null, message: "Invalid API key", details: "Key not found", code: "A12" };

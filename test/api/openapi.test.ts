@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { openApiDocument, OPENAPI_EXAMPLES } from "../../src/api/openapi.js";
 import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
-import { ErrorCollector, INVALID, validateAgainst } from "../../src/api/schema.js";
+import { ErrorCollector, INVALID, validateAgainst } from "../../src/api/schema-validator.js";
 import { LEGACY_REQUEST_SCHEMA } from "../../src/api/schemas.js";
 import { KEY_A, bearer, testService } from "./helpers.js";
 

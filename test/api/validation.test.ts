@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { ValidationError, type ErrorItem } from "../../src/errors.js";
 import { echoInput, locateJsonError, readJsonBody } from "../../src/api/json.js";
-import { ErrorCollector, INVALID, expectedLiteralText, validateAgainst, type ApiSchema } from "../../src/api/schema.js";
+import { ErrorCollector, INVALID, expectedLiteralText, validateAgainst, type ApiSchema } from "../../src/api/schema-validator.js";
 import { checkRequestLimits, DEFAULT_SERVICE_LIMITS, resolveLimits, UNLIMITED, validateEndpointBody, toForecastRequest } from "../../src/api/requests.js";
 
 function errorsOf(schema: ApiSchema, value: unknown): ErrorItem[] {
