@@ -4,25 +4,142 @@
  * `registerWeights(WEIGHTS_FM1)` with `WEIGHTS_FM1` from
  * `forecastmodel/weights/forecastmodel-1`; the main entry `forecastmodel`
  * is this plus every model's weights.
+ *
+ * The runtime names are listed one by one, grouped as a reader looks for
+ * them; every type of a listed module is exported. Helpers that only serve
+ * the library itself (statistics kernels, training internals, error-item
+ * builders) stay in their modules.
  * @module
  */
-export * from "./types.js";
-export * from "./errors.js";
-export * from "./stats/index.js";
-export * from "./series/index.js";
+
+// The JSON entry points (docs/contract.md §1) and their dataframe-like forms.
+export { forecast, detectAnomaliesOnline, historicForecast, finetune, fractionLevelWarning } from "./api/entry-points.js";
+export { forecastRecords, detectAnomaliesRecords, historicForecastRecords, finetuneRecords } from "./api/records.js";
+
+// The service: routes, keys, credits, jobs and fine-tuned models behind `handle`, and its store.
+export { createService, SUPPORT_TEXT } from "./api/service.js";
+export { createMemoryStore } from "./api/store.js";
+export { seededIdSequence } from "./api/ids.js";
+export { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "./api/requests.js";
+export { openApiDocument, API_VERSION } from "./api/openapi.js";
+export { freqFromAlias, acceptedFreqAliases } from "./api/freq.js";
+export { decodeContent, BodyDecodeError, CONTENT_ENCODINGS } from "./api/encoding.js";
+export { checkSeriesInput, validateSeriesInput } from "./api/series-input.js";
+
+// Scaling past one call.
+export { partition, merge, partitionBlocker } from "./api/partition.js";
+
+// Errors.
+export { ValidationError, MAX_ERROR_ITEMS } from "./errors.js";
+
+// The typed pipelines and the seam their model comes through.
+export { runForecast, calibrationWindowCount, CALIBRATION_MAX_WINDOWS, CALIBRATION_MIN_WINDOWS, CALIBRATION_TARGET_SCORES, CONFORMAL_MIN_CONTEXT } from "./forecast/index.js";
 export {
-  modelParams, horizonWarning, isModelName, MODEL_NAMES, createNetworkForecaster, pretrainedParameters,
-  applyFinetuned, depthStart, parameterCount, networkLossAndGradient, AdamOptimizer, registerWeights, registeredModels,
+  detectAnomalies,
+  anomalyMinimumLength,
+  anomalyWindowCount,
+  anomalyCalibrationSize,
+  ANOMALY_MIN_CONTEXT,
+  ANOMALY_CALIBRATION_MAX,
+  ANOMALY_EXCLUDE_Z,
+  ANOMALY_EVIDENCE_POINTS,
+} from "./anomaly/index.js";
+export { runHistoricForecast, historicWindowCount } from "./historic/index.js";
+export {
+  finetuneModel,
+  modelSource,
+  fixedModelSource,
+  prepareForecaster,
+  FINETUNE_LEARNING_RATE,
+  FINETUNE_MIN_BATCH,
+  FINETUNE_MAX_BATCH,
+  FINETUNE_DEPTH_FIXED_MODEL_2_1,
+} from "./finetune/index.js";
+
+// Models.
+export {
+  modelParams,
+  horizonWarning,
+  isModelName,
+  MODEL_NAMES,
+  createNetworkForecaster,
+  pretrainedParameters,
+  applyFinetuned,
+  registerWeights,
+  registeredModels,
 } from "./model/index.js";
-export type { ModelParams, NetworkForecasterOptions, SampleLoss, AdamOptions, EmbeddedWeights } from "./model/index.js";
-export * from "./cv/index.js";
-export * from "./intervals/index.js";
-export * from "./anomaly/index.js";
-export * from "./losses/index.js";
-export * from "./finetune/index.js";
-export * from "./exogenous/index.js";
-export * from "./historic/index.js";
-export * from "./forecast/index.js";
-export * from "./api/partition.js";
-export * from "./chart/index.js";
-export * from "./api/index.js";
+
+// Series packing by sizes.
+export {
+  seriesOffsets,
+  packSeries,
+  unpackSeries,
+  seriesView,
+  seriesOfRow,
+  makeSeriesData,
+  seriesDataFromList,
+  packFeatures,
+  featureView,
+  futureFeatureView,
+} from "./series/index.js";
+
+// Cross-validation windows.
+export { crossValidate, rollingWindowCount, latestWindowForecasts, seasonalNaiveForecaster } from "./cv/index.js";
+
+// Prediction intervals.
+export {
+  gaussianMultiplier,
+  intervalKey,
+  gaussianIntervals,
+  conformalHalfWidths,
+  conformalHalfWidthsByLevel,
+  conformalIntervals,
+  intervalsFromHalfWidths,
+  calibratedIntervals,
+  collectCalibrationScores,
+  conformalMultiplier,
+  calibratedZ,
+  withSpread,
+} from "./intervals/index.js";
+
+// z-scores, accumulated scores and thresholds.
+export { seriesCalibratedScores, univariateAnomalyFlags, multivariateAccumulatedScores, multivariateThreshold } from "./anomaly/index.js";
+
+// Fine-tune losses.
+export {
+  getLoss,
+  finetuneLossNames,
+  maeLoss,
+  mseLoss,
+  rmseLoss,
+  mapeLoss,
+  smapeLoss,
+  poissonLoss,
+  defaultRobustLoss,
+  createScaledHuberLoss,
+  DEFAULT_LOSS_HUBER_DELTA,
+  POISSON_LOSS_LINEAR_FRACTION,
+} from "./losses/index.js";
+
+// Exogenous features and their contributions.
+export { exogenousBeforeModel, exogenousAfterModel, fitRidgeRegression, EXOGENOUS_DEFAULT_PENALTY } from "./exogenous/index.js";
+
+// Charts.
+export { renderAnomalyChart, anomalyChartInput, cropAnomalyChartInput } from "./chart/index.js";
+
+// Every type of the modules above.
+export type * from "./types.js";
+export type { ErrorItem } from "./errors.js";
+export type * from "./api/index.js";
+export type * from "./api/partition.js";
+export type * from "./forecast/index.js";
+export type * from "./anomaly/index.js";
+export type * from "./historic/index.js";
+export type * from "./finetune/index.js";
+export type { ModelParams, NetworkForecasterOptions, EmbeddedWeights } from "./model/index.js";
+export type * from "./series/index.js";
+export type * from "./cv/index.js";
+export type * from "./intervals/index.js";
+export type * from "./losses/index.js";
+export type * from "./exogenous/index.js";
+export type * from "./chart/index.js";
