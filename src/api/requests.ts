@@ -25,8 +25,8 @@ import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { historicWindowCount } from "../historic/index.js";
 import { isModelName, modelParams } from "../model/index.js";
-import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
-import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
+import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type Infer } from "./schema-validator.js";
+import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
 import { freqFromAlias } from "./freq.js";
 
 /**
@@ -110,76 +110,46 @@ export function resolveLimits(given: Partial<ServiceLimits> | undefined, base: S
 }
 
 /**
- * Validated series, still as plain values.
+ * Validated series, still as plain values: the type `SERIES_SCHEMA` validates into.
  * @category API rules
  */
-export interface ValidatedSeries {
-  readonly y: Float64Array;
-  readonly sizes: number[];
-  readonly X: Float64Array[] | null;
-}
+export interface ValidatedSeries extends Infer<typeof SERIES_SCHEMA> {}
 
-/** Fields every validated body shares. */
-interface ValidatedCommon {
-  readonly series: ValidatedSeries;
-  readonly freq: Freq;
-  readonly model: ModelName;
+/** What the validator adds to every body. */
+interface ModelGiven {
   /** Whether `model` was in the body (a fine-tuned model's base model is used otherwise). */
   readonly modelGiven: boolean;
-  readonly finetune_steps: number;
-  readonly finetune_loss: LossName;
-  readonly finetune_depth: FinetuneDepth;
-  readonly finetuned_model_id: string | null;
 }
 
 /**
- * Validated POST /v2/forecast body.
+ * Validated POST /v2/forecast body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
-export interface ValidatedForecastBody extends ValidatedCommon {
-  readonly h: number;
-  readonly X_future: Float64Array[] | null;
-  readonly level: number[] | null;
-  readonly clean_ex_first: boolean;
-  readonly hist_exog: number[] | null;
-  readonly multivariate: boolean;
-  readonly model_parameters: Record<string, unknown> | null;
-}
+export interface ValidatedForecastBody extends Infer<typeof CORE_REQUEST_SCHEMAS.forecast>, ModelGiven {}
 
 /**
- * Validated POST /v2/online_anomaly_detection body.
+ * Validated POST /v2/online_anomaly_detection body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
-export interface ValidatedAnomalyBody extends ValidatedCommon {
-  readonly detection_size: number;
-  readonly h: number;
-  readonly threshold_method: "univariate" | "multivariate";
-  readonly clean_ex_first: boolean;
-  readonly level: number;
-  readonly step_size: number | null;
-  readonly hist_exog: number[] | null;
-  readonly refit: boolean;
-  readonly multivariate: boolean;
-  readonly model_parameters: Record<string, unknown> | null;
-}
+export interface ValidatedAnomalyBody extends Infer<typeof CORE_REQUEST_SCHEMAS.anomaly>, ModelGiven {}
 
 /**
- * Validated POST /v2/historic_forecast body.
+ * Validated POST /v2/historic_forecast body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
-export interface ValidatedHistoricBody extends ValidatedCommon {
-  readonly clean_ex_first: boolean;
-  readonly level: number[] | null;
-  readonly feature_contributions: boolean;
-}
+export interface ValidatedHistoricBody extends Infer<typeof CORE_REQUEST_SCHEMAS.historic>, ModelGiven {}
 
 /**
- * Validated POST /v2/finetune body.
+ * Validated POST /v2/finetune body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
-export interface ValidatedFinetuneBody extends ValidatedCommon {
-  readonly output_model_id: string | null;
-}
+export interface ValidatedFinetuneBody extends Infer<typeof CORE_REQUEST_SCHEMAS.finetune>, ModelGiven {}
+
+/** Fields every validated body shares. */
+type ValidatedCommon = Pick<
+  ValidatedFinetuneBody,
+  "series" | "freq" | "model" | "modelGiven" | "finetune_steps" | "finetune_loss" | "finetune_depth" | "finetuned_model_id"
+>;
 
 /**
  * Validated body by endpoint.

@@ -155,6 +155,59 @@ export interface ApiProperty {
 }
 
 /**
+ * The value {@link validateAgainst} gives for a schema, as a type: numbers
+ * for `integer` and `number`, the listed values for `literal`, a
+ * `Float64Array` for a packed array, an object of the properties (an absent
+ * optional property has its default, or null without one) for `object`, and
+ * `| null` for `nullable` (`unknown` below 8 levels of nesting, where no
+ * request reaches). The validated request types are derived from the schema
+ * data with it, so the data and the types cannot disagree.
+ *
+ * @example
+ * ```ts
+ * // (types only) Infer<{ kind: "nullable"; inner: { kind: "array"; items: { kind: "integer" } } }> is number[] | null
+ * const nothing = null;
+ * nothing;
+ * // => null
+ * ```
+ * @category API rules
+ */
+export type Infer<S, Depth extends unknown[] = []> = Depth["length"] extends 8
+  ? unknown
+  : S extends { readonly kind: "integer" | "number" }
+    ? number
+    : S extends { readonly kind: "boolean" }
+      ? boolean
+      : S extends { readonly kind: "string" }
+        ? string
+        : S extends { readonly kind: "literal"; readonly values: readonly (infer V)[] }
+          ? V
+          : S extends { readonly kind: "array"; readonly packed: "float64" }
+            ? Float64Array
+            : S extends { readonly kind: "array"; readonly items: infer I }
+              ? Infer<I, [...Depth, 1]>[]
+              : S extends { readonly kind: "object"; readonly properties: readonly (infer P)[] }
+                ? { readonly [Q in P as Q extends { readonly name: infer N extends string } ? N : never]: InferProperty<Q, [...Depth, 1]> }
+                : S extends { readonly kind: "dict" }
+                  ? Record<string, unknown>
+                  : S extends { readonly kind: "nullable"; readonly inner: infer I }
+                    ? Infer<I, [...Depth, 1]> | null
+                    : never;
+
+/**
+ * The validated value of one property: required or with a default, its
+ * schema's value; optional without a default, that or null.
+ * @category API rules
+ */
+export type InferProperty<P, Depth extends unknown[] = []> = P extends { readonly schema: infer S; readonly required: true }
+  ? Infer<S, Depth>
+  : P extends { readonly schema: infer S; readonly default: unknown }
+    ? Infer<S, Depth>
+    : P extends { readonly schema: infer S }
+      ? Infer<S, Depth> | null
+      : never;
+
+/**
  * Marker returned by the validator for an invalid value.
  * @category API rules
  */

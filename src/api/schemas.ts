@@ -43,22 +43,29 @@ export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "
 export const LOSS_NAMES = ["default", "mae", "mse", "rmse", "mape", "smape", "poisson"] as const;
 
 const finite = { kind: "number" } as const satisfies ApiSchema;
-const floatArray: ApiSchema = { kind: "array", items: finite, packed: "float64" };
-const featureMatrix: ApiSchema = { kind: "array", items: floatArray };
+const floatArray = { kind: "array", items: finite, packed: "float64" } as const satisfies ApiSchema;
+const featureMatrix = { kind: "array", items: floatArray } as const satisfies ApiSchema;
 
 /**
  * A feature-major matrix of finite numbers (`X`, `X_future`): a list of lists.
  * @category API rules
  */
 export const FEATURE_MATRIX_SCHEMA: ApiSchema = featureMatrix;
-const positiveInt: ApiSchema = { kind: "integer", gt: 0 };
-const levelNumber: ApiSchema = { kind: "number", ge: 0, lt: 100 };
-const modelId: ApiSchema = { kind: "string", pattern: MODEL_ID_PATTERN };
+const positiveInt = { kind: "integer", gt: 0 } as const satisfies ApiSchema;
+const levelNumber = { kind: "number", ge: 0, lt: 100 } as const satisfies ApiSchema;
+const modelId = { kind: "string", pattern: MODEL_ID_PATTERN } as const satisfies ApiSchema;
 
-function prop(name: string, schema: ApiSchema, description: string): ApiProperty {
+/** A required property; its name and schema keep their literal types, so the validated types can be derived (`Infer`). */
+function prop<const N extends string, const S extends ApiSchema>(name: N, schema: S, description: string): { readonly name: N; readonly schema: S; readonly required: true; readonly description: string } {
   return { name, schema, required: true, description };
 }
-function opt(name: string, schema: ApiSchema, defaultValue: unknown, description: string): ApiProperty {
+/** An optional property with its default. */
+function opt<const N extends string, const S extends ApiSchema, const D>(
+  name: N,
+  schema: S,
+  defaultValue: D,
+  description: string,
+): { readonly name: N; readonly schema: S; readonly required: false; readonly default: D; readonly description: string } {
   return { name, schema, required: false, default: defaultValue, description };
 }
 
@@ -79,12 +86,12 @@ const xProp = opt(
  * Series of the anomaly, historic and fine-tune requests: `{y, sizes, X?}`.
  * @category API rules
  */
-export const SERIES_SCHEMA: ApiObjectSchema = {
+export const SERIES_SCHEMA = {
   kind: "object",
   name: "Series",
   description: "Many series concatenated in y with their lengths in sizes, optionally with exogenous features X.",
   properties: [yProp, sizesProp, xProp],
-};
+} as const satisfies ApiObjectSchema;
 
 const xFutureProp = opt(
   "X_future",
@@ -93,7 +100,7 @@ const xFutureProp = opt(
   "Future values of the exogenous features (top level of the body): X_future[k] has sizes.length * h values, series after series.",
 );
 
-function freqProp(freqs: readonly string[]): ApiProperty {
+function freqProp<const F extends readonly string[]>(freqs: F) {
   return prop("freq", { kind: "literal", values: freqs }, "Series frequency: D daily, M monthly, H hourly, W weekly (core functions also: Q quarterly, Y yearly).");
 }
 
@@ -104,7 +111,7 @@ const cleanExProp = opt(
   true,
   "true: y is regressed on X first and the model works on what X does not explain; false: the model runs on y and X explains its residuals.",
 );
-function finetuneStepsProp(defaultSteps: number): ApiProperty {
+function finetuneStepsProp(defaultSteps: number) {
   return opt("finetune_steps", { kind: "integer", ge: 0 }, defaultSteps, "Number of fine-tune steps; 0 means zero-shot inference.");
 }
 const finetuneLossProp = opt("finetune_loss", { kind: "literal", values: LOSS_NAMES }, "default", "Fine-tune loss; default is a robust loss that outliers cannot dominate.");
@@ -130,7 +137,7 @@ const levelListProp = opt(
   "Prediction interval levels in percent, each 0 <= x < 100; intervals are keyed lo-<L> and hi-<L>.",
 );
 
-function anomalySchema(freqs: readonly string[]): ApiObjectSchema {
+function anomalySchema<const F extends readonly string[]>(freqs: F) {
   return {
     kind: "object",
     name: "OnlineAnomalyDetectionRequest",
@@ -154,10 +161,10 @@ function anomalySchema(freqs: readonly string[]): ApiObjectSchema {
       multivariateProp,
       modelParametersProp,
     ],
-  };
+  } satisfies ApiObjectSchema;
 }
 
-function historicSchema(freqs: readonly string[]): ApiObjectSchema {
+function historicSchema<const F extends readonly string[]>(freqs: F) {
   return {
     kind: "object",
     name: "HistoricForecastRequest",
@@ -174,10 +181,10 @@ function historicSchema(freqs: readonly string[]): ApiObjectSchema {
       finetuneLossProp,
       finetuneDepthProp,
     ],
-  };
+  } satisfies ApiObjectSchema;
 }
 
-function forecastSchema(freqs: readonly string[]): ApiObjectSchema {
+function forecastSchema<const F extends readonly string[]>(freqs: F) {
   return {
     kind: "object",
     name: "ForecastRequest",
@@ -198,10 +205,10 @@ function forecastSchema(freqs: readonly string[]): ApiObjectSchema {
       multivariateProp,
       modelParametersProp,
     ],
-  };
+  } satisfies ApiObjectSchema;
 }
 
-function finetuneSchema(freqs: readonly string[]): ApiObjectSchema {
+function finetuneSchema<const F extends readonly string[]>(freqs: F) {
   return {
     kind: "object",
     name: "FinetuneRequest",
@@ -216,7 +223,7 @@ function finetuneSchema(freqs: readonly string[]): ApiObjectSchema {
       opt("output_model_id", { kind: "nullable", inner: modelId }, null, "Id of the new fine-tuned model; null generates one."),
       opt("finetuned_model_id", { kind: "nullable", inner: modelId }, null, "Start from this earlier fine-tuned model of the account."),
     ],
-  };
+  } satisfies ApiObjectSchema;
 }
 
 /**
@@ -229,23 +236,23 @@ export type ApiEndpoint = "forecast" | "anomaly" | "historic" | "finetune";
  * Request schemas at the HTTP API (freq D, M, H, W).
  * @category API rules
  */
-export const API_REQUEST_SCHEMAS: Readonly<Record<ApiEndpoint, ApiObjectSchema>> = {
+export const API_REQUEST_SCHEMAS = {
   forecast: forecastSchema(API_FREQS),
   anomaly: anomalySchema(API_FREQS),
   historic: historicSchema(API_FREQS),
   finetune: finetuneSchema(API_FREQS),
-};
+} as const satisfies Readonly<Record<ApiEndpoint, ApiObjectSchema>>;
 
 /**
  * Request schemas of the core functions (freq also Q and Y).
  * @category API rules
  */
-export const CORE_REQUEST_SCHEMAS: Readonly<Record<ApiEndpoint, ApiObjectSchema>> = {
+export const CORE_REQUEST_SCHEMAS = {
   forecast: forecastSchema(CORE_FREQS),
   anomaly: anomalySchema(CORE_FREQS),
   historic: historicSchema(CORE_FREQS),
   finetune: finetuneSchema(CORE_FREQS),
-};
+} as const satisfies Readonly<Record<ApiEndpoint, ApiObjectSchema>>;
 
 /**
  * The older request form, POST /forecastmodel (docs/contract.md §6).
