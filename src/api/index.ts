@@ -18,7 +18,7 @@ export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, R
 export { checkSeriesInput, validateSeriesInput } from "./series-input.js";
 export type { SeriesInputOptions, SeriesInputCheck } from "./series-input.js";
 export { createMemoryStore } from "./store.js";
-export type { ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome } from "./store.js";
+export type { CallCounts, ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome } from "./store.js";
 export { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "./requests.js";
 export type { ServiceLimits } from "./requests.js";
 export type { ApiPipelines } from "./pipelines.js";

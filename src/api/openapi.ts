@@ -304,6 +304,33 @@ function buildDocument(): Record<string, unknown> {
         responses: { "200": detail("The key is valid"), "401": detail("The key is missing or unknown") },
       },
     },
+    "/usage": {
+      get: {
+        operationId: "usage",
+        summary: "Calls of the key's account in the current minute and month (model requests accepted), with their limits (-1: none)",
+        security: bearer,
+        responses: {
+          "200": {
+            description: "Calls and limits by period",
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: Object.fromEntries(
+                    ["minute", "month"].map((period) => [
+                      period,
+                      { type: "object", properties: { limit: { type: "integer" }, usage: { type: "integer" } }, required: ["limit", "usage"] },
+                    ]),
+                  ),
+                  required: ["minute", "month"],
+                },
+              },
+            },
+          },
+          "401": e401,
+        },
+      },
+    },
     "/openapi.json": {
       get: {
         operationId: "openapi",

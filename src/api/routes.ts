@@ -26,6 +26,7 @@ export type RouteName =
   | "cancelAnyJob"
   | "modelParams"
   | "validateKey"
+  | "usage"
   | "openapi";
 
 interface RouteSpec {
@@ -54,6 +55,7 @@ export const ROUTES: readonly RouteSpec[] = [
   { segments: ["forecastmodel"], methods: { POST: "legacy" } },
   { segments: ["model_params"], methods: { GET: "modelParams" } },
   { segments: ["validate_api_key"], methods: { GET: "validateKey" } },
+  { segments: ["usage"], methods: { GET: "usage" } },
   { segments: ["openapi.json"], methods: { GET: "openapi" } },
 ];
 

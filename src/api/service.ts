@@ -390,6 +390,21 @@ export function createService(options: ServiceOptions): ForecastService {
       return valid ? ok({ detail: "API key is valid" }) : { status: 401, body: { detail: "API key is invalid" }, headers: { "www-authenticate": "Bearer" } };
     }
     const account = authenticate(name, req.headers, requestID);
+    if (name === "usage") {
+      const at = now();
+      const counts = (await store.callCounts?.(account.id, at.slice(0, 16), at.slice(0, 7))) ?? { minute: 0, month: 0 };
+      return ok({ minute: { limit: -1, usage: counts.minute }, month: { limit: -1, usage: counts.month } });
+    }
+    const res = await answer(name, account, params, req, requestID);
+    if (CALL_ROUTES.has(name) && res.status === 200) {
+      const at = now();
+      await store.countCall?.(account.id, at.slice(0, 16), at.slice(0, 7));
+    }
+    return res;
+  };
+
+  /** The answer of an authenticated route. */
+  const answer = async (name: RouteName, account: ServiceAccount, params: Record<string, string>, req: ServiceRequest, requestID: string) => {
     switch (name) {
       case "forecast":
       case "anomaly":
@@ -493,6 +508,9 @@ export function createService(options: ServiceOptions): ForecastService {
         });
         return ok(legacyAnswer(result, future, requestID), warningHeader(result.warnings));
       }
+      default:
+        // openapi, validateKey and usage are answered by `route` before any account work
+        throw new Error(`route ${name} has no answer`);
     }
   };
 
@@ -544,6 +562,20 @@ function randomIds(): () => string {
   if (crypto !== undefined && typeof crypto.randomUUID === "function") return () => crypto.randomUUID!();
   return seededIdSequence("forecastmodel-service");
 }
+
+/** Routes that count as a call of the account in GET /usage: every request for model work (sync or async). */
+const CALL_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
+  "forecast",
+  "anomaly",
+  "historic",
+  "finetune",
+  "finetuneAsync",
+  "anomalyHistoric",
+  "crossValidation",
+  "forecastAsync",
+  "crossValidationAsync",
+  "legacy",
+]);
 
 /** Tokens a result charges: input + output + fine-tune. */
 function tokensUsed(result: TokenCounts): number {

@@ -82,6 +82,17 @@ export interface StoredFinetunedModel {
 export type ModelInsertOutcome = "ok" | "exists" | "limit";
 
 /**
+ * Calls of an account in one minute and one month (GET /usage).
+ * @category Service
+ */
+export interface CallCounts {
+  /** Calls in the minute asked for. */
+  readonly minute: number;
+  /** Calls in the month asked for. */
+  readonly month: number;
+}
+
+/**
  * Persistence of a service. Every method may be async; a host implements it
  * over its own database. Ids of models are per account.
  * @category Service
@@ -120,6 +131,14 @@ export interface ServiceStore {
   reserveTokens(accountId: string, tokens: number, credits: number): Promise<boolean>;
   /** Ends a reservation: reserved shrinks by `reserved`, spent grows by `used` (0 when the request failed). Atomic. */
   settleTokens(accountId: string, reserved: number, used: number): Promise<void>;
+  /**
+   * Counts one call of an account (a model request accepted) in its minute
+   * (`YYYY-MM-DDTHH:MM`) and month (`YYYY-MM`), for GET /usage. Optional: a
+   * store without it reports 0 calls. Atomic.
+   */
+  countCall?(accountId: string, minute: string, month: string): Promise<void>;
+  /** Calls counted for an account in the given minute and month (0 for a period it has not seen). Optional, with `countCall`. */
+  callCounts?(accountId: string, minute: string, month: string): Promise<CallCounts>;
 }
 
 /**
@@ -139,6 +158,8 @@ export function createMemoryStore(): ServiceStore {
   const models = new Map<string, Map<string, StoredFinetunedModel>>();
   const spent = new Map<string, number>();
   const reserved = new Map<string, number>();
+  // Only the latest minute and month of each account are kept: memory stays one entry per account.
+  const calls = new Map<string, { minute: string; minuteCount: number; month: string; monthCount: number }>();
   const accountModels = (accountId: string): Map<string, StoredFinetunedModel> => {
     let m = models.get(accountId);
     if (m === undefined) {
@@ -184,6 +205,24 @@ export function createMemoryStore(): ServiceStore {
     settleTokens: async (accountId, held, used) => {
       reserved.set(accountId, (reserved.get(accountId) ?? 0) - held);
       spent.set(accountId, (spent.get(accountId) ?? 0) + used);
+    },
+    countCall: async (accountId, minute, month) => {
+      const c = calls.get(accountId) ?? { minute, minuteCount: 0, month, monthCount: 0 };
+      if (c.minute !== minute) {
+        c.minute = minute;
+        c.minuteCount = 0;
+      }
+      if (c.month !== month) {
+        c.month = month;
+        c.monthCount = 0;
+      }
+      c.minuteCount++;
+      c.monthCount++;
+      calls.set(accountId, c);
+    },
+    callCounts: async (accountId, minute, month) => {
+      const c = calls.get(accountId);
+      return { minute: c !== undefined && c.minute === minute ? c.minuteCount : 0, month: c !== undefined && c.month === month ? c.monthCount : 0 };
     },
   };
 }

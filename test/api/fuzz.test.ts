@@ -45,6 +45,7 @@ const paths = [
   "/model_params?model=forecastmodel-1&freq=MS",
   "/model_params?model=forecastmodel-2.1&freq=h&freq=x",
   "/validate_api_key",
+  "/usage",
 ];
 
 /** A value nested `depth` levels deep in arrays or objects. */

@@ -50,6 +50,7 @@ describe("GET /openapi.json", () => {
         "/forecastmodel",
         "/model_params",
         "/openapi.json",
+        "/usage",
         "/validate_api_key",
         "/v2/anomaly_detection",
         "/v2/async/jobs/{job_id}/cancel",

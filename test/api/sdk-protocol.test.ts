@@ -3,10 +3,12 @@
  * bodies (read from its public client source; part of issue 14): GET
  * /model_params with `model` and a pandas frequency alias, answered
  * `{"detail": {"input_size", "horizon"}}`; GET /validate_api_key, 200 or 401
- * with a `detail` text either way.
+ * with a `detail` text either way; GET /usage, calls and limits by minute and
+ * month.
  */
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
+import { createMemoryStore } from "../../src/api/store.js";
 import { DEFAULT_PIPELINES } from "../../src/api/pipelines.js";
 import { describe, expect, it } from "vitest";
 import { acceptedFreqAliases, freqFromAlias } from "../../src/api/freq.js";
@@ -77,6 +79,47 @@ describe("GET /model_params", () => {
   it("needs a valid bearer key", async () => {
     expect((await get("/model_params?model=forecastmodel-1&freq=D", {})).status).toBe(401);
     expect((await get("/model_params?model=forecastmodel-1&freq=D", bearer("nope"))).status).toBe(401);
+  });
+});
+
+describe("GET /usage", () => {
+  const body = { series: { y: [1, 2, 3, 4, 5, 6], sizes: [6] }, freq: "D", h: 2 };
+
+  it("counts the account's accepted model calls in the clock's minute and month; limits are -1 (none)", async () => {
+    let now = Date.UTC(2026, 0, 31, 23, 58, 10);
+    const s = testService({ clock: () => new Date(now) });
+    const call = (path: string, key = KEY_A, payload: unknown = body) =>
+      s.handle({ method: "POST", path, headers: bearer(key), body: JSON.stringify(payload) });
+    const usage = async (key = KEY_A) => (await s.handle({ method: "GET", path: "/usage", headers: bearer(key) })).body;
+    expect(await usage()).toEqual({ minute: { limit: -1, usage: 0 }, month: { limit: -1, usage: 0 } });
+    expect((await call("/v2/forecast")).status).toBe(200);
+    expect((await call("/v2/forecast/async")).status).toBe(200);
+    // a refused request is not a call
+    expect((await call("/v2/forecast", KEY_A, { ...body, h: 0 })).status).toBe(422);
+    expect(await usage()).toEqual({ minute: { limit: -1, usage: 2 }, month: { limit: -1, usage: 2 } });
+    // another account sees only its own calls
+    expect((await call("/v2/forecast", KEY_B)).status).toBe(200);
+    expect(await usage(KEY_B)).toEqual({ minute: { limit: -1, usage: 1 }, month: { limit: -1, usage: 1 } });
+    // the next minute starts at 0, the month goes on; the next month starts at 0 too
+    now += 60_000;
+    expect(await usage()).toEqual({ minute: { limit: -1, usage: 0 }, month: { limit: -1, usage: 2 } });
+    expect((await call("/v2/forecast")).status).toBe(200);
+    expect(await usage()).toEqual({ minute: { limit: -1, usage: 1 }, month: { limit: -1, usage: 3 } });
+    now += 24 * 3600_000;
+    expect(await usage()).toEqual({ minute: { limit: -1, usage: 0 }, month: { limit: -1, usage: 0 } });
+  });
+
+  it("needs a valid bearer key; POST is a 405", async () => {
+    expect((await service.handle({ method: "GET", path: "/usage", headers: {} })).status).toBe(401);
+    expect((await service.handle({ method: "GET", path: "/usage", headers: bearer("nope") })).status).toBe(401);
+    expect((await service.handle({ method: "POST", path: "/usage", headers: bearer(KEY_A) })).status).toBe(405);
+  });
+
+  it("a store without call counts reports 0 calls", async () => {
+    const { countCall: _c, callCounts: _k, ...plain } = createMemoryStore();
+    const s = testService({ store: plain });
+    await s.handle({ method: "POST", path: "/v2/forecast", headers: bearer(KEY_A), body: JSON.stringify(body) });
+    expect((await s.handle({ method: "GET", path: "/usage", headers: bearer(KEY_A) })).body).toEqual({ minute: { limit: -1, usage: 0 }, month: { limit: -1, usage: 0 } });
   });
 });
 
