@@ -1,0 +1,176 @@
+/**
+ * The Redis store recipe (docs/recipes/redis-store.ts) against a real
+ * redis-server started for this file: the store contract, the races the
+ * service relies on, two services sharing one Redis, and a Redis restart
+ * between submit and poll.
+ *
+ * Without redis-server these tests are skipped with a message naming the
+ * Debian package; with REQUIRE_REDIS=1 (set by .ci/run) a missing server is a
+ * failure instead.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Redis } from "ioredis";
+import { createRedisStore } from "../../docs/recipes/redis-store.js";
+import { createService, type ServiceRequest } from "../../src/api/service.js";
+import type { ServiceStore, StoredJob } from "../../src/api/store.js";
+import { fakePipelines, KEY_A, KEY_B, bearer, smallSeries } from "../api/helpers.js";
+import { findRedisServer, startRedis, type RedisUnderTest } from "./redis-server.js";
+
+const binary = findRedisServer();
+if (binary === null) {
+  const message = "redis-server is not installed (Debian package redis-server): the Redis store tests are skipped";
+  if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for them`);
+  console.warn(message);
+}
+
+const suite = binary === null ? describe.skip : describe;
+
+let server: RedisUnderTest;
+const connections: Redis[] = [];
+let prefixCount = 0;
+
+/** A store on a new connection, under a fresh key prefix (tests do not see each other's keys). */
+function freshStore(prefix = `t${prefixCount++}:`): { store: ServiceStore; prefix: string } {
+  const redis = server.connect();
+  connections.push(redis);
+  return { store: createRedisStore(redis, prefix), prefix };
+}
+
+const post = (path: string, body: unknown, key = KEY_A): ServiceRequest => ({ method: "POST", path, headers: bearer(key), body });
+const get = (path: string, key = KEY_A): ServiceRequest => ({ method: "GET", path, headers: bearer(key) });
+
+function job(jobId: string, status: StoredJob["status"] = "pending"): StoredJob {
+  return { jobId, task: "ft", accountId: "acme", status, request: { a: [1, 2] }, result: null, error: null, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+}
+
+suite("Redis store", () => {
+  beforeAll(async () => {
+    server = await startRedis(binary!);
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const c of connections) c.disconnect();
+    await server?.stop();
+  });
+
+  it("jobs: insert never overwrites, update is a compare-and-set, pending jobs in arrival order", async () => {
+    const { store } = freshStore();
+    expect(await store.insertJob(job("ft-a"))).toBe(true);
+    expect(await store.insertJob({ ...job("ft-a"), request: "other" })).toBe(false);
+    expect((await store.getJob("ft-a"))!.request).toEqual({ a: [1, 2] });
+    expect(await store.insertJob(job("ft-b"))).toBe(true);
+    expect((await store.pendingJobs()).map((j) => j.jobId)).toEqual(["ft-a", "ft-b"]);
+    expect(await store.updateJob("ft-a", "running", job("ft-a", "succeeded"))).toBe(false);
+    expect(await store.updateJob("ft-a", "pending", job("ft-a", "running"))).toBe(true);
+    expect(await store.updateJob("ft-a", "pending", job("ft-a", "cancelled"))).toBe(false);
+    expect((await store.getJob("ft-a"))!.status).toBe("running");
+    expect((await store.pendingJobs()).map((j) => j.jobId)).toEqual(["ft-b"]);
+    expect(await store.getJob("ft-none")).toBeUndefined();
+  });
+
+  it("fine-tuned models: per account, oldest first, exact weights, the per-account limit, delete", async () => {
+    const { store } = freshStore();
+    const values = Float64Array.of(0.1, -1e-300, 1e300, Math.PI, -0);
+    const model = (id: string, accountId = "acme") => ({
+      accountId,
+      record: { id, created_at: "2026-01-01T00:00:00.000Z", base_model_id: "None", steps: 2, depth: 1 as const, loss: "default" as const, model: "forecastmodel-1" as const, freq: "D" as const, created_by: "user" as const },
+      weights: { model: "forecastmodel-1" as const, start: 7, values },
+    });
+    expect(await store.insertModel(model("m1"), 2)).toBe("ok");
+    expect(await store.insertModel(model("m1"), 2)).toBe("exists");
+    expect(await store.insertModel(model("m2"), 2)).toBe("ok");
+    expect(await store.insertModel(model("m3"), 2)).toBe("limit");
+    expect(await store.insertModel(model("m1", "globex"), 2)).toBe("ok");
+    expect((await store.listModels("acme")).map((m) => m.record.id)).toEqual(["m1", "m2"]);
+    const back = (await store.getModel("acme", "m1"))!;
+    expect(Array.from(back.weights.values)).toEqual(Array.from(values));
+    expect(Object.is(back.weights.values[4], -0)).toBe(true);
+    expect(await store.getModel("globex", "m2")).toBeUndefined();
+    expect(await store.deleteModel("acme", "m1")).toBe(true);
+    expect(await store.deleteModel("acme", "m1")).toBe(false);
+    expect((await store.listModels("acme")).map((m) => m.record.id)).toEqual(["m2"]);
+  });
+
+  it("tokens: reservations see each other, settling moves them to spent; call counts by minute and month", async () => {
+    const { store } = freshStore();
+    const grants = await Promise.all(Array.from({ length: 20 }, () => store.reserveTokens("acme", 5, 1)));
+    expect(grants.filter(Boolean)).toHaveLength(1);
+    await store.settleTokens("acme", 5, 3);
+    expect(await store.spentTokens("acme")).toBe(3);
+    await store.chargeTokens("acme", 4);
+    expect(await store.spentTokens("acme")).toBe(7);
+    await Promise.all(Array.from({ length: 5 }, () => store.countCall!("acme", "2026-01-01T00:00", "2026-01")));
+    await store.countCall!("acme", "2026-01-01T00:01", "2026-01");
+    expect(await store.callCounts!("acme", "2026-01-01T00:01", "2026-01")).toEqual({ minute: 1, month: 6 });
+  });
+
+  it("two runJobs at once (two services, two connections) run each job once and charge it once", async () => {
+    const { store: first, prefix } = freshStore();
+    const second = createRedisStore(server.connect(), prefix);
+    const account = { id: "acme", apiKeys: [KEY_A], credits: 1e9, hasPaymentMethod: true };
+    let finetunes = 0;
+    const pipelines = { ...fakePipelines, finetune: (r: Parameters<typeof fakePipelines.finetune>[0]) => (finetunes++, fakePipelines.finetune(r)) };
+    let n = 0;
+    const a = createService({ accounts: [account], store: first, pipelines, ids: () => `a-${n++}` });
+    const b = createService({ accounts: [account], store: second, pipelines, ids: () => `b-${n++}` });
+    for (let j = 0; j < 6; j++) expect((await a.handle(post("/v2/finetune/async", { series: smallSeries, freq: "D", finetune_steps: 2 }))).status).toBe(200);
+    const [ra, rb] = await Promise.all([a.runJobs(), b.runJobs()]);
+    expect(ra.ran + rb.ran).toBe(6);
+    expect(finetunes).toBe(6);
+    // input 10 values + finetune 2 steps × 2 series per job
+    expect(await first.spentTokens("acme")).toBe(6 * 14);
+    expect((await first.listModels("acme")).length).toBe(6);
+  });
+
+  it("200 concurrent requests from 2 accounts on 2 services: only 200 or 429, credits charged = tokens reported, accounts kept apart", async () => {
+    const { store: first, prefix } = freshStore();
+    const second = createRedisStore(server.connect(), prefix);
+    const accounts = [
+      { id: "acme", apiKeys: [KEY_A], credits: 600, hasPaymentMethod: false },
+      { id: "globex", apiKeys: [KEY_B], credits: 400, hasPaymentMethod: false },
+    ];
+    let n = 0;
+    const services = [createService({ accounts, store: first, pipelines: fakePipelines, ids: () => `x-${n++}` }), createService({ accounts, store: second, pipelines: fakePipelines, ids: () => `y-${n++}` })];
+    const requests = Array.from({ length: 200 }, (_, i) => {
+      const key = i % 2 === 0 ? KEY_A : KEY_B;
+      return services[Math.floor(i / 2) % 2]!.handle(post("/v2/forecast", { series: smallSeries, freq: "D", h: 2 }, key)).then((r) => ({ key, r }));
+    });
+    const done = await Promise.all(requests);
+    const reported: Record<string, number> = { [KEY_A]: 0, [KEY_B]: 0 };
+    for (const { key, r } of done) {
+      expect([200, 429]).toContain(r.status);
+      if (r.status === 200) {
+        const body = r.body as { input_tokens: number; output_tokens: number; finetune_tokens: number };
+        reported[key] = reported[key]! + body.input_tokens + body.output_tokens + body.finetune_tokens;
+      }
+    }
+    expect(await first.spentTokens("acme")).toBe(reported[KEY_A]);
+    expect(await second.spentTokens("globex")).toBe(reported[KEY_B]);
+    expect(reported[KEY_A]).toBeGreaterThan(0);
+    // a fine-tuned model and a job of one account are invisible to the other
+    const made = await services[0]!.handle(post("/v2/finetune", { series: smallSeries, freq: "D", finetune_steps: 1, output_model_id: "mine" }, KEY_A));
+    if (made.status === 200) {
+      expect((await services[1]!.handle(get("/v2/finetuned_models/mine", KEY_B))).status).toBe(404);
+      expect((await services[1]!.handle(get("/v2/finetuned_models/mine", KEY_A))).status).toBe(200);
+    }
+  });
+
+  it("Redis restarted between submit and poll: the job and the fine-tuned model are still there", async () => {
+    const { prefix } = freshStore();
+    const account = { id: "acme", apiKeys: [KEY_A], credits: 1e9, hasPaymentMethod: true };
+    let n = 0;
+    const ids = () => `restart-${n++}`;
+    const before = createService({ accounts: [account], store: createRedisStore(server.connect(), prefix), pipelines: fakePipelines, ids });
+    const model = await before.handle(post("/v2/finetune", { series: smallSeries, freq: "D", finetune_steps: 1, output_model_id: "kept" }));
+    expect(model.status).toBe(200);
+    const submitted = await before.handle(post("/v2/finetune/async", { series: smallSeries, freq: "D", finetune_steps: 2 }));
+    const jobId = (submitted.body as { job_id: string }).job_id;
+    await server.restart();
+    const after = createService({ accounts: [account], store: createRedisStore(server.connect(), prefix), pipelines: fakePipelines, ids });
+    const polled = await after.handle(get(`/v2/finetune/jobs/${jobId}`));
+    expect(polled.status).toBe(200);
+    expect((polled.body as { status: string }).status).toBe("pending");
+    expect((await after.runJobs()).succeeded).toBe(1);
+    expect((await after.handle(get("/v2/finetuned_models/kept"))).status).toBe(200);
+  }, 30_000);
+});
