@@ -69,19 +69,8 @@ export {
   registeredModels,
 } from "./model/index.js";
 
-// Series packing by sizes.
-export {
-  seriesOffsets,
-  packSeries,
-  unpackSeries,
-  seriesView,
-  seriesOfRow,
-  makeSeriesData,
-  seriesDataFromList,
-  packFeatures,
-  featureView,
-  futureFeatureView,
-} from "./series/index.js";
+// Series packing by sizes: the whole module is public.
+export * from "./series/index.js";
 
 // Cross-validation windows.
 export { crossValidate, rollingWindowCount, latestWindowForecasts, seasonalNaiveForecaster } from "./cv/index.js";
@@ -137,7 +126,6 @@ export type * from "./anomaly/index.js";
 export type * from "./historic/index.js";
 export type * from "./finetune/index.js";
 export type { ModelParams, NetworkForecasterOptions, EmbeddedWeights } from "./model/index.js";
-export type * from "./series/index.js";
 export type * from "./cv/index.js";
 export type * from "./intervals/index.js";
 export type * from "./losses/index.js";

@@ -2,6 +2,8 @@
  * Stand-in pipelines for API tests: cheap, deterministic, with the shapes of
  * the real results, so the API layer is tested apart from the models.
  */
+import { expect } from "vitest";
+import { ValidationError, type ErrorItem } from "../../src/errors.js";
 import type { ApiPipelines } from "../../src/api/pipelines.js";
 import { seededIdSequence } from "../../src/api/ids.js";
 import { createService, type ServiceOptions } from "../../src/api/service.js";
@@ -111,3 +113,14 @@ export function testService(extra: Partial<ServiceOptions> = {}) {
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 export const smallSeries = { y: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], sizes: [4, 6] };
+
+/** The 422 items `run` throws as a ValidationError (fails the test when it throws anything else or nothing). */
+export function validationDetail(run: () => unknown): ErrorItem[] {
+  try {
+    run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ValidationError);
+    return (e as ValidationError).detail;
+  }
+  throw new Error("expected a ValidationError");
+}

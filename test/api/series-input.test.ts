@@ -4,19 +4,14 @@ import { ValidationError, type ErrorItem } from "../../src/errors.js";
 import { packSeries } from "../../src/series/index.js";
 import { checkSeriesInput, validateSeriesInput } from "../../src/api/series-input.js";
 import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
+import { validationDetail } from "./helpers.js";
 
 /** The errors of an input, as "type loc" strings. */
 function problems(input: unknown, options?: Parameters<typeof checkSeriesInput>[1]): string[] {
   return checkSeriesInput(input, options).errors.map((e) => `${e.type} ${e.loc.join(".")}`);
 }
 function errorsOf(input: unknown, options?: Parameters<typeof checkSeriesInput>[1]): ErrorItem[] {
-  try {
-    validateSeriesInput(input, options);
-  } catch (e) {
-    expect(e).toBeInstanceOf(ValidationError);
-    return (e as ValidationError).detail;
-  }
-  throw new Error("expected a ValidationError");
+  return validationDetail(() => validateSeriesInput(input, options));
 }
 
 describe("validateSeriesInput: valid input", () => {
