@@ -1,0 +1,90 @@
+/**
+ * Recipe: a large request computed in parts on BullMQ workers. The request
+ * is split with `partition` into a BullMQ flow: one child job per part on the
+ * parts queue, and a parent job on the merge queue that BullMQ starts only
+ * when every child is done; the parent `merge`s the children's results,
+ * giving exactly the bytes of the single call. Workers may run in any number
+ * of processes or machines. Every part is deterministic, so a retried part
+ * (a worker that crashed or was killed mid-part, a transient error) gives the
+ * same result again. Type-checked and run against a real redis-server by
+ * test/recipes/bullmq-parts.test.ts.
+ *
+ *   const flow = new FlowProducer({ connection });
+ *   const parent = await submitInParts(flow, body, 8);           // producer
+ *   partsWorker(connection); mergeWorker(connection);            // in each worker process
+ *   const result = await parent.waitUntilFinished(mergeEvents);  // the merged answer
+ */
+import { FlowProducer, Worker, type ConnectionOptions, type Job, type JobNode } from "bullmq";
+import { detectAnomaliesOnline, forecast, historicForecast, merge, partition, type RequestPart } from "../../src/index.js";
+
+/** Queue of the parts (children). */
+export const PARTS_QUEUE = "forecastmodel-parts";
+/** Queue of the merges (parents). */
+export const MERGE_QUEUE = "forecastmodel-merge";
+
+/** What a part job carries: the part (its body and where its series sit in the request). */
+export interface PartJobData {
+  readonly part: RequestPart;
+}
+
+/**
+ * Enqueues `body` as a flow of at most `k` parts and a merging parent.
+ * A part is retried up to `attempts` times (exponential backoff from 100 ms).
+ *
+ * @returns The flow's root node; `node.job` is the parent job to wait for.
+ */
+export async function submitInParts(flow: FlowProducer, body: unknown, k: number, attempts = 3): Promise<JobNode> {
+  const parts = partition(body, k);
+  return flow.add({
+    name: "merge",
+    queueName: MERGE_QUEUE,
+    data: { parts: parts.length },
+    children: parts.map((part) => ({
+      name: `part-${part.index}`,
+      queueName: PARTS_QUEUE,
+      data: { part } satisfies PartJobData,
+      opts: { attempts, backoff: { type: "exponential", delay: 100 } },
+    })),
+  });
+}
+
+/** What a part job returns: where the part sits (its descriptor, without the body) and its result. */
+export interface PartOutcome {
+  readonly part: Omit<RequestPart, "body">;
+  readonly result: unknown;
+}
+
+/** Computes one part with the endpoint of its kind (the same function the single call uses). */
+export function computePart(part: RequestPart): PartOutcome {
+  const body = part.body as never;
+  const result = part.kind === "anomaly" ? detectAnomaliesOnline(body) : part.kind === "historic" ? historicForecast(body) : forecast(body);
+  const { body: _body, ...where } = part;
+  return { part: where, result };
+}
+
+/**
+ * A worker of the parts queue. `beforePart` is a hook for tests (e.g. to fail
+ * or stall a given attempt).
+ */
+export function partsWorker(connection: ConnectionOptions, options: { concurrency?: number; beforePart?: (job: Job<PartJobData>) => Promise<void> } = {}): Worker<PartJobData> {
+  return new Worker<PartJobData>(
+    PARTS_QUEUE,
+    async (job) => {
+      if (options.beforePart !== undefined) await options.beforePart(job);
+      return computePart(job.data.part);
+    },
+    { connection, concurrency: options.concurrency ?? 1 },
+  );
+}
+
+/** A worker of the merge queue: the children's results, put in part order, merged. */
+export function mergeWorker(connection: ConnectionOptions): Worker {
+  return new Worker(
+    MERGE_QUEUE,
+    async (job) => {
+      const done = Object.values(await job.getChildrenValues<PartOutcome>()).sort((a, b) => a.part.index - b.part.index);
+      return merge(done.map((d) => ({ ...d.part, body: {} })), done.map((d) => d.result));
+    },
+    { connection },
+  );
+}
