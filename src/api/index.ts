@@ -14,7 +14,7 @@ export { createService, SUPPORT_TEXT } from "./service.js";
 export { seededIdSequence } from "./ids.js";
 export { freqFromAlias, acceptedFreqAliases } from "./freq.js";
 export { decodeContent, BodyDecodeError, CONTENT_ENCODINGS } from "./encoding.js";
-export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService } from "./service.js";
+export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService, SubmittedJob, JobRunOutcome } from "./service.js";
 export { checkSeriesInput, validateSeriesInput } from "./series-input.js";
 export type { SeriesInputOptions, SeriesInputCheck } from "./series-input.js";
 export { createMemoryStore } from "./store.js";

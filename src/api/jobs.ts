@@ -82,27 +82,39 @@ export async function cancelJob(store: ServiceStore, job: StoredJob, at: string)
 export async function runPendingJobs(store: ServiceStore, now: () => string, run: (job: StoredJob) => Promise<unknown>): Promise<RunJobsSummary> {
   const summary: RunJobsSummary = { ran: 0, succeeded: 0, failed: 0 };
   for (const queued of await store.pendingJobs()) {
-    const current = await store.getJob(queued.jobId);
-    if (current === undefined || current.status !== "pending") continue;
-    const running: StoredJob = { ...current, status: "running", updatedAt: now() };
-    if (!(await store.updateJob(current.jobId, "pending", running))) continue;
+    const outcome = await runOneJob(store, now, queued.jobId, run);
+    if (outcome === null) continue;
     summary.ran++;
-    let finished: StoredJob;
-    try {
-      const result = await run(running);
-      finished = { ...running, status: "succeeded", result, updatedAt: now() };
-      summary.succeeded++;
-    } catch (e) {
-      let message: string;
-      if (e instanceof ValidationError) message = validationMessage(e);
-      else if (e instanceof HttpError) message = String((e.body as { detail?: unknown }).detail ?? `HTTP ${e.status}`);
-      else message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
-      finished = { ...running, status: "failed", error: message, updatedAt: now() };
-      summary.failed++;
-    }
-    await store.updateJob(running.jobId, "running", finished);
+    if (outcome.status === "succeeded") summary.succeeded++;
+    else summary.failed++;
   }
   return summary;
+}
+
+/**
+ * Runs one job if it is still pending: claims it by compare-and-set, runs it,
+ * and records succeeded or failed. Null when it was not pending (unknown,
+ * cancelled, or claimed by another runner): nothing was done.
+ */
+export async function runOneJob(store: ServiceStore, now: () => string, jobId: string, run: (job: StoredJob) => Promise<unknown>): Promise<StoredJob | null> {
+  const current = await store.getJob(jobId);
+  if (current === undefined || current.status !== "pending") return null;
+  const running: StoredJob = { ...current, status: "running", updatedAt: now() };
+  if (!(await store.updateJob(current.jobId, "pending", running))) return null;
+  let finished: StoredJob;
+  try {
+    const result = await run(running);
+    finished = { ...running, status: "succeeded", result, updatedAt: now() };
+  } catch (e) {
+    let message: string;
+    if (e instanceof ValidationError) message = validationMessage(e);
+    else if (e instanceof HttpError) message = String((e.body as { detail?: unknown }).detail ?? `HTTP ${e.status}`);
+    else message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
+    finished = { ...running, status: "failed", error: message, updatedAt: now() };
+  }
+  // Terminal states are final: only the claimer moves its running job on.
+  await store.updateJob(running.jobId, "running", finished);
+  return finished;
 }
 
 /** A validated body as the JSON a job stores (typed arrays as lists; `model` only when the caller gave it). */

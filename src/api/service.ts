@@ -28,10 +28,10 @@ import {
 } from "./requests.js";
 import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { API_FREQS, MODEL_ID_PATTERN } from "./schemas.js";
-import { createMemoryStore, type FinetunedModelRecord, type ServiceStore } from "./store.js";
+import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
 import { splitWarnings } from "./results.js";
 import { HttpError, JSON_HEADERS, notFoundModel, SUPPORT_TEXT, warningHeader } from "./responses.js";
-import { cancelJob, JOB_ID_ATTEMPTS, jobRecord, ownJob, runPendingJobs, submitJob, toJsonRequest, type RunJobsSummary } from "./jobs.js";
+import { cancelJob, JOB_ID_ATTEMPTS, jobRecord, ownJob, runOneJob, runPendingJobs, submitJob, toJsonRequest, type JobTask, type RunJobsSummary } from "./jobs.js";
 import { matchRoute, queryParams, type RouteName } from "./routes.js";
 
 /**
@@ -73,6 +73,13 @@ export interface ServiceOptions {
   readonly maxFinetunedModels?: number;
   /** The pipelines behind the endpoints (default: the library's; stand-ins for tests and benchmarks). */
   readonly pipelines?: ApiPipelines;
+  /**
+   * Called after an async route stored a pending job, before it is answered:
+   * hand the id to your own queue (e.g. BullMQ) whose workers call
+   * `runJob(jobId)`. When it throws, the request is answered 500 and the job
+   * stays pending (`runJobs` would still run it).
+   */
+  readonly onJobSubmitted?: (job: SubmittedJob) => void | Promise<void>;
 }
 
 /**
@@ -114,6 +121,37 @@ export interface ForecastService {
   handle(request: ServiceRequest): Promise<ServiceResponse>;
   /** Runs every pending job, oldest first. */
   runJobs(): Promise<RunJobsSummary>;
+  /**
+   * Runs one job if it is still pending (claimed by compare-and-set, so of
+   * concurrent runners exactly one runs it); null when it is not pending
+   * (unknown, cancelled, running elsewhere or done). For a host whose own
+   * queue delivers job ids (see `onJobSubmitted`).
+   */
+  runJob(jobId: string): Promise<JobRunOutcome | null>;
+}
+
+/**
+ * A job accepted by an async route, as `onJobSubmitted` receives it.
+ * @category Service
+ */
+export interface SubmittedJob {
+  /** `<task>-<32 hex>`. */
+  readonly jobId: string;
+  /** `ft` (fine-tune), `fc` (forecast) or `cv` (cross-validation). */
+  readonly task: "ft" | "fc" | "cv";
+  /** Owner. */
+  readonly accountId: string;
+}
+
+/**
+ * What `runJob` did.
+ * @category Service
+ */
+export interface JobRunOutcome {
+  /** The job run. */
+  readonly jobId: string;
+  /** Its final state. */
+  readonly status: "succeeded" | "failed";
 }
 
 export { SUPPORT_TEXT } from "./responses.js";
@@ -425,7 +463,7 @@ export function createService(options: ServiceOptions): ForecastService {
         const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
-        return ok(await submitJob(store, ids, now(), "ft", account.id, toJsonRequest(b)));
+        return ok(await submit("ft", account.id, toJsonRequest(b)));
       }
       case "getJob":
         return ok(jobRecord(await ownJob(store, account.id, params.job_id as string)));
@@ -473,7 +511,7 @@ export function createService(options: ServiceOptions): ForecastService {
         const task = name === "forecastAsync" ? "fc" : "cv";
         const raw = readBody(req);
         await prepareWork(task, account.id, raw);
-        return ok(await submitJob(store, ids, now(), task, account.id, raw));
+        return ok(await submit(task, account.id, raw));
       }
       case "getForecastJob":
         return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc")));
@@ -537,21 +575,35 @@ export function createService(options: ServiceOptions): ForecastService {
     }
   };
 
-  const runJobs = (): Promise<RunJobsSummary> =>
-    runPendingJobs(store, now, async (job) => {
-      let done: { value: unknown; used: number };
-      if (job.task === "fc" || job.task === "cv") {
-        done = (await prepareWork(job.task, job.accountId, job.request)).run();
-      } else {
-        const b = validateEndpointBody("finetune", job.request, { core: false, limits });
-        const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
-        done = await runFinetune(job.accountId, b, finetuned);
-      }
-      await store.chargeTokens(job.accountId, done.used);
-      return done.value;
-    });
+  /** Stores a pending job under a fresh id, tells the host (`onJobSubmitted`), and answers its id. */
+  const submit = async (task: JobTask, accountId: string, request: unknown): Promise<{ job_id: string }> => {
+    const answer = await submitJob(store, ids, now(), task, accountId, request);
+    if (options.onJobSubmitted !== undefined) await options.onJobSubmitted({ jobId: answer.job_id, task, accountId });
+    return answer;
+  };
 
-  return { handle, runJobs };
+  /** The work of a stored job: forecast and cross-validation as their routes, fine-tune with storing the model; charges the tokens. */
+  const runStoredJob = async (job: StoredJob): Promise<unknown> => {
+    let done: { value: unknown; used: number };
+    if (job.task === "fc" || job.task === "cv") {
+      done = (await prepareWork(job.task, job.accountId, job.request)).run();
+    } else {
+      const b = validateEndpointBody("finetune", job.request, { core: false, limits });
+      const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
+      done = await runFinetune(job.accountId, b, finetuned);
+    }
+    await store.chargeTokens(job.accountId, done.used);
+    return done.value;
+  };
+
+  const runJobs = (): Promise<RunJobsSummary> => runPendingJobs(store, now, runStoredJob);
+
+  const runJob = async (jobId: string): Promise<JobRunOutcome | null> => {
+    const finished = await runOneJob(store, now, jobId, runStoredJob);
+    return finished === null ? null : { jobId, status: finished.status === "succeeded" ? "succeeded" : "failed" };
+  };
+
+  return { handle, runJobs, runJob };
 }
 
 

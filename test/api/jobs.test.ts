@@ -3,7 +3,7 @@
  * models (records, ownership, the per-account limit, chaining) at the API.
  */
 import { describe, expect, it } from "vitest";
-import type { ServiceRequest } from "../../src/api/service.js";
+import type { ServiceRequest, SubmittedJob } from "../../src/api/service.js";
 import { createMemoryStore, type ServiceStore } from "../../src/api/store.js";
 import { KEY_A, KEY_B, bearer, smallSeries, testService } from "./helpers.js";
 
@@ -242,5 +242,36 @@ describe("fine-tuned models", () => {
     const res = await s.handle(post("/v2/forecast", { series: smallSeries, freq: "D", h: 1, finetuned_model_id: "lh", model: "forecastmodel-1" }));
     expect(res.status).toBe(422);
     expect((await s.handle(post("/v2/forecast", { series: smallSeries, freq: "D", h: 1, finetuned_model_id: "lh" }))).status).toBe(200);
+  });
+});
+
+describe("runJob and onJobSubmitted (for a host's own queue)", () => {
+  const body = { series: smallSeries, freq: "D", finetune_steps: 2 };
+  const submitReq: ServiceRequest = { method: "POST", path: "/v2/finetune/async", headers: bearer(KEY_A), body };
+
+  it("the hook gets every stored job; runJob runs a pending job once, and nothing else", async () => {
+    const seen: SubmittedJob[] = [];
+    const s = testService({ onJobSubmitted: (job) => void seen.push(job) });
+    const res = await s.handle(submitReq);
+    const jobId = (res.body as { job_id: string }).job_id;
+    expect(seen).toEqual([{ jobId, task: "ft", accountId: "acme" }]);
+    expect(await s.runJob(jobId)).toEqual({ jobId, status: "succeeded" });
+    expect(await s.runJob(jobId)).toBeNull(); // done already
+    expect(await s.runJob("ft-0123456789abcdef0123456789abcdef")).toBeNull(); // unknown
+    const second = ((await s.handle(submitReq)).body as { job_id: string }).job_id;
+    expect((await s.handle({ method: "POST", path: `/v2/finetune/jobs/${second}/cancel`, headers: bearer(KEY_A) })).status).toBe(200);
+    expect(await s.runJob(second)).toBeNull(); // cancelled while it waited
+    expect((await s.runJobs()).ran).toBe(0);
+  });
+
+  it("a hook that throws: 500, and the job stays pending for runJobs", async () => {
+    const s = testService({
+      onJobSubmitted: () => {
+        throw new Error("queue down");
+      },
+    });
+    const res = await s.handle(submitReq);
+    expect(res.status).toBe(500);
+    expect((await s.runJobs()).succeeded).toBe(1);
   });
 });
