@@ -14,7 +14,7 @@
  *   partsWorker(connection); mergeWorker(connection);            // in each worker process
  *   const result = await parent.waitUntilFinished(mergeEvents);  // the merged answer
  */
-import { FlowProducer, Worker, type ConnectionOptions, type Job, type JobNode } from "bullmq";
+import { FlowProducer, Worker, type ConnectionOptions, type Job, type JobNode, type WorkerOptions } from "bullmq";
 import { detectAnomaliesOnline, forecast, historicForecast, merge, partition, type RequestPart } from "../../src/index.js";
 
 /** Queue of the parts (children). */
@@ -22,9 +22,34 @@ export const PARTS_QUEUE = "forecastmodel-parts";
 /** Queue of the merges (parents). */
 export const MERGE_QUEUE = "forecastmodel-merge";
 
-/** What a part job carries: the part (its body and where its series sit in the request). */
+/** What a part job carries: the part (its body and where its series sit in the request), with `series.y` packed. */
 export interface PartJobData {
   readonly part: RequestPart;
+}
+
+/**
+ * A part as it travels through Redis: `series.y` as base64 of its float64
+ * bytes instead of JSON numbers (exact, about 3× smaller and far faster to
+ * write and read than 17-digit decimals). `unpackPart` gives the part back,
+ * with `y` a `Float64Array` (the entry points take typed arrays as lists).
+ */
+export function packPart(part: RequestPart): RequestPart {
+  const body = part.body as { series?: { y?: unknown } };
+  const y = body.series?.y;
+  if (!Array.isArray(y)) return part;
+  const bytes = Buffer.from(Float64Array.from(y as number[]).buffer);
+  return { ...part, body: { ...body, series: { ...body.series, y: { float64: bytes.toString("base64") } } } };
+}
+
+/** The inverse of {@link packPart}. */
+export function unpackPart(part: RequestPart): RequestPart {
+  const body = part.body as { series?: { y?: unknown } };
+  const y = body.series?.y as { float64?: string } | undefined;
+  if (y === undefined || typeof y.float64 !== "string") return part;
+  const bytes = Buffer.from(y.float64, "base64");
+  const values = new Float64Array(bytes.byteLength / 8);
+  new Uint8Array(values.buffer).set(bytes);
+  return { ...part, body: { ...body, series: { ...body.series, y: values } } };
 }
 
 /**
@@ -42,7 +67,7 @@ export async function submitInParts(flow: FlowProducer, body: unknown, k: number
     children: parts.map((part) => ({
       name: `part-${part.index}`,
       queueName: PARTS_QUEUE,
-      data: { part } satisfies PartJobData,
+      data: { part: packPart(part) } satisfies PartJobData,
       opts: { attempts, backoff: { type: "exponential", delay: 100 } },
     })),
   });
@@ -66,14 +91,17 @@ export function computePart(part: RequestPart): PartOutcome {
  * A worker of the parts queue. `beforePart` is a hook for tests (e.g. to fail
  * or stall a given attempt).
  */
-export function partsWorker(connection: ConnectionOptions, options: { concurrency?: number; beforePart?: (job: Job<PartJobData>) => Promise<void> } = {}): Worker<PartJobData> {
+export function partsWorker(
+  connection: ConnectionOptions,
+  options: { concurrency?: number; beforePart?: (job: Job<PartJobData>) => Promise<void>; worker?: Partial<WorkerOptions> } = {},
+): Worker<PartJobData> {
   return new Worker<PartJobData>(
     PARTS_QUEUE,
     async (job) => {
       if (options.beforePart !== undefined) await options.beforePart(job);
-      return computePart(job.data.part);
+      return computePart(unpackPart(job.data.part));
     },
-    { connection, concurrency: options.concurrency ?? 1 },
+    { ...options.worker, connection, concurrency: options.concurrency ?? 1 },
   );
 }
 

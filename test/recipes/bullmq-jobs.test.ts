@@ -11,7 +11,7 @@ import { enqueueJob, JOBS_QUEUE, jobsWorker } from "../../docs/recipes/bullmq-jo
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
 import { createService, type ServiceRequest } from "../../src/api/service.js";
 import { fakePipelines, KEY_A, bearer, smallSeries } from "../api/helpers.js";
-import { findRedisServer, startRedis, type RedisUnderTest } from "./redis-server.js";
+import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
 
 const binary = findRedisServer();
 if (binary === null) {

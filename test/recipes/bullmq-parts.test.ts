@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FlowProducer, QueueEvents, type ConnectionOptions, type Worker } from "bullmq";
 import { MERGE_QUEUE, mergeWorker, partsWorker, submitInParts } from "../../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline, forecast } from "../../src/index.js";
-import { findRedisServer, startRedis, type RedisUnderTest } from "./redis-server.js";
+import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
 
 const binary = findRedisServer();
 if (binary === null) {

@@ -14,7 +14,7 @@ import { createRedisStore } from "../../docs/recipes/redis-store.js";
 import { createService, type ServiceRequest } from "../../src/api/service.js";
 import type { ServiceStore, StoredJob } from "../../src/api/store.js";
 import { fakePipelines, KEY_A, KEY_B, bearer, smallSeries } from "../api/helpers.js";
-import { findRedisServer, startRedis, type RedisUnderTest } from "./redis-server.js";
+import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
 
 const binary = findRedisServer();
 if (binary === null) {

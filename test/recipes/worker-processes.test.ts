@@ -1,0 +1,92 @@
+/**
+ * Fault test of the parts flow with real worker processes
+ * (docs/recipes/parts-worker-process.ts, run through a TypeScript loader):
+ * a worker process killed (SIGKILL) in the middle of a part; BullMQ's
+ * stalled-job check gives the part to another process, and the merged answer
+ * is still the single call's, byte for byte. Skipped (or, with
+ * REQUIRE_REDIS=1, failed) without redis-server.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FlowProducer, QueueEvents, type ConnectionOptions } from "bullmq";
+import { MERGE_QUEUE, submitInParts } from "../../docs/recipes/bullmq-parts.js";
+import { detectAnomaliesOnline } from "../../src/index.js";
+import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+
+const binary = findRedisServer();
+if (binary === null) {
+  const message = "redis-server is not installed (Debian package redis-server): the worker-process fault test is skipped";
+  if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for it`);
+  console.warn(message);
+}
+const suite = binary === null ? describe.skip : describe;
+
+const loader = fileURLToPath(new URL("./ts-loader.mjs", import.meta.url));
+const entry = fileURLToPath(new URL("../../docs/recipes/parts-worker-process.ts", import.meta.url));
+
+/** Starts a worker process; resolves once it printed "ready". `lines` receives its later output lines. */
+function startWorker(port: number, env: Record<string, string>, lines: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["--import", loader, entry], { env: { ...process.env, REDIS_PORT: String(port), ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let buffered = "";
+    child.stdout!.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      let nl: number;
+      while ((nl = buffered.indexOf("\n")) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (line === "ready") resolve(child);
+        else lines.push(line);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`worker exited early with ${String(code)}`)));
+  });
+}
+
+suite("worker processes", () => {
+  let server: RedisUnderTest;
+  let connection: ConnectionOptions;
+  const children: ChildProcess[] = [];
+
+  beforeAll(async () => {
+    server = await startRedis(binary!);
+    connection = { host: "127.0.0.1", port: server.port, maxRetriesPerRequest: null };
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+    await server?.stop();
+  });
+
+  it("a worker process killed mid-part: the part is computed again elsewhere, the answer is byte-identical", async () => {
+    const y: number[] = [];
+    const sizes: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      sizes.push(90);
+      for (let t = 0; t < 90; t++) y.push(30 + 8 * Math.sin((2 * Math.PI * t) / 7 + i) + ((t * 37 + i * 11) % 9) / 3 + (t === 86 && i % 4 === 0 ? 25 : 0));
+    }
+    const body = { series: { y, sizes }, freq: "D" as const, h: 7, detection_size: 7 };
+
+    // the first worker stalls in every part it takes; it is killed in the middle of one
+    const slowLines: string[] = [];
+    const slow = await startWorker(server.port, { SLOW_PART_MS: "60000", LOCK_MS: "1000" }, slowLines);
+    children.push(slow);
+    const flow = new FlowProducer({ connection });
+    const events = new QueueEvents(MERGE_QUEUE, { connection });
+    await events.waitUntilReady();
+    const node = await submitInParts(flow, body, 3);
+    for (let waited = 0; slowLines.length === 0 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(slowLines[0]).toMatch(/^part \d started$/);
+    slow.kill("SIGKILL");
+
+    // a healthy worker process finishes the flow, the killed part included, once its lock has expired
+    const healthy = await startWorker(server.port, { LOCK_MS: "1000" }, []);
+    children.push(healthy);
+    const merged = await node.job.waitUntilFinished(events, 60_000);
+    expect(JSON.stringify(merged)).toBe(JSON.stringify(detectAnomaliesOnline(body)));
+    healthy.kill("SIGTERM");
+    await events.close();
+    await flow.close();
+  }, 90_000);
+});
