@@ -1,0 +1,104 @@
+/**
+ * The cluster host recipe (docs/recipes/cluster-host.ts) as real processes:
+ * a primary and 2 HTTP worker processes on one port over a real
+ * redis-server. 200 concurrent requests from 2 accounts: every answer 200 or
+ * 429, both processes serve, the credits charged equal the tokens reported
+ * to the token, and neither account sees the other's models. Skipped (or,
+ * with REQUIRE_REDIS=1, failed) without redis-server.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisStore } from "../../docs/recipes/redis-store.js";
+import { findRedisServer, freePort, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+
+const binary = findRedisServer();
+if (binary === null) {
+  const message = "redis-server is not installed (Debian package redis-server): the cluster host test is skipped";
+  if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for it`);
+  console.warn(message);
+}
+const suite = binary === null ? describe.skip : describe;
+
+const loader = fileURLToPath(new URL("./ts-loader.mjs", import.meta.url));
+const entry = fileURLToPath(new URL("../../docs/recipes/cluster-host.ts", import.meta.url));
+const KEY_A = "cluster-key-a";
+const KEY_B = "cluster-key-b";
+
+suite("cluster host over Redis", () => {
+  let server: RedisUnderTest;
+  let host: ChildProcess;
+  let base: string;
+
+  beforeAll(async () => {
+    server = await startRedis(binary!);
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const accounts = [
+      { id: "acme", apiKeys: [KEY_A], credits: 1500, hasPaymentMethod: false },
+      { id: "globex", apiKeys: [KEY_B], credits: 900, hasPaymentMethod: false },
+    ];
+    host = spawn(process.execPath, ["--import", loader, entry], {
+      env: { ...process.env, PORT: String(port), WORKERS: "2", REDIS_PORT: String(server.port), REDIS_PREFIX: "cluster:", ACCOUNTS: JSON.stringify(accounts) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    await new Promise<void>((resolve, reject) => {
+      let listening = 0;
+      host.stdout!.on("data", (d: Buffer) => {
+        listening += (d.toString().match(/listening/g) ?? []).length;
+        if (listening >= 2) resolve();
+      });
+      host.once("exit", (code) => reject(new Error(`cluster host exited with ${String(code)}`)));
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    if (host !== undefined && host.exitCode === null) {
+      const exited = new Promise((r) => host.once("exit", r));
+      host.kill("SIGTERM");
+      await exited;
+    }
+    await server?.stop();
+  });
+
+  it("200 concurrent requests from 2 accounts on 2 processes: 200 or 429, tokens charged = tokens reported, accounts apart", async () => {
+    const body = JSON.stringify({ series: { y: [1, 3, 2, 4, 3, 5, 4, 6, 5, 7], sizes: [10] }, freq: "D", h: 2 });
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => {
+        const key = i % 2 === 0 ? KEY_A : KEY_B;
+        return fetch(`${base}/v2/forecast`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body }).then(async (r) => ({
+          key,
+          status: r.status,
+          worker: r.headers.get("x-worker"),
+          body: (await r.json()) as { input_tokens?: number; output_tokens?: number; finetune_tokens?: number },
+        }));
+      }),
+    );
+    const reported: Record<string, number> = { [KEY_A]: 0, [KEY_B]: 0 };
+    for (const a of answers) {
+      expect([200, 429]).toContain(a.status);
+      if (a.status === 200) reported[a.key] = reported[a.key]! + a.body.input_tokens! + a.body.output_tokens! + a.body.finetune_tokens!;
+    }
+    expect(new Set(answers.map((a) => a.worker)).size).toBe(2);
+    expect(answers.some((a) => a.status === 429)).toBe(true);
+    const store = createRedisStore(server.connect(), "cluster:");
+    expect(await store.spentTokens("acme")).toBe(reported[KEY_A]);
+    expect(await store.spentTokens("globex")).toBe(reported[KEY_B]);
+
+    // a model of one account is invisible to the other, whichever process answers
+    const { Redis } = await import("ioredis");
+    const admin = new Redis(server.port, "127.0.0.1");
+    await admin.set("cluster:spent:acme", "0"); // credits back, to fine-tune
+    admin.disconnect();
+    const made = await fetch(`${base}/v2/finetune`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${KEY_A}` },
+      body: JSON.stringify({ series: { y: Array.from({ length: 40 }, (_, t) => t % 7), sizes: [40] }, freq: "D", finetune_steps: 1, output_model_id: "shared-nothing" }),
+    });
+    expect(made.status).toBe(200);
+    for (let i = 0; i < 4; i++) {
+      expect((await fetch(`${base}/v2/finetuned_models/shared-nothing`, { headers: { authorization: `Bearer ${KEY_B}` } })).status).toBe(404);
+      expect((await fetch(`${base}/v2/finetuned_models/shared-nothing`, { headers: { authorization: `Bearer ${KEY_A}` } })).status).toBe(200);
+    }
+  }, 60_000);
+});
