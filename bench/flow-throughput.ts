@@ -4,11 +4,13 @@
  * (docs/recipes/parts-worker-process.ts), beside the single in-process call.
  * Starts its own redis-server (Debian package redis-server).
  *
- *   npm run build && node dist/bench/flow-throughput.js [series] [points] [parts]
+ *   npm run build && node dist/bench/flow-throughput.js [series] [points] [parts] [concurrent]
  *
  * Defaults: 2,000 series × 1,000 hourly points, h 24, detection_size 48, 8
  * parts. Each round submits the request, waits for the merged answer and
- * checks it equals the single call's JSON. Wall time from submit to answer.
+ * checks it equals the single call's JSON (wall time from submit to answer:
+ * the latency of one request); then `concurrent` (default 4) requests are
+ * submitted at once and their total time gives the throughput.
  */
 import "../src/model/weights/default.js";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -23,6 +25,7 @@ import { findRedisServer, startRedis } from "./redis-server.js";
 const seriesCount = Number(process.argv[2] ?? 2000);
 const points = Number(process.argv[3] ?? 1000);
 const partsWanted = Number(process.argv[4] ?? 8);
+const concurrent = Number(process.argv[5] ?? 4);
 
 function body() {
   const random = seedrandom("flow-throughput");
@@ -68,16 +71,23 @@ for (const processes of [1, 2]) {
     if (JSON.stringify(merged) !== single) throw new Error("the merged answer differs from the single call");
   }
   const best = Math.min(...times);
-  rows.push(`| ${processes} | ${times.map((t) => t.toFixed(2)).join(", ")} | ${best.toFixed(2)} |`);
-  console.log(`${processes} worker process(es): ${times.map((t) => t.toFixed(2)).join(", ")} s`);
+  // throughput: `concurrent` requests submitted at once, so the producer's work overlaps the workers'
+  started = process.hrtime.bigint();
+  const nodes = [];
+  for (let r = 0; r < concurrent; r++) nodes.push(await submitInParts(flow, request, partsWanted));
+  const answers = await Promise.all(nodes.map((node) => node.job.waitUntilFinished(events, 600_000)));
+  const batchSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+  for (const a of answers) if (JSON.stringify(a) !== single) throw new Error("the merged answer differs from the single call");
+  rows.push(`| ${processes} | ${times.map((t) => t.toFixed(2)).join(", ")} | ${best.toFixed(2)} | ${batchSeconds.toFixed(2)} | ${(concurrent / batchSeconds).toFixed(3)} |`);
+  console.log(`${processes} worker process(es): ${times.map((t) => t.toFixed(2)).join(", ")} s; ${concurrent} at once ${batchSeconds.toFixed(2)} s`);
   for (const c of children) c.kill("SIGTERM");
   await events.close();
   await flow.close();
   await server.stop();
 }
 console.log(`\n${seriesCount} series × ${points} points, ${partsWanted} parts; single in-process call ${singleSeconds.toFixed(2)} s`);
-console.log("| worker processes | rounds (s) | best (s) |");
-console.log("|---:|---|---:|");
+console.log(`| worker processes | one request, rounds (s) | best (s) | ${concurrent} requests at once (s) | requests/s |`);
+console.log("|---:|---|---:|---:|---:|");
 for (const r of rows) console.log(r);
 console.log(`${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), node ${process.version}; merged answers byte-identical to the single call`);
 process.exit(0);
