@@ -18,7 +18,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import seedrandom from "seedrandom";
 import { FlowProducer, QueueEvents } from "bullmq";
-import { MERGE_QUEUE, submitInParts } from "../docs/recipes/bullmq-parts.js";
+import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../src/index.js";
 import { findRedisServer, startRedis } from "./redis-server.js";
 
@@ -66,7 +66,7 @@ for (const processes of [1, 2]) {
   for (let round = 0; round < 2; round++) {
     started = process.hrtime.bigint();
     const node = await submitInParts(flow, request, partsWanted);
-    const merged = await node.job.waitUntilFinished(events, 600_000);
+    const merged = unpackNumbers(await node.job.waitUntilFinished(events, 600_000));
     times.push(Number(process.hrtime.bigint() - started) / 1e9);
     if (JSON.stringify(merged) !== single) throw new Error("the merged answer differs from the single call");
   }
@@ -75,7 +75,7 @@ for (const processes of [1, 2]) {
   started = process.hrtime.bigint();
   const nodes = [];
   for (let r = 0; r < concurrent; r++) nodes.push(await submitInParts(flow, request, partsWanted));
-  const answers = await Promise.all(nodes.map((node) => node.job.waitUntilFinished(events, 600_000)));
+  const answers = await Promise.all(nodes.map(async (node) => unpackNumbers(await node.job.waitUntilFinished(events, 600_000))));
   const batchSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   for (const a of answers) if (JSON.stringify(a) !== single) throw new Error("the merged answer differs from the single call");
   rows.push(`| ${processes} | ${times.map((t) => t.toFixed(2)).join(", ")} | ${best.toFixed(2)} | ${batchSeconds.toFixed(2)} | ${(concurrent / batchSeconds).toFixed(3)} |`);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FlowProducer, QueueEvents, type ConnectionOptions, type Worker } from "bullmq";
-import { MERGE_QUEUE, mergeWorker, partsWorker, submitInParts } from "../../docs/recipes/bullmq-parts.js";
+import { MERGE_QUEUE, mergeWorker, partsWorker, submitInParts, unpackNumbers } from "../../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline, forecast } from "../../src/index.js";
 import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
 
@@ -53,7 +53,7 @@ suite("BullMQ flow of parts", () => {
     workers.push(partsWorker(connection), partsWorker(connection), mergeWorker(connection));
     const body = anomalyBody(23, 120);
     const node = await submitInParts(flow, body, 5);
-    const merged = await node.job.waitUntilFinished(events, 60_000);
+    const merged = unpackNumbers(await node.job.waitUntilFinished(events, 60_000));
     expect(JSON.stringify(merged)).toBe(JSON.stringify(detectAnomaliesOnline(body)));
   }, 90_000);
 
@@ -74,7 +74,7 @@ suite("BullMQ flow of parts", () => {
     );
     const body = { series: { y: Array.from({ length: 600 }, (_, t) => 100 + (t % 12) * 3 + ((t * 31) % 7)), sizes: [100, 150, 50, 200, 100] }, freq: "M" as const, h: 6, level: [80, 95] };
     const node = await submitInParts(flow, body, 4);
-    const merged = await node.job.waitUntilFinished(events, 60_000);
+    const merged = unpackNumbers(await node.job.waitUntilFinished(events, 60_000));
     expect(failed.size).toBeGreaterThan(0);
     expect(JSON.stringify(merged)).toBe(JSON.stringify(forecast(body)));
   }, 90_000);

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FlowProducer, QueueEvents, type ConnectionOptions } from "bullmq";
-import { MERGE_QUEUE, submitInParts } from "../../docs/recipes/bullmq-parts.js";
+import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../../src/index.js";
 import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
 
@@ -83,7 +83,7 @@ suite("worker processes", () => {
     // a healthy worker process finishes the flow, the killed part included, once its lock has expired
     const healthy = await startWorker(server.port, { LOCK_MS: "1000" }, []);
     children.push(healthy);
-    const merged = await node.job.waitUntilFinished(events, 60_000);
+    const merged = unpackNumbers(await node.job.waitUntilFinished(events, 60_000));
     expect(JSON.stringify(merged)).toBe(JSON.stringify(detectAnomaliesOnline(body)));
     healthy.kill("SIGTERM");
     await events.close();
