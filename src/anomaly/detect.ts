@@ -276,52 +276,121 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const lower = new Float64Array(outputRows);
   const upper = new Float64Array(outputRows);
   const evidence = new Float64Array(outputRows);
+  const extreme = new Uint8Array(total);
   let longest = 0;
   for (let i = 0; i < seriesCount; i++) longest = Math.max(longest, sizes[i] as number);
-  const spread = cv.spread!;
-  const G = spread.levels.length;
+  const G = cv.spread!.levels.length;
   const scratch = new Float64Array(Math.max(longest, 4 * anomalyCalibrationSize(detectionSize) + 2 + ANOMALY_EVIDENCE_POINTS));
   const pointBelow = new Float64Array(longest * G);
   const pointAbove = new Float64Array(longest * G);
   const mean = new Array<number>(outputRows);
   const idxs = new Array<number>(outputRows);
-  for (let i = 0; i < seriesCount; i++) {
-    const start = offsets[i] as number;
-    const end = offsets[i + 1] as number;
-    const n = end - start;
-    // The spread of each point's forecast, from the window its forecast came from (rows are oldest first).
-    const lastRow = (cv.windowOffsets[i + 1] as number) - 1;
-    for (let t = 0; t < n; t++) {
-      const cutoff = pointCutoff[start + t] as number;
-      if (cutoff < 0) continue;
-      const row = lastRow - (n - h - cutoff) / stepSize;
-      const from = (row * h + (t - cutoff)) * G;
-      for (let j = 0; j < G; j++) {
-        pointBelow[t * G + j] = spread.below[from + j]!;
-        pointAbove[t * G + j] = spread.above[from + j]!;
+  const score = (run: typeof cv, forecasts: Float64Array): void => {
+    const spread = run.spread!;
+    for (let i = 0; i < seriesCount; i++) {
+      const start = offsets[i] as number;
+      const end = offsets[i + 1] as number;
+      const n = end - start;
+      // The spread of each point's forecast, from the window its forecast came from (rows are oldest first).
+      const lastRow = (run.windowOffsets[i + 1] as number) - 1;
+      for (let t = 0; t < n; t++) {
+        const cutoff = pointCutoff[start + t] as number;
+        if (cutoff < 0) continue;
+        const row = lastRow - (n - h - cutoff) / stepSize;
+        const from = (row * h + (t - cutoff)) * G;
+        for (let j = 0; j < G; j++) {
+          pointBelow[t * G + j] = spread.below[from + j]!;
+          pointAbove[t * G + j] = spread.above[from + j]!;
+        }
+      }
+      const base = i * detectionSize;
+      seriesCalibratedScores(
+        series.y.subarray(start, end),
+        forecasts.subarray(start, end),
+        pointBelow.subarray(0, n * G),
+        pointAbove.subarray(0, n * G),
+        spread.levels,
+        detectionSize,
+        level,
+        {
+          z: zScores.subarray(base, base + detectionSize),
+          lo: lower.subarray(base, base + detectionSize),
+          hi: upper.subarray(base, base + detectionSize),
+          accumulated: evidence.subarray(base, base + detectionSize),
+          extreme: extreme.subarray(start, end),
+        },
+        scratch,
+      );
+      for (let j = 0; j < detectionSize; j++) {
+        const row = end - detectionSize + j;
+        idxs[base + j] = row;
+        mean[base + j] = forecasts[row] as number;
       }
     }
-    const base = i * detectionSize;
-    seriesCalibratedScores(
-      series.y.subarray(start, end),
-      pointForecast.subarray(start, end),
-      pointBelow.subarray(0, n * G),
-      pointAbove.subarray(0, n * G),
-      spread.levels,
-      detectionSize,
-      level,
-      {
-        z: zScores.subarray(base, base + detectionSize),
-        lo: lower.subarray(base, base + detectionSize),
-        hi: upper.subarray(base, base + detectionSize),
-        accumulated: evidence.subarray(base, base + detectionSize),
-      },
-      scratch,
-    );
-    for (let j = 0; j < detectionSize; j++) {
-      const row = end - detectionSize + j;
-      idxs[base + j] = row;
-      mean[base + j] = pointForecast[row] as number;
+  };
+  score(cv, pointForecast);
+  // A spike (a point far outside its calibrated interval, |z| > 4, after which the series comes back
+  // to within half that deviation of the spike's forecast) would otherwise stay in the contexts of the
+  // later windows and be echoed in their forecasts: it comes back one season later as a false anomaly.
+  // Spikes are replaced by their forecasts in the contexts and those series' windows are forecast again;
+  // the scores compare the original y with the new forecasts. Without exogenous features and without
+  // per-window fine-tuning (whose second tuning would charge again).
+  if (plan === null && typeof forecaster !== "function") {
+    // The series with a spike before their last point (their windows after it are forecast again).
+    const affected: number[] = [];
+    const spike = new Uint8Array(total);
+    let anyExtreme = false;
+    const anyExtremeIn = (i: number): boolean => affected.length > 0 && affected[affected.length - 1] === i;
+    for (let i = 0; i < seriesCount; i++) {
+      const start = offsets[i] as number;
+      const last = (offsets[i + 1] as number) - 1;
+      for (let r = start; r < last; r++) {
+        if (extreme[r] !== 1) continue;
+        // only a spike is cleaned: the next point is back near the forecast; a deviation that persists
+        // (a level shift, a new regime) stays in the contexts so that the model follows it
+        const deviation = Math.abs((series.y[r] as number) - (pointForecast[r] as number));
+        if (Math.abs((series.y[r + 1] as number) - (pointForecast[r] as number)) < 0.5 * deviation) {
+          if (!anyExtremeIn(i)) affected.push(i);
+          spike[r] = 1;
+          anyExtreme = true;
+        }
+      }
+    }
+    if (anyExtreme) {
+      const cleaned = Float64Array.from(modelSeries.y);
+      for (let r = 0; r < total; r++) if (spike[r] === 1) cleaned[r] = pointForecast[r] as number;
+      let run: typeof cv;
+      if (request.multivariate) {
+        // the model reads the series together: forecast every window again
+        run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT, spread: true });
+      } else {
+        // only the windows after a spike see it: forecast those again, in one batch (each window's
+        // forecast depends on its own context only, so the others keep their bits)
+        const redo: number[] = [];
+        const contexts: Float64Array[] = [];
+        for (const i of affected) {
+          const start = offsets[i] as number;
+          let first = -1;
+          for (let r = start; r < (offsets[i + 1] as number); r++) if (spike[r] === 1) { first = r - start; break; }
+          for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
+            const cutoff = cv.cutoffs[row] as number;
+            if (cutoff <= first) continue;
+            redo.push(row);
+            contexts.push(cleaned.subarray(start, start + cutoff));
+          }
+        }
+        const dist = forecaster.forecastDistribution!(contexts, h);
+        const forecastsAgain = Float64Array.from(cv.forecasts);
+        const below = Float64Array.from(cv.spread!.below);
+        const above = Float64Array.from(cv.spread!.above);
+        redo.forEach((row, j) => {
+          forecastsAgain.set(dist.mean.subarray(j * h, (j + 1) * h), row * h);
+          below.set(dist.below.subarray(j * h * G, (j + 1) * h * G), row * h * G);
+          above.set(dist.above.subarray(j * h * G, (j + 1) * h * G), row * h * G);
+        });
+        run = { ...cv, forecasts: forecastsAgain, spread: { levels: cv.spread!.levels, below, above } };
+      }
+      score(run, latestWindowForecasts(run, offsets));
     }
   }
 

@@ -38,6 +38,9 @@ export const ANOMALY_CALIBRATION_MAX = 336;
  */
 export const ANOMALY_EXCLUDE_Z = 4;
 
+/** Fewest calibration scores before the static mode marks extreme points (fewer do not resolve a z of 4). */
+const EXTREME_MIN_SCORES = 20;
+
 /**
  * How many calibration scores online anomaly detection wants per detection
  * point: C = min(6 · detectionSize, {@link ANOMALY_CALIBRATION_MAX}).
@@ -104,7 +107,10 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  * @param levels - The spread's grid levels (fractions), G of them.
  * @param detectionSize - Points at the end of the series to score (integer, 1 <= detectionSize <= y.length).
  * @param level - Interval level in percent, 0 <= level < 100.
- * @param out - Receives `detectionSize` values each: `z`, `lo`, `hi`, and `accumulated` (A) when given.
+ * @param out - Receives `detectionSize` values each: `z`, `lo`, `hi`, and `accumulated` (A) when given;
+ *   `extreme` (n values), when given, marks with 1 the points whose calibrated
+ *   |z| exceeds 4 (in sliding mode the ones left out of the calibration; in
+ *   static mode against all the scores, once there are at least 20).
  * @param scratch - Optional work buffer of at least max(y.length, 4C + 10) values.
  * @throws RangeError when lengths or `detectionSize` are invalid, or a detection point has no finite forecast.
  *
@@ -136,7 +142,7 @@ export function seriesCalibratedScores(
   levels: readonly number[],
   detectionSize: number,
   level: number,
-  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array },
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array; extreme?: Uint8Array },
   scratch?: Float64Array,
 ): SeriesScoreSummary {
   const n = y.length;
@@ -146,6 +152,10 @@ export function seriesCalibratedScores(
   if (below.length !== n * G || above.length !== n * G) throw new RangeError(`seriesCalibratedScores: below and above need ${n * G} values (G = ${G} per point)`);
   if (!Number.isInteger(detectionSize) || detectionSize < 1 || detectionSize > n) {
     throw new RangeError(`seriesCalibratedScores: detectionSize must be an integer in 1..${n}, got ${String(detectionSize)}`);
+  }
+  if (out.extreme !== undefined) {
+    if (out.extreme.length < n) throw new RangeError(`seriesCalibratedScores: out.extreme needs ${n} values, has ${out.extreme.length}`);
+    out.extreme.fill(0, 0, n);
   }
   for (const key of ["z", "lo", "hi", "accumulated"] as const) {
     if (out[key] !== undefined && out[key].length < detectionSize) throw new RangeError(`seriesCalibratedScores: out.${key} needs ${detectionSize} values, has ${out[key].length}`);
@@ -175,6 +185,14 @@ export function seriesCalibratedScores(
   }
   const sorted = work.subarray(0, count).sort();
   const multiplier = conformalMultiplier(sorted, 0, count, level);
+  if (out.extreme !== undefined && count >= EXTREME_MIN_SCORES) {
+    for (let t = 0; t < n; t++) {
+      const f = forecast[t] as number;
+      if (Number.isNaN(f)) continue;
+      const u = spreadScore(y[t] as number, f, below, above, t * G, knots);
+      if (Math.abs(calibratedZ(u, sorted, 0, count)) > ANOMALY_EXCLUDE_Z) out.extreme[t] = 1;
+    }
+  }
   for (let j = 0; j < detectionSize; j++) {
     const t = detectionStart + j;
     const f = forecast[t] as number;
@@ -240,7 +258,7 @@ function slidingScores(
   detectionSize: number,
   level: number,
   C: number,
-  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array },
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array; extreme?: Uint8Array },
   work: Float64Array,
 ): SeriesScoreSummary {
   const n = y.length;
@@ -281,7 +299,11 @@ function slidingScores(
         out.accumulated[j] = Math.max(z * z, a * a);
       }
     }
-    if (certain || (scores.count >= excludeFrom && Math.abs(z) > ANOMALY_EXCLUDE_Z)) continue;
+    if (scores.count >= excludeFrom && Math.abs(z) > ANOMALY_EXCLUDE_Z) {
+      if (out.extreme !== undefined) out.extreme[t] = 1;
+      continue;
+    }
+    if (certain) continue;
     scores.add(Math.abs(u));
   }
   return first!;

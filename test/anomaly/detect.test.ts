@@ -508,3 +508,26 @@ describe("hist_exog", () => {
     expect(detectAnomalies(anomalyRequestForTest(withX, { histExog: [0] }), fixedModelSource(weekly)).idxs).toHaveLength(5);
   });
 });
+
+describe("a spike is not echoed one season later (issue 14)", () => {
+  for (const [freq, season] of [["D", 7], ["M", 12]] as const) {
+    test(`freq ${freq}: the spike is flagged, the point one season later is not (real model)`, () => {
+      const n = 140;
+      const y = Array.from({ length: n }, (_, t) => 100 + 20 * Math.sin((2 * Math.PI * t) / season) + ((t * 7919) % 13) / 4);
+      const spikeAt = n - 10 - season;
+      y[spikeAt] = y[spikeAt]! + 120;
+      const result = detectAnomaliesOnline({ series: { y, sizes: [n] }, freq, h: 1, detection_size: 10 + season + 1, level: 99 });
+      const flagged = result.idxs.filter((_, r) => result.anomaly[r]);
+      expect(flagged).toContain(spikeAt);
+      expect(flagged).not.toContain(spikeAt + season);
+    });
+  }
+
+  test("a level shift is not cleaned: the points after it are judged against the new level", () => {
+    const n = 200;
+    const y = Array.from({ length: n }, (_, t) => 50 + 5 * Math.sin((2 * Math.PI * t) / 7) + ((t * 31) % 7) / 3 + (t >= 150 ? 40 : 0));
+    const result = detectAnomaliesOnline({ series: { y, sizes: [n] }, freq: "D", h: 1, detection_size: 20, level: 99 });
+    // 20 points, all on the new level reached 30 points earlier: none is an anomaly any more
+    expect(result.anomaly.filter(Boolean).length).toBe(0);
+  });
+});
