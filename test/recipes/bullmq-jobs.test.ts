@@ -5,45 +5,32 @@
  * while it waits never run. Skipped (or, with REQUIRE_REDIS=1, failed)
  * without redis-server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Queue, QueueEvents, type ConnectionOptions, type Worker } from "bullmq";
+import { beforeAll, expect, it } from "vitest";
+import { Queue, QueueEvents, type Worker } from "bullmq";
 import { enqueueJob, JOBS_QUEUE, jobsWorker } from "../../docs/recipes/bullmq-jobs.js";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
 import { createService, type ServiceRequest } from "../../src/api/service.js";
 import { fakePipelines, KEY_A, bearer, smallSeries } from "../api/helpers.js";
-import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+import { redisForSuite, redisSuite } from "./redis-gate.js";
 
-const binary = findRedisServer();
-if (binary === null) {
-  const message = "redis-server is not installed (Debian package redis-server): the BullMQ jobs tests are skipped";
-  if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for them`);
-  console.warn(message);
-}
-const suite = binary === null ? describe.skip : describe;
+const { binary, suite } = redisSuite("the BullMQ jobs tests");
 
 const post = (path: string, body: unknown): ServiceRequest => ({ method: "POST", path, headers: bearer(KEY_A), body });
 const get = (path: string): ServiceRequest => ({ method: "GET", path, headers: bearer(KEY_A) });
 
 suite("async jobs on BullMQ workers", () => {
-  let server: RedisUnderTest;
-  let connection: ConnectionOptions;
+  const redis = redisForSuite(binary);
   let queue: Queue;
   let events: QueueEvents;
   const workers: Worker[] = [];
 
   beforeAll(async () => {
-    server = await startRedis(binary!);
-    connection = { host: "127.0.0.1", port: server.port, maxRetriesPerRequest: null };
-    queue = new Queue(JOBS_QUEUE, { connection });
-    events = new QueueEvents(JOBS_QUEUE, { connection });
+    queue = new Queue(JOBS_QUEUE, { connection: redis.connection() });
+    events = new QueueEvents(JOBS_QUEUE, { connection: redis.connection() });
     await events.waitUntilReady();
-  }, 30_000);
-
-  afterAll(async () => {
-    for (const w of workers) await w.close();
-    await events?.close();
-    await queue?.close();
-    await server?.stop();
+    redis.onStop(() => queue.close());
+    redis.onStop(() => events.close());
+    redis.onStop(() => Promise.all(workers.map((w) => w.close())));
   });
 
   it("the API's service enqueues, two worker services run; statuses follow the queue; a cancelled waiting job never runs", async () => {
@@ -53,8 +40,8 @@ suite("async jobs on BullMQ workers", () => {
     let finetunes = 0;
     const pipelines = { ...fakePipelines, finetune: (r: Parameters<typeof fakePipelines.finetune>[0]) => (finetunes++, fakePipelines.finetune(r)) };
     // the service answering HTTP, and two worker services (other processes in production) on the same store
-    const api = createService({ accounts: [account], store: createRedisStore(server.connect(), "jobs:"), pipelines, ids, onJobSubmitted: enqueueJob(queue) });
-    const workerServices = [0, 1].map(() => createService({ accounts: [account], store: createRedisStore(server.connect(), "jobs:"), pipelines }));
+    const api = createService({ accounts: [account], store: createRedisStore(redis.server().connect(), "jobs:"), pipelines, ids, onJobSubmitted: enqueueJob(queue) });
+    const workerServices = [0, 1].map(() => createService({ accounts: [account], store: createRedisStore(redis.server().connect(), "jobs:"), pipelines }));
 
     const jobIds: string[] = [];
     for (let j = 0; j < 4; j++) {
@@ -69,7 +56,7 @@ suite("async jobs on BullMQ workers", () => {
     expect((await api.handle(post(`/v2/finetune/jobs/${jobIds[3]}/cancel`, undefined))).status).toBe(200);
 
     const finished = jobIds.map((id) => queue.getJob(id).then((job) => job!.waitUntilFinished(events, 30_000)));
-    workers.push(...workerServices.map((s) => jobsWorker(connection, s)));
+    workers.push(...workerServices.map((s) => jobsWorker(redis.connection(), s)));
     const outcomes = await Promise.all(finished);
     expect(outcomes.slice(0, 3).map((o) => (o as { status: string }).status)).toEqual(["succeeded", "succeeded", "succeeded"]);
     expect(outcomes[3]).toBeNull();

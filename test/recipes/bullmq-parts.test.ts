@@ -4,19 +4,13 @@
  * gives the single call's bytes, also when a part fails mid-way and is
  * retried. Skipped (or, with REQUIRE_REDIS=1, failed) without redis-server.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { FlowProducer, QueueEvents, type ConnectionOptions, type Worker } from "bullmq";
 import { MERGE_QUEUE, mergeWorker, partsWorker, submitInParts, unpackNumbers } from "../../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline, forecast } from "../../src/index.js";
-import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+import { redisForSuite, redisSuite } from "./redis-gate.js";
 
-const binary = findRedisServer();
-if (binary === null) {
-  const message = "redis-server is not installed (Debian package redis-server): the BullMQ recipe tests are skipped";
-  if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for them`);
-  console.warn(message);
-}
-const suite = binary === null ? describe.skip : describe;
+const { binary, suite } = redisSuite("the BullMQ recipe tests");
 
 /** `count` series of a daily-like pattern with noise and a spike near the end of some. */
 function anomalyBody(count: number, length: number) {
@@ -28,25 +22,20 @@ function anomalyBody(count: number, length: number) {
 }
 
 suite("BullMQ flow of parts", () => {
-  let server: RedisUnderTest;
+  const redis = redisForSuite(binary);
   let connection: ConnectionOptions;
   const workers: Worker[] = [];
   let flow: FlowProducer;
   let events: QueueEvents;
 
   beforeAll(async () => {
-    server = await startRedis(binary!);
-    connection = { host: "127.0.0.1", port: server.port, maxRetriesPerRequest: null };
+    connection = redis.connection();
     flow = new FlowProducer({ connection });
     events = new QueueEvents(MERGE_QUEUE, { connection });
     await events.waitUntilReady();
-  }, 30_000);
-
-  afterAll(async () => {
-    for (const w of workers) await w.close();
-    await events?.close();
-    await flow?.close();
-    await server?.stop();
+    redis.onStop(() => flow.close());
+    redis.onStop(() => events.close());
+    redis.onStop(() => Promise.all(workers.map((w) => w.close())));
   });
 
   it("an anomaly request in 5 parts on 2 workers: the merged answer is the single call's, byte for byte", async () => {

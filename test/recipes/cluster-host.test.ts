@@ -8,17 +8,12 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
-import { findRedisServer, freePort, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+import { freePort, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+import { redisSuite } from "./redis-gate.js";
 
-const binary = findRedisServer();
-if (binary === null) {
-  const message = "redis-server is not installed (Debian package redis-server): the cluster host test is skipped";
-  if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for it`);
-  console.warn(message);
-}
-const suite = binary === null ? describe.skip : describe;
+const { binary, suite } = redisSuite("the cluster host test");
 
 const loader = fileURLToPath(new URL("./ts-loader.mjs", import.meta.url));
 const entry = fileURLToPath(new URL("../../docs/recipes/cluster-host.ts", import.meta.url));
@@ -31,7 +26,7 @@ suite("cluster host over Redis", () => {
   let base: string;
 
   beforeAll(async () => {
-    server = await startRedis(binary!);
+    server = await startRedis(binary);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const accounts = [

@@ -8,22 +8,16 @@
  * Debian package; with REQUIRE_REDIS=1 (set by .ci/run) a missing server is a
  * failure instead.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Redis } from "ioredis";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
 import { createService, type ServiceRequest } from "../../src/api/service.js";
 import type { ServiceStore, StoredJob } from "../../src/api/store.js";
 import { fakePipelines, KEY_A, KEY_B, bearer, smallSeries } from "../api/helpers.js";
-import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+import { startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+import { redisSuite } from "./redis-gate.js";
 
-const binary = findRedisServer();
-if (binary === null) {
-  const message = "redis-server is not installed (Debian package redis-server): the Redis store tests are skipped";
-  if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for them`);
-  console.warn(message);
-}
-
-const suite = binary === null ? describe.skip : describe;
+const { binary, suite } = redisSuite("the Redis store tests");
 
 let server: RedisUnderTest;
 const connections: Redis[] = [];
@@ -45,7 +39,7 @@ function job(jobId: string, status: StoredJob["status"] = "pending"): StoredJob 
 
 suite("Redis store", () => {
   beforeAll(async () => {
-    server = await startRedis(binary!);
+    server = await startRedis(binary);
   }, 30_000);
 
   afterAll(async () => {

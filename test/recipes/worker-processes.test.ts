@@ -8,19 +8,13 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FlowProducer, QueueEvents, type ConnectionOptions } from "bullmq";
+import { expect, it } from "vitest";
+import { FlowProducer, QueueEvents } from "bullmq";
 import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../../src/index.js";
-import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+import { redisForSuite, redisSuite } from "./redis-gate.js";
 
-const binary = findRedisServer();
-if (binary === null) {
-  const message = "redis-server is not installed (Debian package redis-server): the worker-process fault test is skipped";
-  if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for it`);
-  console.warn(message);
-}
-const suite = binary === null ? describe.skip : describe;
+const { binary, suite } = redisSuite("the worker-process fault test");
 
 const loader = fileURLToPath(new URL("./ts-loader.mjs", import.meta.url));
 const entry = fileURLToPath(new URL("../../docs/recipes/parts-worker-process.ts", import.meta.url));
@@ -45,18 +39,10 @@ function startWorker(port: number, env: Record<string, string>, lines: string[])
 }
 
 suite("worker processes", () => {
-  let server: RedisUnderTest;
-  let connection: ConnectionOptions;
+  const redis = redisForSuite(binary);
   const children: ChildProcess[] = [];
-
-  beforeAll(async () => {
-    server = await startRedis(binary!);
-    connection = { host: "127.0.0.1", port: server.port, maxRetriesPerRequest: null };
-  }, 30_000);
-
-  afterAll(async () => {
+  redis.onStop(() => {
     for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-    await server?.stop();
   });
 
   it("a worker process killed mid-part: the part is computed again elsewhere, the answer is byte-identical", async () => {
@@ -70,10 +56,10 @@ suite("worker processes", () => {
 
     // the first worker stalls in every part it takes; it is killed in the middle of one
     const slowLines: string[] = [];
-    const slow = await startWorker(server.port, { SLOW_PART_MS: "60000", LOCK_MS: "1000" }, slowLines);
+    const slow = await startWorker(redis.server().port, { SLOW_PART_MS: "60000", LOCK_MS: "1000" }, slowLines);
     children.push(slow);
-    const flow = new FlowProducer({ connection });
-    const events = new QueueEvents(MERGE_QUEUE, { connection });
+    const flow = new FlowProducer({ connection: redis.connection() });
+    const events = new QueueEvents(MERGE_QUEUE, { connection: redis.connection() });
     await events.waitUntilReady();
     const node = await submitInParts(flow, body, 3);
     for (let waited = 0; slowLines.length === 0 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
@@ -81,7 +67,7 @@ suite("worker processes", () => {
     slow.kill("SIGKILL");
 
     // a healthy worker process finishes the flow, the killed part included, once its lock has expired
-    const healthy = await startWorker(server.port, { LOCK_MS: "1000" }, []);
+    const healthy = await startWorker(redis.server().port, { LOCK_MS: "1000" }, []);
     children.push(healthy);
     const merged = unpackNumbers(await node.job.waitUntilFinished(events, 60_000));
     expect(JSON.stringify(merged)).toBe(JSON.stringify(detectAnomaliesOnline(body)));

@@ -1,0 +1,46 @@
+/**
+ * One gate for every test that needs a real redis-server: `describe` when
+ * Debian's redis-server is installed; otherwise `describe.skip`, with a
+ * message naming the package, or an error when REQUIRE_REDIS=1 (.ci/run sets
+ * it, so CI never skips them).
+ */
+import type { ConnectionOptions } from "bullmq";
+import { afterAll, beforeAll, describe } from "vitest";
+import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+
+export function redisSuite(what: string): { binary: string; suite: typeof describe } {
+  const binary = findRedisServer();
+  if (binary === null) {
+    const message = `redis-server is not installed (Debian package redis-server): ${what} skipped`;
+    if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for them`);
+    console.warn(message);
+    return { binary: "", suite: describe.skip as unknown as typeof describe };
+  }
+  return { binary, suite: describe };
+}
+
+/**
+ * Starts a redis-server for the enclosing suite (beforeAll) and stops it
+ * (afterAll), after closing whatever was registered with `onStop`, last
+ * registered first.
+ */
+export function redisForSuite(binary: string): {
+  server: () => RedisUnderTest;
+  connection: () => ConnectionOptions;
+  onStop: (close: () => unknown) => void;
+} {
+  let server: RedisUnderTest | undefined;
+  const closers: (() => unknown)[] = [];
+  beforeAll(async () => {
+    server = await startRedis(binary);
+  }, 30_000);
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    await server?.stop();
+  });
+  return {
+    server: () => server!,
+    connection: () => ({ host: "127.0.0.1", port: server!.port, maxRetriesPerRequest: null }),
+    onStop: (close) => void closers.push(close),
+  };
+}
