@@ -336,11 +336,9 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   // the scores compare the original y with the new forecasts. Without exogenous features and without
   // per-window fine-tuning (whose second tuning would charge again).
   if (plan === null && typeof forecaster !== "function") {
-    // The series with a spike before their last point (their windows after it are forecast again).
-    const affected: number[] = [];
+    // Spikes, and per affected series the position of its first one (the windows after it are forecast again).
     const spike = new Uint8Array(total);
-    let anyExtreme = false;
-    const anyExtremeIn = (i: number): boolean => affected.length > 0 && affected[affected.length - 1] === i;
+    const affected: { series: number; first: number }[] = [];
     for (let i = 0; i < seriesCount; i++) {
       const start = offsets[i] as number;
       const last = (offsets[i + 1] as number) - 1;
@@ -350,13 +348,12 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
         // (a level shift, a new regime) stays in the contexts so that the model follows it
         const deviation = Math.abs((series.y[r] as number) - (pointForecast[r] as number));
         if (Math.abs((series.y[r + 1] as number) - (pointForecast[r] as number)) < 0.5 * deviation) {
-          if (!anyExtremeIn(i)) affected.push(i);
+          if (affected.length === 0 || affected[affected.length - 1]!.series !== i) affected.push({ series: i, first: r - start });
           spike[r] = 1;
-          anyExtreme = true;
         }
       }
     }
-    if (anyExtreme) {
+    if (affected.length > 0) {
       const cleaned = Float64Array.from(modelSeries.y);
       for (let r = 0; r < total; r++) if (spike[r] === 1) cleaned[r] = pointForecast[r] as number;
       let run: typeof cv;
@@ -368,10 +365,8 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
         // forecast depends on its own context only, so the others keep their bits)
         const redo: number[] = [];
         const contexts: Float64Array[] = [];
-        for (const i of affected) {
+        for (const { series: i, first } of affected) {
           const start = offsets[i] as number;
-          let first = -1;
-          for (let r = start; r < (offsets[i + 1] as number); r++) if (spike[r] === 1) { first = r - start; break; }
           for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
             const cutoff = cv.cutoffs[row] as number;
             if (cutoff <= first) continue;
