@@ -9,13 +9,11 @@ import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import { seriesOffsets } from "../series/index.js";
 import type {
   AnomalyInput,
-  FinetuneDepth,
   FinetunedWeights,
   FinetuneInput,
   ForecastInput,
   Freq,
   HistoricInput,
-  LossName,
   ModelName,
   ModelSpec,
   SeriesData,
@@ -293,15 +291,24 @@ function sumOf(values: readonly number[]): number {
   return s;
 }
 
-function seriesRules(series: ValidatedSeries, out: ErrorItem[]): void {
-  const n = series.y.length;
-  const total = sumOf(series.sizes);
-  if (total !== n) out.push(valueError(["body", "series", "sizes"], `sizes must sum to len(y) = ${n}, got ${total}`));
-  if (series.X !== null) {
-    series.X.forEach((feature, k) => {
-      if (feature.length !== n) out.push(valueError(["body", "series", "X", k], `X[${k}] must have len(y) = ${n} values, got ${feature.length}`));
-    });
+/**
+ * The rules across the fields of a series object at `loc`: `sizes` sum to
+ * len(y) (when the sizes could be read) and every feature of `X` that is a
+ * list has len(y) values. Shared by the request validation and
+ * `checkSeriesInput`, so both say the same.
+ */
+export function seriesLengthRules(yLength: number, sizes: readonly number[] | null, featureLengths: readonly (number | null)[], loc: readonly (string | number)[], out: ErrorItem[]): void {
+  if (sizes !== null) {
+    const total = sumOf(sizes);
+    if (total !== yLength) out.push(valueError([...loc, "sizes"], `sizes must sum to len(y) = ${yLength}, got ${total}`));
   }
+  featureLengths.forEach((length, k) => {
+    if (length !== null && length !== yLength) out.push(valueError([...loc, "X", k], `X[${k}] must have len(y) = ${yLength} values, got ${length}`));
+  });
+}
+
+function seriesRules(series: ValidatedSeries, out: ErrorItem[]): void {
+  seriesLengthRules(series.y.length, series.sizes, series.X === null ? [] : series.X.map((f) => f.length), ["body", "series"], out);
 }
 
 function histExogRules(histExog: number[] | null, features: number, out: ErrorItem[]): void {

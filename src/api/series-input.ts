@@ -9,6 +9,7 @@ import { seriesOffsets } from "../series/index.js";
 import type { SeriesData } from "../types.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { FEATURE_MATRIX_SCHEMA, SERIES_SCHEMA } from "./schemas.js";
+import { seriesLengthRules } from "./requests.js";
 
 /**
  * Options of {@link checkSeriesInput} and {@link validateSeriesInput}.
@@ -99,18 +100,11 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
   const rawY = isJsonObject(input) ? ownProperty(input, "y") : undefined;
   const yLength = isArrayLike(rawY) ? rawY.length : null;
   const sizes = isJsonObject(input) ? (quietly(seriesProperty("sizes"), ownProperty(input, "sizes")) as number[] | null) : null;
-  if (sizes !== null && yLength !== null) {
-    let total = 0;
-    for (const n of sizes) total += n;
-    if (total !== yLength) errors.push(valueError([...loc, "sizes"], `sizes must sum to len(y) = ${yLength}, got ${total}`));
-  }
   const rawX = isJsonObject(input) ? ownProperty(input, "X") : undefined;
   const features = isArrayLike(rawX) ? rawX.length : rawX === undefined || rawX === null ? 0 : null;
-  if (isArrayLike(rawX) && yLength !== null) {
-    for (let k = 0; k < rawX.length; k++) {
-      const feature = rawX[k];
-      if (isArrayLike(feature) && feature.length !== yLength) errors.push(valueError([...loc, "X", k], `X[${k}] must have len(y) = ${yLength} values, got ${feature.length}`));
-    }
+  if (yLength !== null) {
+    const featureLengths = isArrayLike(rawX) ? Array.from(rawX, (f) => (isArrayLike(f) ? f.length : null)) : [];
+    seriesLengthRules(yLength, sizes, featureLengths, loc, errors);
   }
   let Xfuture: Float64Array[] = [];
   if (options.XFuture !== undefined && options.XFuture !== null) {
@@ -133,7 +127,7 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
     }
   }
   for (const e of errors) collector.add(e);
-  if (collector.items.length > 0 || value === INVALID) return { series: null, Xfuture: [], errors: collector.items };
+  if (collector.items.length > 0 || value === INVALID) return fail();
   const v = value as { y: Float64Array; sizes: number[]; X: Float64Array[] | null };
   const typedSizes = Int32Array.from(v.sizes);
   return { series: { y: v.y, sizes: typedSizes, offsets: seriesOffsets(typedSizes), X: v.X ?? [] }, Xfuture, errors: collector.items };
