@@ -8,7 +8,8 @@
 import { crossValidate, type CrossValidationResult } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
-import { horizonWarning } from "../model/config.js";
+import { horizonWarning, modelParams } from "../model/config.js";
+import { cleanSpikes } from "../series/spikes.js";
 import type { ForecastDistribution, ForecastInput, ForecastResult, Intervals, ModelSource, SeriesData } from "../types.js";
 
 /**
@@ -106,7 +107,10 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
   const plan: ExogenousPlan | null = hasX
     ? exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst, histExog: request.histExog })
     : null;
-  const modelSeries = plan?.modelSeries ?? series;
+  // isolated spikes are replaced in the model's history so that they are not echoed a season later
+  const beforeCleaning = plan?.modelSeries ?? series;
+  const cleaned = cleanSpikes(beforeCleaning.y, series.offsets, modelParams(request.model, request.freq).seasonLength);
+  const modelSeries = cleaned.positions.length === 0 ? beforeCleaning : { ...beforeCleaning, y: cleaned.y };
   const prepared = model(modelSeries);
   const wantSpread = levels.length > 0;
   const forecaster = wantSpread ? withSpread(prepared.forecaster) : prepared.forecaster;

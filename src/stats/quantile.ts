@@ -107,6 +107,30 @@ export function quantileType7(values: ArrayLike<number>, p: number, start = 0, e
 }
 
 /**
+ * Median of `a`, reordering it (no copy): the middle order statistic found by
+ * quickselect, or the mean of the two middle ones for an even length; NaN when
+ * `a` is empty. For scratch buffers in loops; `a` must hold no NaN.
+ *
+ * @example
+ * ```ts
+ * medianInPlace(Float64Array.of(5, 1, 4, 2)); // => 3
+ * ```
+ * @category Statistics
+ */
+export function medianInPlace(a: Float64Array): number {
+  const n = a.length;
+  if (n === 0) return NaN;
+  const k = n >> 1;
+  selectInPlace(a, k);
+  const upper = a[k] as number;
+  if (n % 2 === 1) return upper;
+  // every value left of k is <= a[k]; the lower middle one is their maximum
+  let lower = -Infinity;
+  for (let i = 0; i < k; i++) if ((a[i] as number) > lower) lower = a[i] as number;
+  return 0.5 * (lower + upper);
+}
+
+/**
  * Rearranges `a` so that `a[k]` is its k-th smallest value, with no larger value before
  * and no smaller value after it (Hoare's quickselect with a median-of-three pivot; after
  * 2·log₂ n + 8 rounds the remaining range is sorted instead, which bounds the worst case

@@ -187,3 +187,30 @@ describe("runForecast", () => {
     expect(() => runForecast(req, modelSource(req))).toThrow(/equal length/);
   });
 });
+
+describe("a spike in the history is not echoed in the forecast (issue 14)", () => {
+  const base = (t: number, season: number): number => 100 + 20 * Math.sin((2 * Math.PI * t) / season) + ((t * 7919) % 13) / 4;
+  for (const [freq, season] of [["H", 24], ["D", 7], ["M", 12], ["Q", 4]] as const) {
+    for (const back of [1, 2]) {
+      it(`freq ${freq}: a spike ${back} season(s) before the end leaves the forecast as without it (real model)`, () => {
+        const n = 140;
+        const clean = Array.from({ length: n }, (_, t) => base(t, season));
+        const y = [...clean];
+        const at = n - back * season + 2;
+        y[at] = y[at]! + 120;
+        const withSpike = forecast({ series: { y, sizes: [n] }, freq, h: season, level: [90] });
+        const without = forecast({ series: { y: clean, sizes: [n] }, freq, h: season, level: [90] });
+        // before the spike was cleaned the forecast one season after it was up to 46 higher (amplitude 20)
+        for (let k = 0; k < season; k++) expect(Math.abs(withSpike.mean[k]! - without.mean[k]!)).toBeLessThan(2.5);
+      });
+    }
+  }
+
+  it("a level shift near the end is followed, not cleaned", () => {
+    const n = 120;
+    const y = Array.from({ length: n }, (_, t) => base(t, 12) + (t >= n - 6 ? 60 : 0));
+    const shifted = forecast({ series: { y, sizes: [n] }, freq: "M", h: 6 });
+    const mean = shifted.mean.reduce((a, v) => a + v, 0) / 6;
+    expect(mean).toBeGreaterThan(130);
+  });
+});
