@@ -5,6 +5,7 @@
  * optional exogenous features.
  * @module
  */
+import { cleanSpikes } from "../series/spikes.js";
 import type { HistoricInput, HistoricResult, ModelSource } from "../types.js";
 import { modelParams } from "../model/config.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
@@ -84,7 +85,7 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  */
 export function runHistoricForecast(request: HistoricInput, source: ModelSource): HistoricResult {
   const { series } = request;
-  const { inputSize, horizon } = modelParams(request.model, request.freq);
+  const { inputSize, horizon, seasonLength } = modelParams(request.model, request.freq);
   const seriesCount = series.sizes.length;
   const windows = new Int32Array(seriesCount);
   let totalWindows = 0;
@@ -98,7 +99,10 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
   }
 
   const plan = exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst });
-  const modelSeries = plan.modelSeries;
+  // isolated spikes are replaced in what the network reads, so that they are not echoed a season later
+  // (as runForecast does); the fitted values are still compared with the actual values
+  const cleaned = cleanSpikes(plan.modelSeries.y, series.offsets, seasonLength);
+  const modelSeries = cleaned.positions.length === 0 ? plan.modelSeries : { ...plan.modelSeries, y: cleaned.y };
   // The model is fine-tuned (when asked) on what it will forecast: the cleaned series when cleanExFirst.
   const prepared = source(modelSeries);
   const finetuneTokens = prepared.finetuneTokens;
