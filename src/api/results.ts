@@ -246,6 +246,12 @@ export function finetuneResultJson(output: FinetuneOutput, received: TokenSource
 
 /**
  * A result without its `warnings` (the HTTP body) and the warnings apart (the `warning` header).
+ *
+ * @example
+ * ```ts
+ * splitWarnings({ input_tokens: 3, mean: [1], warnings: ["note"] });
+ * // => { body: { input_tokens: 3, mean: [1] }, warnings: ["note"] }
+ * ```
  * @category API rules
  */
 export function splitWarnings<R extends { warnings: string[] }>(result: R): { body: Omit<R, "warnings">; warnings: string[] } {
