@@ -131,11 +131,27 @@ export function countTokens(received: TokenSource, rowArrays: readonly ArrayLike
   return { input_tokens: input, output_tokens: output, finetune_tokens: finetuneWork };
 }
 
+/** A plain-array copy of typed values (a preallocated loop: several times faster than `Array.from` on a typed array). */
+function plainNumbers(values: ArrayLike<number>): number[] {
+  const n = values.length;
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = values[i] as number;
+  return out;
+}
+
+/** Flags 1/0 as true/false. */
+function plainFlags(flags: Uint8Array): boolean[] {
+  const n = flags.length;
+  const out = new Array<boolean>(n);
+  for (let i = 0; i < n; i++) out[i] = flags[i] !== 0;
+  return out;
+}
+
 /** Plain-array copies of the interval bounds, keys in their order. */
 function intervalsJson(intervals: IntervalBounds | null): Intervals | null {
   if (intervals === null) return null;
   const out: Intervals = {};
-  for (const key of Object.keys(intervals)) out[key] = Array.from(intervals[key] as Float64Array);
+  for (const key of Object.keys(intervals)) out[key] = plainNumbers(intervals[key] as Float64Array);
   return out;
 }
 
@@ -167,15 +183,15 @@ function intervalRows(intervals: Intervals | null): number[][] {
  * @category API rules
  */
 export function forecastResultJson(output: ForecastOutput, received: TokenSource): ForecastResult {
-  const mean = Array.from(output.mean);
+  const mean = plainNumbers(output.mean);
   const intervals = intervalsJson(output.intervals);
-  const contributions = output.contributions === null ? null : output.contributions.map((c) => Array.from(c));
+  const contributions = output.contributions === null ? null : output.contributions.map(plainNumbers);
   return {
     ...countTokens(received, [mean, ...intervalRows(intervals), ...(contributions ?? [])], output.finetuneWork),
     mean,
-    sizes: Array.from(output.sizes),
+    sizes: plainNumbers(output.sizes),
     intervals,
-    weights_x: output.weightsX === null ? null : Array.from(output.weightsX),
+    weights_x: output.weightsX === null ? null : plainNumbers(output.weightsX),
     feature_contributions: contributions,
     warnings: [...output.warnings],
   };
@@ -204,16 +220,16 @@ export function forecastResultJson(output: ForecastOutput, received: TokenSource
  * @category API rules
  */
 export function anomalyResultJson(output: AnomalyOutput, received: TokenSource): AnomalyResult {
-  const mean = Array.from(output.mean);
-  const anomaly = Array.from(output.anomaly, (flag) => flag !== 0);
-  const score = Array.from(output.anomalyScore);
-  const accumulated = Array.from(output.accumulatedAnomalyScore);
+  const mean = plainNumbers(output.mean);
+  const anomaly = plainFlags(output.anomaly);
+  const score = plainNumbers(output.anomalyScore);
+  const accumulated = plainNumbers(output.accumulatedAnomalyScore);
   const intervals = intervalsJson(output.intervals);
   return {
     ...countTokens(received, [mean, anomaly, score, accumulated, ...intervalRows(intervals)], output.finetuneWork),
     mean,
-    sizes: Array.from(output.sizes),
-    idxs: Array.from(output.idxs),
+    sizes: plainNumbers(output.sizes),
+    idxs: plainNumbers(output.idxs),
     anomaly,
     anomaly_score: score,
     accumulated_anomaly_score: accumulated,
