@@ -20,7 +20,7 @@ import seedrandom from "seedrandom";
 import { forecast } from "../src/api/entry-points.js";
 import { createService } from "../src/api/service.js";
 import { runForecast } from "../src/forecast/index.js";
-import type { ForecastInput, ForecastResult } from "../src/types.js";
+import type { ForecastInput, ForecastOutput } from "../src/types.js";
 import { modelSource } from "../src/finetune/index.js";
 
 const seriesCount = Number(process.argv[2] ?? 100);
@@ -60,7 +60,7 @@ const typed: ForecastInput = {
 const accounts = [{ id: "bench", apiKeys: ["bench-key"], credits: 1e15, hasPaymentMethod: true }];
 const headers = { authorization: "Bearer bench-key", "content-type": "application/json" };
 const service = createService({ accounts });
-const precomputed: ForecastResult = runForecast(typed, modelSource(typed));
+const precomputed: ForecastOutput = runForecast(typed, modelSource(typed));
 const apiOnly = createService({
   accounts,
   pipelines: {

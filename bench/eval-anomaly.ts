@@ -187,7 +187,7 @@ function evaluate(group: Group, level: number, forecaster: Forecaster | undefine
     let hit = false;
     for (let j = 0; j < DETECTION_SIZE; j++) {
       const r = i * DETECTION_SIZE + j;
-      const flag = rule === "flags" ? result.anomaly[r]! : result.accumulated_anomaly_score[r]! > q2;
+      const flag = rule === "flags" ? result.anomaly[r] === 1 : result.accumulatedAnomalyScore[r]! > q2;
       const label = e.labels[j] === 1;
       if (label) counts.labelled++;
       if (flag && label) {

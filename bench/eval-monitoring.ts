@@ -58,10 +58,10 @@ function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): { z: Sc
     const series = { y: stream.values, sizes: Int32Array.of(n), offsets: Int32Array.of(0, n), X: [] };
     const result = detectAnomalies(univariateAnomalyRequest(series, freq, 6, d, LEVEL), modelSource(univariateAnomalyRequest(series, freq, 6, d, LEVEL)));
     result.idxs.forEach((t, r) => {
-      score[t] = Math.abs(result.anomaly_score[r]!);
-      flag[t] = result.anomaly[r] ? 1 : 0;
-      evidence[t] = Math.sqrt(result.accumulated_anomaly_score[r]!);
-      alarm[t] = result.accumulated_anomaly_score[r]! > q2 ? 1 : 0;
+      score[t] = Math.abs(result.anomalyScore[r]!);
+      flag[t] = result.anomaly[r] === 1 ? 1 : 0;
+      evidence[t] = Math.sqrt(result.accumulatedAnomalyScore[r]!);
+      alarm[t] = result.accumulatedAnomalyScore[r]! > q2 ? 1 : 0;
     });
     return both();
   }
@@ -77,10 +77,10 @@ function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): { z: Sc
     for (let j = 0; j < STREAM_EVERY; j++) {
       const r = i * STREAM_EVERY + j;
       const t = end - STREAM_EVERY + j;
-      score[t] = Math.abs(result.anomaly_score[r]!);
-      flag[t] = result.anomaly[r] ? 1 : 0;
-      evidence[t] = Math.sqrt(result.accumulated_anomaly_score[r]!);
-      alarm[t] = result.accumulated_anomaly_score[r]! > q2 ? 1 : 0;
+      score[t] = Math.abs(result.anomalyScore[r]!);
+      flag[t] = result.anomaly[r] === 1 ? 1 : 0;
+      evidence[t] = Math.sqrt(result.accumulatedAnomalyScore[r]!);
+      alarm[t] = result.accumulatedAnomalyScore[r]! > q2 ? 1 : 0;
     }
   });
   return both();

@@ -101,7 +101,7 @@ function runCase(kind: string, count: number, length: number): CaseResult {
   const result = runHistoricForecast(benchRequest(series, cleanExFirst), useNetwork ? modelSource(benchRequest(series, cleanExFirst)) : fixedModelSource(naive));
   const seconds = (performance.now() - t0) / 1000;
   const peakMB = process.resourceUsage().maxRSS / 1024;
-  return { seconds, baselineMB, peakMB, rows: result.mean.length, weights: (result.weights_x ?? []).map((w) => Number(w.toFixed(4))) };
+  return { seconds, baselineMB, peakMB, rows: result.mean.length, weights: Array.from(result.weightsX ?? [], (w) => Number(w.toFixed(4))) };
 }
 
 function solverComparison(count: number, length: number): { closedForm: number; mlMatrix: number; maxRelDiff: number } {

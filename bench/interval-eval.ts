@@ -94,7 +94,7 @@ export function modelIntervals(model: ModelName, freq: Freq, trains: readonly Ar
   }, modelSource({ model, freq, finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null }));
   const iv = res.intervals!;
   return trains.map((_, i) => {
-    const s = (a: readonly number[]): number[] => a.slice(i * h, (i + 1) * h);
+    const s = (a: Float64Array): number[] => Array.from(a.subarray(i * h, (i + 1) * h));
     return { mean: s(res.mean), lo80: s(iv["lo-80"]!), hi80: s(iv["hi-80"]!), lo95: s(iv["lo-95"]!), hi95: s(iv["hi-95"]!) };
   });
 }

@@ -29,6 +29,9 @@ export { checkSeriesInput, validateSeriesInput } from "./api/series-input.js";
 // Scaling past one call.
 export { partition, merge, partitionBlocker } from "./api/partition.js";
 
+// Typed pipeline results as the API's JSON bodies, and the one token count.
+export { forecastResultJson, anomalyResultJson, finetuneResultJson, countTokens } from "./api/results.js";
+
 // Errors.
 export { ValidationError, MAX_ERROR_ITEMS } from "./errors.js";
 

@@ -61,8 +61,8 @@ export interface Forecaster {
 export interface PreparedModel {
   /** The forecaster. */
   readonly forecaster: Forecaster;
-  /** Fine-tune tokens charged: `finetune.steps × number of series`, 0 without fine-tuning. */
-  readonly finetuneTokens: number;
+  /** Fine-tune work done: `finetune.steps × number of series`, 0 without fine-tuning. */
+  readonly finetuneWork: number;
   /** Notes for the result's `warnings` (e.g. nothing to fine-tune on). */
   readonly warnings: readonly string[];
 }
@@ -232,82 +232,96 @@ export interface FinetuneInput extends ModelSpec {
 }
 
 /**
- * Prediction intervals keyed `lo-<L>` / `hi-<L>` (L written as given, e.g. `lo-97.5`).
+ * Prediction intervals keyed `lo-<L>` / `hi-<L>` (L written as given, e.g.
+ * `lo-97.5`), as plain arrays: the form of the JSON bodies and of the
+ * stand-alone helpers `gaussianIntervals` and `conformalIntervals`. The
+ * pipelines return {@link IntervalBounds}.
  * @category Types
  */
 export type Intervals = Record<string, number[]>;
 
 /**
- * Token counts every result carries.
+ * Prediction intervals as the pipelines return them: one `Float64Array` per
+ * bound, keyed `lo-<L>` / `hi-<L>` (L written as given, see `intervalKey`),
+ * in the order of the requested levels (lo then hi for each level). Each
+ * array has one value per output row.
  * @category Types
  */
-export interface TokenCounts {
-  /** Numbers received: y plus every X and X_future value. */
-  input_tokens: number;
-  /** Numbers returned in per-row arrays. */
-  output_tokens: number;
-  /** finetune_steps × number of series (0 without fine-tuning). */
-  finetune_tokens: number;
-}
+export type IntervalBounds = Record<string, Float64Array>;
 
 /**
- * Result of a forecast (JSON-serialisable; `warnings` go to the `warning` header at the API).
+ * What a forecast pipeline returns (`runForecast`, and `runHistoricForecast`
+ * as {@link HistoricOutput}): typed arrays, camelCase fields, no token
+ * counts. `forecastResultJson` in `src/api/results.ts` turns it into the JSON
+ * body (`weightsX` → `weights_x`, `contributions` → `feature_contributions`,
+ * typed arrays → plain arrays) and counts the tokens there.
  * @category Types
  */
-export interface ForecastResult extends TokenCounts {
-  /** Point forecasts, h per series, series after series. */
-  mean: number[];
-  /** Rows per series (h each). */
-  sizes: number[];
-  /** Conformal intervals per requested level, or null. */
-  intervals: Intervals | null;
+export interface ForecastOutput {
+  /** Point forecasts (in-sample fitted values for the historic forecast), series after series. */
+  mean: Float64Array;
+  /** Output rows of each series. */
+  sizes: Int32Array;
+  /** Calibrated intervals per requested level, or null without levels. */
+  intervals: IntervalBounds | null;
   /** Fitted coefficient of each exogenous feature, or null without features. */
-  weights_x: number[] | null;
-  /** Contribution arrays (features + 1), or null. */
-  feature_contributions: number[][] | null;
-  /** Notes such as the horizon warning (the API moves them to headers). */
+  weightsX: Float64Array | null;
+  /** (features + 1) arrays of the output length, the last the base value, summing to `mean`; or null when not asked. */
+  contributions: Float64Array[] | null;
+  /** Fine-tune work done: steps × number of series for every tuning (0 without fine-tuning). */
+  finetuneWork: number;
+  /** Notes such as the horizon warning (the API moves them to the `warning` header). */
   warnings: string[];
 }
 
 /**
- * Result of online anomaly detection.
- * @category Types
- */
-export interface AnomalyResult extends TokenCounts {
-  /** Forecast ŷ of each output row. */
-  mean: number[];
-  /** Output rows per series. */
-  sizes: number[];
-  /** Position of each output row in the request's concatenated y. */
-  idxs: number[];
-  /** Whether each row is flagged. */
-  anomaly: boolean[];
-  /** Signed calibrated z-score of each row (|z| > Φ⁻¹(0.5 + level/200) exactly when y is outside the interval). */
-  anomaly_score: number[];
-  /** z² (univariate) or Σ over series of z² at the row's step (multivariate), z the calibrated z-score. */
-  accumulated_anomaly_score: number[];
-  /** The interval used for the decision (univariate), or null (multivariate). */
-  intervals: Intervals | null;
-  /** Notes such as the horizon warning. */
-  warnings: string[];
-}
-
-/**
- * Result of the historic (in-sample) forecast: the same fields as a forecast,
+ * What the historic (in-sample) forecast returns: the fields of a forecast,
  * where `mean` holds the in-sample fitted values of the output rows, `sizes`
  * the rows per series and `intervals` the model's spread calibrated on the
  * series' own fitted points.
  * @category Types
  */
-export type HistoricResult = ForecastResult;
+export type HistoricOutput = ForecastOutput;
 
 /**
- * Result of a fine-tune (the API adds the stored model's id).
+ * What online anomaly detection (`detectAnomalies`) returns: typed arrays,
+ * camelCase fields, no token counts. `anomalyResultJson` in `src/api/results.ts`
+ * turns it into the JSON body (`anomalyScore` → `anomaly_score`,
+ * `accumulatedAnomalyScore` → `accumulated_anomaly_score`, flags 1/0 →
+ * true/false).
  * @category Types
  */
-export interface FinetuneResult extends TokenCounts {
+export interface AnomalyOutput {
+  /** Forecast ŷ of each output row. */
+  mean: Float64Array;
+  /** Output rows per series. */
+  sizes: Int32Array;
+  /** Position of each output row in the request's concatenated y. */
+  idxs: Int32Array;
+  /** 1 where the row is flagged, else 0. */
+  anomaly: Uint8Array;
+  /** Signed calibrated z-score of each row (|z| > Φ⁻¹(0.5 + level/200) exactly when y is outside the interval). */
+  anomalyScore: Float64Array;
+  /** max(z², z_e²) (univariate, z_e the calibrated z of the recent evidence) or Σ over series of z² at the row's step (multivariate). */
+  accumulatedAnomalyScore: Float64Array;
+  /** The interval used for the decision (univariate), or null (multivariate). */
+  intervals: IntervalBounds | null;
+  /** Fine-tune work done: steps × number of series for every tuning (once, or once per window with refit). */
+  finetuneWork: number;
+  /** Notes such as the horizon warning. */
+  warnings: string[];
+}
+
+/**
+ * What a fine-tune (`finetuneModel`) returns: the weights to store and the
+ * work done; the API adds the stored model's id and the token counts.
+ * @category Types
+ */
+export interface FinetuneOutput {
   /** The parameters to store (only what changed). */
   weights: FinetunedWeights;
+  /** Fine-tune work done: steps × number of series (0 without steps). */
+  finetuneWork: number;
   /** Notes for the caller. */
   warnings: string[];
 }

@@ -9,7 +9,7 @@ import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFac
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { intervalKey, withSpread } from "../intervals/index.js";
 import { horizonWarning } from "../model/config.js";
-import type { AnomalyInput, AnomalyResult, Forecaster, ModelSource, SeriesData } from "../types.js";
+import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 import {
   multivariateAccumulatedScores,
   multivariateThreshold,
@@ -107,7 +107,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  * Online anomaly detection over many series (docs/contract.md §4).
  *
  * Steps:
- * 1. Exogenous phase 1 (`clean_ex_first`: the model sees y minus the X part).
+ * 1. Exogenous phase 1 (`cleanExFirst`: the model sees y minus the X part).
  * 2. Rolling-origin forecasts: windows of length h every `stepSize`, tiling
  *    back from each series' end, {@link anomalyWindowCount} of them at most,
  *    each with at least {@link ANOMALY_MIN_CONTEXT} context point; one
@@ -123,12 +123,12 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    predictive spread; each detection point is calibrated on the last
  *    C = min(6 · detectionSize, 336) scores before it, leaving out scores
  *    whose calibrated |z| exceeded 4 (all forecast points when fewer than C
- *    precede the window), and z (`anomaly_score`) is its calibrated z (see
+ *    precede the window), and z (`anomalyScore`) is its calibrated z (see
  *    {@link seriesCalibratedScores}: nested conformal on the series' own
  *    scores; a point the model was certain of scores 0 when met exactly).
  * 5. Univariate: the interval is the model's spread at the level's calibrated
  *    multiplier, flagged iff |z| > q = Φ⁻¹(0.5 + level/200) (y outside the
- *    interval); `accumulated_anomaly_score` = max(z², z_e²), z_e the calibrated
+ *    interval); `accumulatedAnomalyScore` = max(z², z_e²), z_e the calibrated
  *    z of the evidence of the last 8 scores (see `seriesCalibratedScores`;
  *    z² when the history is too short for the sliding calibration).
  *    Multivariate: all series of one length; A_t = Σᵢ zᵢ,ₜ² on every series'
@@ -136,10 +136,11 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    `intervals` null.
  *
  * Output rows are the last `detectionSize` points of each series, series after
- * series; `idxs` are their positions in the request's `y`. Tokens: input = y
- * plus every X value; output = rows × (mean, anomaly, anomaly_score,
- * accumulated_anomaly_score, and 2 interval arrays in univariate mode);
- * finetune = steps × series for each tuning: once, or once per window with `refit`.
+ * series; `idxs` are their positions in the request's `y`. The result is typed
+ * ({@link AnomalyOutput}: `Float64Array`s, `Int32Array` sizes and idxs,
+ * `anomaly` 1/0 in a `Uint8Array`); `finetuneWork` = steps × series for each
+ * tuning (once, or once per window with `refit`). The API turns it into the
+ * JSON body and counts the tokens (`anomalyResultJson`).
  *
  * Cost: W forecaster calls of up to `sizes.length` contexts; O(y.length) memory.
  *
@@ -160,14 +161,14 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *   stepSize: 4, model: "forecastmodel-1", finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null,
  *   multivariate: false, modelParameters: null, cleanExFirst: true, histExog: [], refit: false } as const;
  * const result = detectAnomalies(request, fixedModelSource(seasonalNaiveForecaster(4)));
- * result.idxs;
+ * Array.from(result.idxs);
  * // => [36, 37, 38, 39]
- * result.anomaly;
- * // => [false, false, true, false]
+ * Array.from(result.anomaly);
+ * // => [0, 0, 1, 0]
  * ```
  * @category Anomaly detection
  */
-export function detectAnomalies(request: AnomalyInput, model: ModelSource): AnomalyResult {
+export function detectAnomalies(request: AnomalyInput, model: ModelSource): AnomalyOutput {
   const { series, h, detectionSize, stepSize, level } = request;
   const multivariateThresholding = request.thresholdMethod === "multivariate";
   checkRequest(request);
@@ -188,14 +189,14 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
     const fit = Math.min(windows, Math.floor((n - ANOMALY_MIN_CONTEXT - h) / stepSize) + 1);
     earliestCutoffs[i] = n - h - (fit - 1) * stepSize;
   }
-  // Fine-tune tokens charge the work done: steps × series for every tuning (one per window with refit);
+  // Fine-tune work: steps × series for every tuning (one per window with refit);
   // the notes come from the first preparation.
-  let finetuneTokens = 0;
+  let finetuneWork = 0;
   const modelWarnings: string[] = [];
   let prepared = false;
   const prepare = (trainLengths: Int32Array): Forecaster => {
     const result = model(modelSeries, trainLengths);
-    finetuneTokens += result.finetuneTokens;
+    finetuneWork += result.finetuneWork;
     if (!prepared) {
       modelWarnings.push(...result.warnings);
       prepared = true;
@@ -283,8 +284,8 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const scratch = new Float64Array(Math.max(longest, 4 * anomalyCalibrationSize(detectionSize) + 2 + ANOMALY_EVIDENCE_POINTS));
   const pointBelow = new Float64Array(longest * G);
   const pointAbove = new Float64Array(longest * G);
-  const mean = new Array<number>(outputRows);
-  const idxs = new Array<number>(outputRows);
+  const mean = new Float64Array(outputRows);
+  const idxs = new Int32Array(outputRows);
   const score = (run: typeof cv, forecasts: Float64Array): void => {
     const spread = run.spread!;
     for (let i = 0; i < seriesCount; i++) {
@@ -334,7 +335,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   // later windows and be echoed in their forecasts: it comes back one season later as a false anomaly.
   // Spikes are replaced by their forecasts in the contexts and those series' windows are forecast again;
   // the scores compare the original y with the new forecasts. Without exogenous features and without
-  // per-window fine-tuning (whose second tuning would charge again).
+  // per-window fine-tuning (whose second tuning would count again).
   if (plan === null && typeof forecaster !== "function") {
     // Spikes, and per affected series the position of its first one (the windows after it are forecast again).
     const spike = new Uint8Array(total);
@@ -390,43 +391,36 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   }
 
   // 5. Thresholds.
-  const anomaly = new Array<boolean>(outputRows);
-  const anomalyScore = Array.from(zScores);
-  const accumulated = new Array<number>(outputRows);
-  let intervals: AnomalyResult["intervals"] = null;
+  let anomaly: Uint8Array;
+  let accumulated: Float64Array;
+  let intervals: IntervalBounds | null = null;
   if (multivariateThresholding) {
     const scores = multivariateAccumulatedScores(zScores, seriesCount, detectionSize);
     const threshold = multivariateThreshold(level, seriesCount);
+    anomaly = new Uint8Array(outputRows);
+    accumulated = new Float64Array(outputRows);
     for (let i = 0; i < seriesCount; i++) {
       for (let t = 0; t < detectionSize; t++) {
         const a = scores[t] as number;
         accumulated[i * detectionSize + t] = a;
-        anomaly[i * detectionSize + t] = a > threshold;
+        anomaly[i * detectionSize + t] = a > threshold ? 1 : 0;
       }
     }
   } else {
-    const flags = univariateAnomalyFlags(zScores, level);
-    for (let r = 0; r < outputRows; r++) {
-      accumulated[r] = evidence[r] as number;
-      anomaly[r] = flags[r] === 1;
-    }
-    intervals = { [intervalKey(level, "lo")]: Array.from(lower), [intervalKey(level, "hi")]: Array.from(upper) };
+    anomaly = univariateAnomalyFlags(zScores, level);
+    accumulated = evidence;
+    intervals = { [intervalKey(level, "lo")]: lower, [intervalKey(level, "hi")]: upper };
   }
 
-  let inputTokens = series.y.length;
-  for (const feature of series.X) inputTokens += feature.length;
-  const arrays = 4 + (intervals === null ? 0 : Object.keys(intervals).length);
   return {
-    input_tokens: inputTokens,
-    output_tokens: outputRows * arrays,
-    finetune_tokens: finetuneTokens,
     mean,
-    sizes: Array.from({ length: seriesCount }, () => detectionSize),
+    sizes: new Int32Array(seriesCount).fill(detectionSize),
     idxs,
     anomaly,
-    anomaly_score: anomalyScore,
-    accumulated_anomaly_score: accumulated,
+    anomalyScore: zScores,
+    accumulatedAnomalyScore: accumulated,
     intervals,
+    finetuneWork,
     warnings,
   };
 }

@@ -7,7 +7,8 @@
  * @module
  */
 import { valueError, type ErrorItem } from "../errors.js";
-import type { ForecastResult, Intervals } from "../types.js";
+import type { Intervals } from "../types.js";
+import type { ForecastResult } from "./results.js";
 import { echoInput } from "./json.js";
 import { isJsonObject, ownProperty } from "./schema-validator.js";
 

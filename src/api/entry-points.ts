@@ -6,7 +6,7 @@
  * @module
  */
 import { ValidationError, valueError } from "../errors.js";
-import type { AnomalyResult, FinetunedWeights, ForecastResult, HistoricResult, TokenCounts } from "../types.js";
+import type { FinetunedWeights } from "../types.js";
 import { hashValues, uuidLayout } from "./ids.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "./bodies.js";
 import { readJsonBody } from "./json.js";
@@ -22,7 +22,7 @@ import {
   type ServiceLimits,
   type ValidatedBodies,
 } from "./requests.js";
-import { anomalyResultJson, countInputTokens, forecastResultJson } from "./results.js";
+import { anomalyResultJson, finetuneResultJson, forecastResultJson, type AnomalyResult, type ForecastResult, type HistoricResult, type TokenCounts } from "./results.js";
 import { CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
 
 /**
@@ -111,26 +111,19 @@ export function executeEndpoint<E extends ApiEndpoint>(
   switch (endpoint) {
     case "forecast": {
       const request = toForecastRequest(body as ValidatedBodies["forecast"], finetuned);
-      return withLevelWarning(forecastResultJson(pipelines.forecast(request), countInputTokens(request.series, request.Xfuture)), request.levels) as Out;
+      return withLevelWarning(forecastResultJson(pipelines.forecast(request), request), request.levels) as Out;
     }
     case "anomaly": {
       const request = toAnomalyRequest(body as ValidatedBodies["anomaly"], finetuned);
-      return withLevelWarning(anomalyResultJson(pipelines.anomaly(request), countInputTokens(request.series)), [request.level]) as Out;
+      return withLevelWarning(anomalyResultJson(pipelines.anomaly(request), request), [request.level]) as Out;
     }
     case "historic": {
       const request = toHistoricRequest(body as ValidatedBodies["historic"], finetuned);
-      return withLevelWarning(forecastResultJson(pipelines.historic(request) as HistoricResult, countInputTokens(request.series)), request.levels) as Out;
+      return withLevelWarning(forecastResultJson(pipelines.historic(request), request), request.levels) as Out;
     }
     default: {
       const request = toFinetuneRequest(body as ValidatedBodies["finetune"], finetuned);
-      const result = pipelines.finetune(request);
-      return {
-        input_tokens: countInputTokens(request.series),
-        output_tokens: 0,
-        finetune_tokens: result.finetune_tokens,
-        weights: result.weights,
-        warnings: [...(result.warnings ?? [])],
-      } as Out;
+      return finetuneResultJson(pipelines.finetune(request), request) as Out;
     }
   }
 }

@@ -7,7 +7,7 @@
  */
 import { valueError, type ErrorItem } from "../errors.js";
 import { intervalKey } from "../intervals/intervals.js";
-import type { ForecastResult } from "../types.js";
+import type { ForecastResult } from "./results.js";
 import { echoInput } from "./json.js";
 import { isJsonObject, ownProperty } from "./schema-validator.js";
 

@@ -22,6 +22,8 @@ export type { CallCounts, ServiceStore, StoredJob, StoredFinetunedModel, Finetun
 export { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "./requests.js";
 export type { ServiceLimits } from "./requests.js";
 export type { ApiPipelines } from "./pipelines.js";
+export { forecastResultJson, anomalyResultJson, finetuneResultJson, countTokens } from "./results.js";
+export type { TokenCounts, TokenSource, ForecastResult, AnomalyResult, HistoricResult, FinetuneResult } from "./results.js";
 export { openApiDocument, API_VERSION } from "./openapi.js";
 export { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords } from "./records.js";
 export type { FutureRecordRow, RecordFreq, RecordOptions, RecordRow, RecordsResult, ResultRecord, ResultRecordKey } from "./records.js";

@@ -5,7 +5,8 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { ForecastResult, Freq } from "../types.js";
+import type { Freq } from "../types.js";
+import type { ForecastResult } from "./results.js";
 import type { ServiceLimits } from "./requests.js";
 import { SUPPORT_TEXT } from "./responses.js";
 import { ErrorCollector, INVALID, validateAgainst } from "./schema-validator.js";

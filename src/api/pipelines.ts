@@ -6,13 +6,13 @@
  */
 import type {
   AnomalyInput,
-  AnomalyResult,
+  AnomalyOutput,
   FinetuneInput,
-  FinetuneResult,
+  FinetuneOutput,
   ForecastInput,
-  ForecastResult,
+  ForecastOutput,
   HistoricInput,
-  HistoricResult,
+  HistoricOutput,
 } from "../types.js";
 import { runForecast } from "../forecast/index.js";
 import { detectAnomalies } from "../anomaly/index.js";
@@ -20,18 +20,20 @@ import { runHistoricForecast } from "../historic/index.js";
 import { finetuneModel, modelSource } from "../finetune/index.js";
 
 /**
- * The four typed pipelines behind the endpoints.
+ * The four typed pipelines behind the endpoints: typed requests in, typed
+ * results out (no token counts, no JSON); `src/api/results.ts` turns their
+ * results into the JSON bodies.
  * @category API rules
  */
 export interface ApiPipelines {
   /** `runForecast` of src/forecast. */
-  readonly forecast: (request: ForecastInput) => ForecastResult;
+  readonly forecast: (request: ForecastInput) => ForecastOutput;
   /** `detectAnomalies` of src/anomaly. */
-  readonly anomaly: (request: AnomalyInput) => AnomalyResult;
+  readonly anomaly: (request: AnomalyInput) => AnomalyOutput;
   /** `runHistoricForecast` of src/historic. */
-  readonly historic: (request: HistoricInput) => HistoricResult;
+  readonly historic: (request: HistoricInput) => HistoricOutput;
   /** `finetuneModel` of src/finetune. */
-  readonly finetune: (request: FinetuneInput) => FinetuneResult;
+  readonly finetune: (request: FinetuneInput) => FinetuneOutput;
 }
 
 /**

@@ -9,7 +9,8 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { AnomalyResult, Freq, Intervals } from "../types.js";
+import type { Freq, Intervals } from "../types.js";
+import type { AnomalyResult } from "./results.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest } from "./bodies.js";
 import { detectAnomaliesOnline, finetune, forecast, historicForecast, type CoreCallOptions, type FinetuneCallResult } from "./entry-points.js";
 import { prepareLegacySeries, type LegacySeries } from "./legacy.js";

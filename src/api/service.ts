@@ -6,7 +6,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { FinetunedWeights, ForecastResult, Freq, ModelName, TokenCounts } from "../types.js";
+import type { FinetunedWeights, Freq, ModelName } from "../types.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
 import { executeEndpoint } from "./entry-points.js";
@@ -29,7 +29,7 @@ import {
 import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { API_FREQS, MODEL_ID_PATTERN } from "./schemas.js";
 import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
-import { splitWarnings } from "./results.js";
+import { splitWarnings, type ForecastResult, type TokenCounts } from "./results.js";
 import { HttpError, JSON_HEADERS, notFoundModel, SUPPORT_TEXT, warningHeader } from "./responses.js";
 import { cancelJob, JOB_ID_ATTEMPTS, jobRecord, ownJob, runOneJob, runPendingJobs, submitJob, toJsonRequest, type JobTask, type RunJobsSummary } from "./jobs.js";
 import { matchRoute, queryParams, type RouteName } from "./routes.js";

@@ -166,7 +166,7 @@ export interface ExogenousOutcome {
   /** Final values at the future rows (series after series), or null when none were given. */
   readonly future: ExogenousBlock | null;
   /**
-   * `weights_x`: per feature, the mean over series of the series' coefficient
+   * The fitted weights (`weightsX` of the pipelines' results): per feature, the mean over series of the series' coefficient
    * (original scale), taken over the series where the feature was identified;
    * 0 when it was identified in none. null when there are no features.
    */
@@ -289,7 +289,7 @@ function storeFit(fits: ExogenousSeriesFits, i: number, ws: ReturnType<typeof cr
   fits.rowCounts[i] = n;
 }
 
-/** weights_x: mean of the identified coefficients of each feature over series. */
+/** The pooled weights: mean of the identified coefficients of each feature over series. */
 function pooledWeights(fits: ExogenousSeriesFits, seriesCount: number): Float64Array {
   const p = fits.features;
   const weights = new Float64Array(p);

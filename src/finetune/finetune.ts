@@ -17,7 +17,7 @@ import {
 import type {
   FinetuneDepth,
   FinetuneInput,
-  FinetuneResult,
+  FinetuneOutput,
   FinetunedWeights,
   Forecaster,
   ModelSpec,
@@ -100,14 +100,14 @@ export interface PrepareForecasterOptions {
 }
 
 /**
- * The model a pipeline forecasts with, and what fine-tuning it cost.
+ * The model a pipeline forecasts with, and the fine-tune work done to get it.
  *
  * @example
  * ```ts
  * const series = { y: new Float64Array([1, 2, 3]), sizes: Int32Array.from([3]), offsets: Int32Array.from([0, 3]), X: [] };
  * const prepared: PreparedForecaster = prepareForecaster({ model: "forecastmodel-1", freq: "D",
  *   finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null }, series);
- * prepared.finetuneTokens; // => 0
+ * prepared.finetuneWork; // => 0
  * ```
  * @category Fine-tuning
  */
@@ -115,7 +115,7 @@ export interface PreparedForecaster {
   /** The network forecaster with the (possibly fine-tuned) parameters. */
   forecaster: Forecaster;
   /** `finetune.steps × number of series` (0 without fine-tuning). */
-  finetuneTokens: number;
+  finetuneWork: number;
   /**
    * The stored form of the parameters used: the fine-tuned suffix, `spec.finetuned`
    * when no steps were taken, or `null` for the plain pretrained model.
@@ -143,7 +143,7 @@ export interface FinetunedParameters {
   /** As in {@link PreparedForecaster.weights}. */
   weights: FinetunedWeights | null;
   /** `finetune.steps × number of series` (0 without fine-tuning). */
-  finetuneTokens: number;
+  finetuneWork: number;
   /** Notes for the caller's `warnings`. */
   warnings: string[];
   /** Mean training loss of each step taken (in the data's units divided by a power of two; for diagnostics). */
@@ -231,7 +231,7 @@ function powerOfTwoScale(y: Float64Array, offsets: Int32Array, trainLengths: Int
  * @param spec - model, frequency, fine-tune settings and optional starting fine-tuned model
  * @param series - the request's series
  * @param options - optional training lengths
- * @returns parameters, their stored form, tokens and warnings
+ * @returns parameters, their stored form, fine-tune work (steps × series) and warnings
  * @throws RangeError for bad fine-tune settings or a non-finite training value (the API reports these as 422 items first)
  * @example
  * ```ts
@@ -239,7 +239,7 @@ function powerOfTwoScale(y: Float64Array, offsets: Int32Array, trainLengths: Int
  * const spec = { model: "forecastmodel-1", freq: "D", finetune: { steps: 2, loss: "mae", depth: 1 },
  *   finetuned: null, multivariate: false, modelParameters: null } as const;
  * const run = finetuneParameters(spec, series);
- * run.finetuneTokens; // => 2
+ * run.finetuneWork; // => 2
  * run.weights!.start === depthStart("forecastmodel-1", 1); // => true
  * ```
  * @category Fine-tuning
@@ -254,7 +254,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
     return {
       params: applyFinetuned(model, base),
       weights: base,
-      finetuneTokens: 0,
+      finetuneWork: 0,
       warnings: [],
       stepLosses: new Float64Array(0),
     };
@@ -279,7 +279,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   const total = params.length;
   const from = depthStart(model, depth);
   const start = base === null ? from : Math.min(from, base.start);
-  const finetuneTokens = steps * seriesCount;
+  const finetuneWork = steps * seriesCount;
   const stepLosses = new Float64Array(steps);
 
   const usable: number[] = [];
@@ -287,7 +287,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   if (usable.length === 0) {
     warnings.push("no series has at least 2 points to fine-tune on: the model was not changed");
     stepLosses.fill(NaN);
-    return { params, weights: { model, start, values: params.slice(start) }, finetuneTokens, warnings, stepLosses };
+    return { params, weights: { model, start, values: params.slice(start) }, finetuneWork, warnings, stepLosses };
   }
 
   const scale = powerOfTwoScale(y, offsets, trainLengths);
@@ -341,7 +341,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
     adam.step(params, grad, from);
   }
   if (skipped > 0) warnings.push(`${skipped} of ${steps} fine-tune steps had a non-finite loss or gradient and were skipped`);
-  return { params, weights: { model, start, values: params.slice(start) }, finetuneTokens, warnings, stepLosses };
+  return { params, weights: { model, start, values: params.slice(start) }, finetuneWork, warnings, stepLosses };
 }
 
 /**
@@ -349,22 +349,22 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
  * `spec.finetune.steps === 0` (with `spec.finetuned` applied when set),
  * otherwise fine-tuned on the series by {@link finetuneParameters}.
  *
- * `finetuneTokens` = steps × number of series (0 without fine-tuning). With
+ * `finetuneWork` = steps × number of series (0 without fine-tuning). With
  * 0 steps the forecaster is exactly the zero-shot one (same parameters, no
  * computation on the series).
  *
  * @param spec - model, frequency, fine-tune settings, starting fine-tuned model, multivariate flag
  * @param series - the request's series
  * @param options - `trainLengths`: fine-tune only on the first `trainLengths[i]` points of series i
- * @returns the forecaster, fine-tune tokens, stored weights and warnings
+ * @returns the forecaster, fine-tune work (steps × series), stored weights and warnings
  * @throws RangeError for bad fine-tune settings or a non-finite training value (the API reports these as 422 items first)
  * @example
  * ```ts
  * const series = { y: new Float64Array([1, 2, 3, 4]), sizes: Int32Array.from([4]), offsets: Int32Array.from([0, 4]), X: [] };
  * const spec = { model: "forecastmodel-1", freq: "D", finetune: { steps: 0, loss: "default", depth: 1 },
  *   finetuned: null, multivariate: false, modelParameters: null } as const;
- * const { forecaster, finetuneTokens, weights } = prepareForecaster(spec, series);
- * finetuneTokens; // => 0
+ * const { forecaster, finetuneWork, weights } = prepareForecaster(spec, series);
+ * finetuneWork; // => 0
  * weights; // => null
  * forecaster.forecast([series.y], 2).length; // => 2
  * ```
@@ -378,12 +378,12 @@ export function prepareForecaster(spec: ModelSpec, series: SeriesData, options: 
       spec.finetuned === null
         ? createNetworkForecaster(spec.model, spec.freq, { multivariate })
         : createNetworkForecaster(spec.model, spec.freq, { params: applyFinetuned(spec.model, spec.finetuned), multivariate });
-    return { forecaster, finetuneTokens: 0, weights: spec.finetuned, warnings: [] };
+    return { forecaster, finetuneWork: 0, weights: spec.finetuned, warnings: [] };
   }
   const run = finetuneParameters(spec, series, options);
   return {
     forecaster: createNetworkForecaster(spec.model, spec.freq, { params: run.params, multivariate }),
-    finetuneTokens: run.finetuneTokens,
+    finetuneWork: run.finetuneWork,
     weights: run.weights,
     warnings: run.warnings,
   };
@@ -396,33 +396,25 @@ export function prepareForecaster(spec: ModelSpec, series: SeriesData, options: 
  * The weights are the parameter suffix that could have changed (see
  * {@link finetuneParameters}); with 0 steps they are `request.finetuned`, or an
  * empty suffix (`start` = parameter count, no values) when there is none.
- * Tokens: `input_tokens` = values received (y plus every X value),
- * `output_tokens` = 0 (no per-row output), `finetune_tokens` = steps × series.
+ * `finetuneWork` = steps × number of series (0 with 0 steps); the API adds
+ * the stored model's id and counts the tokens (`finetuneResultJson`).
  *
  * @param request - the validated fine-tune request
- * @returns weights to store, token counts and warnings
+ * @returns weights to store, the fine-tune work and warnings
  * @throws RangeError for bad fine-tune settings or a non-finite value (the API reports these as 422 items first)
  * @example
  * ```ts
  * const series = { y: new Float64Array([3, 1, 4, 1, 5, 9, 2, 6]), sizes: Int32Array.from([4, 4]), offsets: Int32Array.from([0, 4, 8]), X: [] };
  * const res = finetuneModel({ model: "forecastmodel-1", freq: "D", finetune: { steps: 3, loss: "default", depth: 1 },
  *   finetuned: null, multivariate: false, modelParameters: null, series });
- * res.finetune_tokens; // => 6
- * res.input_tokens; // => 8
+ * res.finetuneWork; // => 6
+ * res.weights.start === depthStart("forecastmodel-1", 1); // => true
  * ```
  * @category Fine-tuning
  */
-export function finetuneModel(request: FinetuneInput): FinetuneResult {
+export function finetuneModel(request: FinetuneInput): FinetuneOutput {
   const run = finetuneParameters(request, request.series);
   const model = request.model;
   const weights = run.weights ?? { model, start: run.params.length, values: new Float64Array(0) };
-  let inputTokens = request.series.y.length;
-  for (const feature of request.series.X) inputTokens += feature.length;
-  return {
-    weights,
-    input_tokens: inputTokens,
-    output_tokens: 0,
-    finetune_tokens: run.finetuneTokens,
-    warnings: run.warnings,
-  };
+  return { weights, finetuneWork: run.finetuneWork, warnings: run.warnings };
 }

@@ -23,7 +23,7 @@ import { prepareForecaster } from "./finetune.js";
  *   finetuned: null, multivariate: false, modelParameters: null } as const;
  * const series = { y: new Float64Array([1, 2, 3]), sizes: Int32Array.of(3), offsets: Int32Array.of(0, 3), X: [] };
  * const prepared = modelSource(spec)(series);
- * [prepared.forecaster.name, prepared.finetuneTokens];
+ * [prepared.forecaster.name, prepared.finetuneWork];
  * // => ["forecastmodel-1", 0]
  * ```
  * @category Models
@@ -49,5 +49,5 @@ export function modelSource(spec: ModelSpec): ModelSource {
  * @category Models
  */
 export function fixedModelSource(forecaster: Forecaster): ModelSource {
-  return () => ({ forecaster, finetuneTokens: 0, warnings: [] });
+  return () => ({ forecaster, finetuneWork: 0, warnings: [] });
 }

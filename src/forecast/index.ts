@@ -10,7 +10,7 @@ import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from ".
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { horizonWarning, modelParams } from "../model/config.js";
 import { cleanSpikes } from "../series/spikes.js";
-import type { ForecastDistribution, ForecastInput, ForecastResult, Intervals, ModelSource, SeriesData } from "../types.js";
+import type { ForecastDistribution, ForecastInput, ForecastOutput, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 
 /**
  * Calibration windows aim at this many scores per series (windows × h).
@@ -78,10 +78,12 @@ export function calibrationWindowCount(h: number): number {
  *
  * Exogenous features (`series.X`, with `Xfuture`): see `exogenousBeforeModel`;
  * with `cleanExFirst` false the residual regression is fitted on the
- * calibration windows' forecasts. `weights_x` is returned when there are features.
+ * calibration windows' forecasts. `weightsX` is returned when there are features.
  *
- * Tokens: input = every number received (y, X, X_future); output = numbers in
- * the per-row arrays (mean and each interval bound); finetune = steps × series.
+ * The result is typed ({@link ForecastOutput}): `mean` and each interval bound
+ * are `Float64Array`s of `sizes.length × h` values, `finetuneWork` is the
+ * fine-tune steps × series the model source ran; the API turns it into the
+ * JSON body and counts the tokens (`forecastResultJson`).
  *
  * @throws RangeError for h < 1, unequal lengths in multivariate mode, or a
  *   missing or mis-sized `Xfuture` (the API reports these as 422 items first).
@@ -95,11 +97,13 @@ export function calibrationWindowCount(h: number): number {
  *   modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [] } as const;
  * const res = runForecast(request, modelSource(request));
  * res.mean.length; // => 12
+ * Array.from(res.sizes); // => [12]
  * Object.keys(res.intervals ?? {}); // => ["lo-80", "hi-80"]
+ * res.intervals!["lo-80"]!.every((lo, r) => lo <= res.mean[r]!); // => true
  * ```
  * @category Forecasting
  */
-export function runForecast(request: ForecastInput, model: ModelSource): ForecastResult {
+export function runForecast(request: ForecastInput, model: ModelSource): ForecastOutput {
   const { series, h, levels } = request;
   checkForecastRequest(request);
   const nSeries = series.sizes.length;
@@ -124,7 +128,7 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
     ? crossValidate(forecaster, modelSeries, { h, stepSize: h, windows: calibrationWindowCount(h), minContext: CONFORMAL_MIN_CONTEXT, spread: wantSpread })
     : null;
 
-  let weightsX: number[] | null = null;
+  let weightsX: Float64Array | null = null;
   const warnings: string[] = [...prepared.warnings];
   if (plan !== null) {
     const inSample = cv !== null ? calibrationRows(cv, series.offsets) : undefined;
@@ -134,25 +138,20 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
     });
     mean = outcome.future!.mean;
     if (cv !== null && outcome.inSample !== null) cv = { ...cv, forecasts: outcome.inSample.mean };
-    weightsX = Array.from(outcome.weightsX ?? []);
+    weightsX = outcome.weightsX ?? new Float64Array(0);
     warnings.push(...outcome.warnings);
   }
 
   const intervals = dist !== null ? forecastIntervals(mean, dist, cv!, series, h, levels) : null;
   const warning = horizonWarning(request.model, request.freq, h);
   if (warning !== null) warnings.push(warning);
-  let inputTokens = series.y.length;
-  for (const x of series.X) inputTokens += x.length;
-  for (const x of request.Xfuture) inputTokens += x.length;
   return {
-    mean: Array.from(mean),
-    sizes: Array.from({ length: nSeries }, () => h),
+    mean,
+    sizes: new Int32Array(nSeries).fill(h),
     intervals,
-    weights_x: weightsX,
-    feature_contributions: null,
-    input_tokens: inputTokens,
-    output_tokens: mean.length * (1 + 2 * levels.length),
-    finetune_tokens: prepared.finetuneTokens,
+    weightsX,
+    contributions: null,
+    finetuneWork: prepared.finetuneWork,
     warnings,
   };
 }
@@ -176,7 +175,7 @@ function calibrationRows(cv: CrossValidationResult, offsets: Int32Array): { rows
 }
 
 /** Calibrated intervals: the model's spread at each series' conformal multiplier (see runForecast). */
-function forecastIntervals(mean: Float64Array, dist: ForecastDistribution, cv: CrossValidationResult, series: SeriesData, h: number, levels: readonly number[]): Intervals {
+function forecastIntervals(mean: Float64Array, dist: ForecastDistribution, cv: CrossValidationResult, series: SeriesData, h: number, levels: readonly number[]): IntervalBounds {
   const nSeries = series.sizes.length;
   const G = dist.levels.length;
   const spread = cv.spread;

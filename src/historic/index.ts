@@ -6,7 +6,7 @@
  * @module
  */
 import { cleanSpikes } from "../series/spikes.js";
-import type { HistoricInput, HistoricResult, ModelSource } from "../types.js";
+import type { HistoricInput, HistoricOutput, IntervalBounds, ModelSource } from "../types.js";
 import { modelParams } from "../model/config.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
@@ -44,9 +44,9 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  * Exogenous features (`series.X`) go through the two-phase regression of
  * `exogenousBeforeModel` / `exogenousAfterModel`: with `cleanExFirst` the model
  * forecasts y minus the X part and the X part is added back; otherwise X is
- * fitted on the model's residuals at the fitted rows. `weights_x` has one
+ * fitted on the model's residuals at the fitted rows. `weightsX` has one
  * coefficient per feature (null without X); with `featureContributions`,
- * `feature_contributions` has (features + 1) arrays of the output length, the
+ * `contributions` has (features + 1) arrays of the output length, the
  * last the base value, summing to `mean` at every row (null when not asked).
  *
  * Intervals for every level L (null when `levels` is empty): the model's
@@ -61,8 +61,9 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  * series), `fixedModelSource(forecaster)` any other forecaster. Window sizes
  * always come from `modelParams(request.model, request.freq)`.
  *
- * Tokens: input = y values + X values; output = mean.length × (1 + number of
- * interval arrays + number of contribution arrays); finetune = the model's.
+ * The result is typed ({@link HistoricOutput}: `Float64Array`s, `sizes` an
+ * `Int32Array`, `finetuneWork` the fine-tune steps × series the model source
+ * ran); the API turns it into the JSON body and counts the tokens.
  *
  * Cost: one forecast call over Σ W_i windows plus O(n·p²) for the regression.
  *
@@ -78,12 +79,13 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  *   finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null,
  * } as const;
  * const result = runHistoricForecast(request, modelSource(request));
- * result.sizes; // => [28]
+ * Array.from(result.sizes); // => [28]
+ * result.mean.length; // => 28
  * Object.keys(result.intervals ?? {}); // => ["lo-80", "hi-80"]
  * ```
  * @category Historic forecasts
  */
-export function runHistoricForecast(request: HistoricInput, source: ModelSource): HistoricResult {
+export function runHistoricForecast(request: HistoricInput, source: ModelSource): HistoricOutput {
   const { series } = request;
   const { inputSize, horizon, seasonLength } = modelParams(request.model, request.freq);
   const seriesCount = series.sizes.length;
@@ -105,7 +107,6 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
   const modelSeries = cleaned.positions.length === 0 ? plan.modelSeries : { ...plan.modelSeries, y: cleaned.y };
   // The model is fine-tuned (when asked) on what it will forecast: the cleaned series when cleanExFirst.
   const prepared = source(modelSeries);
-  const finetuneTokens = prepared.finetuneTokens;
   const wantSpread = request.levels.length > 0;
   const forecaster = wantSpread ? withSpread(prepared.forecaster) : prepared.forecaster;
 
@@ -140,7 +141,7 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
   const block = outcome.inSample as { mean: Float64Array; contributions: Float64Array[] | null };
   const mean = block.mean;
 
-  let intervals: HistoricResult["intervals"] = null;
+  let intervals: IntervalBounds | null = null;
   if (dist !== null) {
     const G = dist.levels.length;
     const seriesOfRow = new Int32Array(rowsTotal);
@@ -155,20 +156,15 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
     intervals = calibratedIntervals(dist, seriesOfRow, calibration, request.levels, mean);
   }
 
-  const sizes = Array.from(windows, (w) => w * horizon);
-  let inputTokens = series.y.length;
-  for (const feature of series.X) inputTokens += feature.length;
-  const intervalArrays = intervals ? Object.keys(intervals).length : 0;
-  const contributionArrays = block.contributions ? block.contributions.length : 0;
+  const sizes = new Int32Array(seriesCount);
+  for (let i = 0; i < seriesCount; i++) sizes[i] = (windows[i] as number) * horizon;
   return {
-    input_tokens: inputTokens,
-    output_tokens: mean.length * (1 + intervalArrays + contributionArrays),
-    finetune_tokens: finetuneTokens,
-    mean: Array.from(mean),
+    mean,
     sizes,
     intervals,
-    weights_x: outcome.weightsX ? Array.from(outcome.weightsX) : null,
-    feature_contributions: block.contributions ? block.contributions.map((c) => Array.from(c)) : null,
+    weightsX: outcome.weightsX,
+    contributions: block.contributions,
+    finetuneWork: prepared.finetuneWork,
     warnings: [...prepared.warnings, ...outcome.warnings],
   };
 }

@@ -35,7 +35,7 @@
  */
 import { SPREAD_LEVELS } from "../model/config.js";
 import { normalQuantile } from "../stats/index.js";
-import type { ForecastDistribution, Forecaster, Intervals } from "../types.js";
+import type { ForecastDistribution, Forecaster, IntervalBounds } from "../types.js";
 import { gaussianMultiplier, intervalKey } from "./intervals.js";
 
 /**
@@ -439,7 +439,8 @@ export function collectCalibrationScores(
  * Calibrated intervals of a distribution's rows for each level: for row r of
  * series i, lo = ŷ − W_below(m_i(L)) and hi = ŷ + W_above(m_i(L)) with
  * m_i(L) = {@link conformalMultiplier} of series i's calibration scores. Keys
- * `lo-<L>`, `hi-<L>` in the given order; bounds clamped to the finite range.
+ * `lo-<L>`, `hi-<L>` in the given order, one `Float64Array` per bound; bounds
+ * clamped to the finite range.
  *
  * Cost: O(rows · levels · G).
  *
@@ -455,8 +456,9 @@ export function collectCalibrationScores(
  * const dist = { levels: [0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.98, 0.99], mean: Float64Array.of(100), below: w, above: w };
  * const none = { scores: new Float64Array(0), offsets: Int32Array.of(0, 0) };
  * // no calibration scores: the forecaster's own 80 % interval
- * calibratedIntervals(dist, Int32Array.of(0), none, [80]);
- * // => { "lo-80": [94], "hi-80": [106] }
+ * const bounds = calibratedIntervals(dist, Int32Array.of(0), none, [80]);
+ * Object.keys(bounds); // => ["lo-80", "hi-80"]
+ * [Array.from(bounds["lo-80"]!), Array.from(bounds["hi-80"]!)]; // => [[94], [106]]
  * ```
  * @category Intervals
  */
@@ -466,11 +468,11 @@ export function calibratedIntervals(
   calibration: CalibrationScores,
   levels: readonly number[],
   mean: ArrayLike<number> = dist.mean,
-): Intervals {
+): IntervalBounds {
   const knots = spreadKnots(dist.levels);
   const G = knots.length;
   const rows = mean.length;
-  const result: Intervals = {};
+  const result: IntervalBounds = {};
   const nSeries = calibration.offsets.length - 1;
   const multipliers = new Float64Array(nSeries);
   for (const level of levels) {
@@ -478,8 +480,8 @@ export function calibratedIntervals(
       const from = calibration.offsets[i]!;
       multipliers[i] = conformalMultiplier(calibration.scores, from, calibration.offsets[i + 1]! - from, level);
     }
-    const lo = new Array<number>(rows);
-    const hi = new Array<number>(rows);
+    const lo = new Float64Array(rows);
+    const hi = new Float64Array(rows);
     for (let r = 0; r < rows; r++) {
       const m = multipliers[seriesOfRow[r]!]!;
       const centre = mean[r] as number;

@@ -12,14 +12,25 @@ import { detectAnomaliesOnline } from "../../src/api/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
 import { horizonWarning } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
-import type { AnomalyInput, AnomalyResult } from "../../src/types.js";
+import type { AnomalyInput, AnomalyOutput } from "../../src/types.js";
+import { anomalyResultJson } from "../../src/api/results.js";
 import { anomalyRequestForTest, fixtureSeries, packForTest } from "./helpers.js";
 import { modelSource, fixedModelSource } from "../../src/finetune/index.js";
 
 const weekly = seasonalNaiveForecaster(52);
 
-function flagged(result: AnomalyResult): number[] {
-  return result.idxs.filter((_, r) => result.anomaly[r]);
+function flagged(result: AnomalyOutput): number[] {
+  return Array.from(result.idxs).filter((_, r) => result.anomaly[r] === 1);
+}
+
+/** The flags of a typed result as booleans (1 → true). */
+function flags(result: AnomalyOutput): boolean[] {
+  return Array.from(result.anomaly, (f) => f === 1);
+}
+
+/** Every interval bound of a typed result, as one list. */
+function intervalValues(result: AnomalyOutput): number[] {
+  return Object.values(result.intervals ?? {}).flatMap((bound) => Array.from(bound));
 }
 
 /** The 422 items of a JSON anomaly body: the API checks the lengths before the pipeline runs. */
@@ -45,19 +56,19 @@ describe("the issue's fixture (seasonal naive, season 52, h 5)", () => {
   test("univariate flags exactly the two spikes", () => {
     const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5 }), fixedModelSource(weekly));
     expect(flagged(result)).toEqual([95, 199]);
-    expect(result.sizes).toEqual([5, 5]);
-    expect(result.idxs).toEqual([95, 96, 97, 98, 99, 195, 196, 197, 198, 199]);
+    expect(Array.from(result.sizes)).toEqual([5, 5]);
+    expect(Array.from(result.idxs)).toEqual([95, 96, 97, 98, 99, 195, 196, 197, 198, 199]);
     expect(Object.keys(result.intervals!)).toEqual(["lo-99", "hi-99"]);
     // A = max(z², z_e²) ≥ z²
-    result.anomaly_score.forEach((z, r) => expect(result.accumulated_anomaly_score[r]).toBeGreaterThanOrEqual(z * z));
+    result.anomalyScore.forEach((z, r) => expect(result.accumulatedAnomalyScore[r]).toBeGreaterThanOrEqual(z * z));
   });
 
   test("multivariate flags four rows: both series at both time steps", () => {
     const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { h: 5, thresholdMethod: "multivariate" }), fixedModelSource(weekly));
     expect(flagged(result)).toEqual([95, 99, 195, 199]);
     expect(result.intervals).toBeNull();
-    for (let t = 0; t < 5; t++) expect(result.accumulated_anomaly_score[t]).toBe(result.accumulated_anomaly_score[5 + t]);
-    expect(result.accumulated_anomaly_score[0]).toBeGreaterThan(multivariateThreshold(99, 2));
+    for (let t = 0; t < 5; t++) expect(result.accumulatedAnomalyScore[t]).toBe(result.accumulatedAnomalyScore[5 + t]);
+    expect(result.accumulatedAnomalyScore[0]).toBeGreaterThan(multivariateThreshold(99, 2));
   });
 
   test("a point is flagged exactly when it lies outside the returned interval, and |z| > q then", () => {
@@ -70,20 +81,24 @@ describe("the issue's fixture (seasonal naive, season 52, h 5)", () => {
         const hi = result.intervals!["hi-99"]![r]!;
         expect(lo).toBeLessThanOrEqual(result.mean[r]!);
         expect(hi).toBeGreaterThanOrEqual(result.mean[r]!);
-        expect(result.anomaly[r]).toBe(y[row]! < lo || y[row]! > hi);
-        expect(result.anomaly[r]).toBe(Math.abs(result.anomaly_score[r]!) > q);
+        expect(result.anomaly[r] === 1).toBe(y[row]! < lo || y[row]! > hi);
+        expect(result.anomaly[r] === 1).toBe(Math.abs(result.anomalyScore[r]!) > q);
       });
     }
   });
 
-  test("tokens and the horizon warning (h 20 > weekly horizon 13)", () => {
-    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries()), fixedModelSource(weekly));
-    expect(result.input_tokens).toBe(200);
-    expect(result.output_tokens).toBe(10 * 6); // mean, anomaly, score, accumulated, lo, hi
-    expect(result.finetune_tokens).toBe(0);
+  test("tokens (counted by the API from the typed result) and the horizon warning (h 20 > weekly horizon 13)", () => {
+    const request = anomalyRequestForTest(fixtureSeries());
+    const result = detectAnomalies(request, fixedModelSource(weekly));
+    const json = anomalyResultJson(result, request);
+    expect(json.input_tokens).toBe(200);
+    expect(json.output_tokens).toBe(10 * 6); // mean, anomaly, score, accumulated, lo, hi
+    expect(json.finetune_tokens).toBe(0);
+    expect(result.finetuneWork).toBe(0);
     expect(result.warnings).toEqual([horizonWarning("forecastmodel-1", "W", 20)]);
-    const multi = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { thresholdMethod: "multivariate", h: 10 }), fixedModelSource(weekly,));
-    expect(multi.output_tokens).toBe(10 * 4);
+    const multiRequest = anomalyRequestForTest(fixtureSeries(), { thresholdMethod: "multivariate", h: 10 });
+    const multi = detectAnomalies(multiRequest, fixedModelSource(weekly,));
+    expect(anomalyResultJson(multi, multiRequest).output_tokens).toBe(10 * 4);
     expect(multi.warnings).toEqual([]);
   });
 });
@@ -98,15 +113,15 @@ describe("calibration points and windows", () => {
     const result = detectAnomalies(anomalyRequestForTest(series, { h: 5, detectionSize: 2, freq: "D" }), fixedModelSource(forecaster));
     const cv = crossValidate(forecaster, series, { h: 5, windows: anomalyWindowCount(2, 5, 5) });
     expect(Array.from(cv.cutoffs)).toEqual([45, 50, 55]);
-    expect(result.anomaly).toEqual([false, true]);
+    expect(flags(result)).toEqual([false, true]);
     // the spike is beyond every calibration score: its z is at least the top calibrated level's quantile
-    expect(result.anomaly_score[1]!).toBeGreaterThan(normalQuantile(0.5 + 13 / 28));
+    expect(result.anomalyScore[1]!).toBeGreaterThan(normalQuantile(0.5 + 13 / 28));
     // moving the spike into the calibration points (one step earlier, d 1) leaves the last point unflagged
     const early = values.slice();
     early[59] = 10 + (59 % 3);
     early[50] = 40;
     const calm = detectAnomalies(anomalyRequestForTest(packForTest([early]), { h: 5, detectionSize: 2, freq: "D" }), fixedModelSource(forecaster));
-    expect(calm.anomaly).toEqual([false, false]);
+    expect(flags(calm)).toEqual([false, false]);
   });
 
   test("calibration uses every forecast point when fewer than 6·detection_size precede the window", () => {
@@ -116,8 +131,8 @@ describe("calibration points and windows", () => {
     const result = detectAnomalies(anomalyRequestForTest(series, { h: 4, detectionSize: 2 }), fixedModelSource(seasonalNaiveForecaster(2)));
     // windows at cutoffs 8, 4 → forecast points 4..11, all of them calibration points (6 before the window < 12);
     // seven are forecast exactly, so the jump to 20 lies beyond the n − 2 = 6 resolved scores and is flagged
-    expect(result.anomaly_score[1]!).toBeGreaterThanOrEqual(normalQuantile(0.5 + 6 / 18));
-    expect(result.anomaly).toEqual([false, true]);
+    expect(result.anomalyScore[1]!).toBeGreaterThanOrEqual(normalQuantile(0.5 + 6 / 18));
+    expect(flags(result)).toEqual([false, true]);
   });
 
   test("window count and minimum length rules", () => {
@@ -196,7 +211,7 @@ describe("422 rules (checked by the API before the pipeline; the typed pipeline 
     expect(error.detail[0]!.msg).toMatch(/needs all series of the same length; sizes\[0\] = 50 but sizes\[1\] = 60/);
     expect(() => detectAnomalies(anomalyRequestForTest(series, { thresholdMethod: "multivariate" }), modelSource(anomalyRequestForTest(series, { thresholdMethod: "multivariate" })))).toThrow(/series 1 has 60 points, series 0 has 50/);
     // univariate accepts it
-    expect(detectAnomalies(anomalyRequestForTest(series), fixedModelSource(weekly)).sizes).toEqual([5, 5, 5]);
+    expect(detectAnomalies(anomalyRequestForTest(series), fixedModelSource(weekly)).sizes).toEqual(Int32Array.of(5, 5, 5));
   });
 
   test("non-integer or non-positive h, detection_size, step_size and a bad level", () => {
@@ -247,7 +262,7 @@ function caseArbitrary(equal: boolean, values: fc.Arbitrary<number>): fc.Arbitra
     });
 }
 
-function run(c: Case, fields: Partial<AnomalyInput> = {}): AnomalyResult {
+function run(c: Case, fields: Partial<AnomalyInput> = {}): AnomalyOutput {
   const request = anomalyRequestForTest(packForTest(c.lists), {
     h: c.h,
     stepSize: c.stepSize,
@@ -270,7 +285,7 @@ describe("properties", () => {
       fc.property(caseArbitrary(false, smallValues), (c) => {
         const result = run(c);
         const q = gaussianMultiplier(c.level);
-        result.anomaly_score.forEach((z, r) => expect(result.anomaly[r]).toBe(Math.abs(z) > q));
+        result.anomalyScore.forEach((z, r) => expect(result.anomaly[r] === 1).toBe(Math.abs(z) > q));
       }),
       { numRuns: 60 },
     );
@@ -284,10 +299,10 @@ describe("properties", () => {
         const d = c.detectionSize;
         for (let t = 0; t < d; t++) {
           let sum = 0;
-          for (let i = 0; i < c.lists.length; i++) sum += result.anomaly_score[i * d + t]! ** 2;
+          for (let i = 0; i < c.lists.length; i++) sum += result.anomalyScore[i * d + t]! ** 2;
           for (let i = 0; i < c.lists.length; i++) {
-            expect(Math.abs(result.accumulated_anomaly_score[i * d + t]! - sum)).toBeLessThanOrEqual(1e-12 * Math.max(1, sum));
-            expect(result.anomaly[i * d + t]).toBe(result.accumulated_anomaly_score[i * d + t]! > threshold);
+            expect(Math.abs(result.accumulatedAnomalyScore[i * d + t]! - sum)).toBeLessThanOrEqual(1e-12 * Math.max(1, sum));
+            expect(result.anomaly[i * d + t] === 1).toBe(result.accumulatedAnomalyScore[i * d + t]! > threshold);
           }
         }
       }),
@@ -305,7 +320,7 @@ describe("properties", () => {
           const low = run({ ...c, level: Math.min(c.level, other) }, { thresholdMethod });
           const high = run({ ...c, level: Math.max(c.level, other) }, { thresholdMethod });
           high.anomaly.forEach((flag, r) => {
-            if (flag) expect(low.anomaly[r]).toBe(true);
+            if (flag) expect(low.anomaly[r]).toBe(1);
           });
         },
       ),
@@ -319,7 +334,7 @@ describe("properties", () => {
         const result = run(c);
         const rows = result.idxs.length;
         expect(result.sizes.reduce((a, b) => a + b, 0)).toBe(rows);
-        for (const array of [result.mean, result.anomaly, result.anomaly_score, result.accumulated_anomaly_score]) {
+        for (const array of [result.mean, result.anomaly, result.anomalyScore, result.accumulatedAnomalyScore]) {
           expect(array.length).toBe(rows);
         }
         let offset = 0;
@@ -346,13 +361,13 @@ describe("properties", () => {
         const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => ((a * 31 + seed) % 7) - ((b * 31 + seed) % 7));
         const permuted = { ...c, lists: order.map((i) => c.lists[i]!) };
         const d = c.detectionSize;
-        const block = <T>(a: readonly T[], i: number) => a.slice(i * d, i * d + d);
+        const block = (a: ArrayLike<number>, i: number) => Array.from(a).slice(i * d, i * d + d);
 
         const uni = run(c);
         const uniP = run(permuted);
         order.forEach((i, k) => {
           expect(block(uniP.anomaly, k)).toEqual(block(uni.anomaly, i));
-          expect(block(uniP.anomaly_score, k)).toEqual(block(uni.anomaly_score, i));
+          expect(block(uniP.anomalyScore, k)).toEqual(block(uni.anomalyScore, i));
           expect(block(uniP.mean, k)).toEqual(block(uni.mean, i));
           expect(block(uniP.intervals!["lo-" + String(c.level)]!, k)).toEqual(block(uni.intervals!["lo-" + String(c.level)]!, i));
         });
@@ -360,19 +375,19 @@ describe("properties", () => {
         const multi = run(c, { thresholdMethod: "multivariate" });
         const multiP = run(permuted, { thresholdMethod: "multivariate" });
         expect(multiP.anomaly).toEqual(multi.anomaly); // the same steps in every series
-        expect(multiP.accumulated_anomaly_score).toEqual(multi.accumulated_anomaly_score);
+        expect(multiP.accumulatedAnomalyScore).toEqual(multi.accumulatedAnomalyScore);
       }),
       { numRuns: 60 },
     );
   });
 
   test("no NaN or Infinity anywhere for any finite input, constant series included", () => {
-    const allFinite = (result: AnomalyResult) => {
+    const allFinite = (result: AnomalyOutput) => {
       const numbers = [
         ...result.mean,
-        ...result.anomaly_score,
-        ...result.accumulated_anomaly_score,
-        ...Object.values(result.intervals ?? {}).flat(),
+        ...result.anomalyScore,
+        ...result.accumulatedAnomalyScore,
+        ...intervalValues(result),
       ];
       for (const v of numbers) expect(Number.isFinite(v)).toBe(true);
       expect(JSON.stringify({ ...result, intervals: result.intervals ?? {} })).not.toMatch(/null/);
@@ -394,8 +409,8 @@ describe("pipeline behaviour", () => {
   test("a perfectly predicted series (σ = 0) scores 0 and flags nothing, even with a level of 0", () => {
     const series = packForTest([Array.from({ length: 40 }, (_, t) => t % 4)]);
     const result = detectAnomalies(anomalyRequestForTest(series, { h: 4, detectionSize: 4, level: 0 }), fixedModelSource(seasonalNaiveForecaster(4),));
-    expect(result.anomaly_score).toEqual([0, 0, 0, 0]);
-    expect(result.anomaly).toEqual([false, false, false, false]);
+    expect(Array.from(result.anomalyScore)).toEqual([0, 0, 0, 0]);
+    expect(flags(result)).toEqual([false, false, false, false]);
   });
 
   test("identical requests give identical results; the input is not mutated", () => {
@@ -450,15 +465,17 @@ describe("exogenous features", () => {
   };
 
   test("without X the pulse at t = 117 is an anomaly", () => {
-    const result = detectAnomalies(anomalyRequestForTest({ ...series, X: [] }, fields), fixedModelSource(pattern));
-    expect(result.anomaly).toEqual([true, false, false]);
-    expect(result.input_tokens).toBe(n);
+    const request = anomalyRequestForTest({ ...series, X: [] }, fields);
+    const result = detectAnomalies(request, fixedModelSource(pattern));
+    expect(flags(result)).toEqual([true, false, false]);
+    expect(anomalyResultJson(result, request).input_tokens).toBe(n);
   });
 
   test.each([true, false])("with X (clean_ex_first %s) the pulse is explained and nothing is flagged", (cleanExFirst) => {
-    const result = detectAnomalies(anomalyRequestForTest(series, { ...fields, cleanExFirst }), fixedModelSource(pattern));
-    expect(result.anomaly).toEqual([false, false, false]);
-    expect(result.input_tokens).toBe(2 * n);
+    const request = anomalyRequestForTest(series, { ...fields, cleanExFirst });
+    const result = detectAnomalies(request, fixedModelSource(pattern));
+    expect(flags(result)).toEqual([false, false, false]);
+    expect(anomalyResultJson(result, request).input_tokens).toBe(2 * n);
     // the forecast of the pulse includes the X part (≈ 5 above the pattern's 10 + 117 mod 4 = 11)
     expect(result.mean[0]).toBeGreaterThan(14);
   });
@@ -483,16 +500,18 @@ describe("with the network (forecastmodel-1)", () => {
     ];
     for (const thresholdMethod of ["univariate", "multivariate"] as const) {
       const result = detectAnomalies(anomalyRequestForTest(packForTest(lists), { h: 5, detectionSize: 3, freq: "D", thresholdMethod }), modelSource(anomalyRequestForTest(packForTest(lists), { h: 5, detectionSize: 3, freq: "D", thresholdMethod })));
-      const numbers = [...result.mean, ...result.anomaly_score, ...result.accumulated_anomaly_score, ...Object.values(result.intervals ?? {}).flat()];
+      const numbers = [...result.mean, ...result.anomalyScore, ...result.accumulatedAnomalyScore, ...intervalValues(result)];
       for (const v of numbers) expect(Number.isFinite(v)).toBe(true);
-      if (thresholdMethod === "univariate") expect(result.anomaly.slice(0, 3)).toEqual([false, false, false]); // the constant series
+      if (thresholdMethod === "univariate") expect(flags(result).slice(0, 3)).toEqual([false, false, false]); // the constant series
     }
   });
 
   test.each([false, true])("fine-tuning (refit %s) charges steps × series for each tuning", (refit) => {
-    const result = detectAnomalies(anomalyRequestForTest(fixtureSeries(), { refit, finetune: { steps: 2, loss: "mae", depth: 1 } }), modelSource(anomalyRequestForTest(fixtureSeries(), { refit, finetune: { steps: 2, loss: "mae", depth: 1 } })));
+    const request = anomalyRequestForTest(fixtureSeries(), { refit, finetune: { steps: 2, loss: "mae", depth: 1 } });
+    const result = detectAnomalies(request, modelSource(request));
     // refit tunes once per window: anomalyWindowCount(5, 20, 20) = 2
-    expect(result.finetune_tokens).toBe(refit ? 8 : 4);
+    expect(result.finetuneWork).toBe(refit ? 8 : 4);
+    expect(anomalyResultJson(result, request).finetune_tokens).toBe(refit ? 8 : 4);
     expect(result.idxs.length).toBe(10);
   });
 });

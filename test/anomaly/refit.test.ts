@@ -7,14 +7,14 @@ import { anomalyRequestForTest, packForTest } from "./helpers.js";
 
 /**
  * A model source that records what the pipeline asks it for and forecasts
- * with seasonal naive, charging steps × series like fine-tuning: the seam
+ * with seasonal naive, reporting steps × series of work like fine-tuning: the seam
  * the real model comes through, with a stand-in behind it.
  */
 function recordingSource(request: AnomalyInput, calls: number[][]): ModelSource {
   return (train, trainLengths) => {
     calls.push(Array.from(trainLengths ?? []));
     const steps = request.finetune.steps;
-    return { forecaster: seasonalNaiveForecaster(1), finetuneTokens: steps * train.sizes.length, warnings: steps > 0 ? ["note from fine-tuning"] : [] };
+    return { forecaster: seasonalNaiveForecaster(1), finetuneWork: steps * train.sizes.length, warnings: steps > 0 ? ["note from fine-tuning"] : [] };
   };
 }
 
@@ -29,7 +29,7 @@ describe("how the pipeline asks its model source", () => {
     const request = anomalyRequestForTest(series, fields);
     const result = detectAnomalies(request, recordingSource(request, calls));
     expect(calls).toEqual([[25, 15]]);
-    expect(result.finetune_tokens).toBe(0);
+    expect(result.finetuneWork).toBe(0);
     expect(result.warnings).toEqual([]);
   });
 
@@ -38,7 +38,7 @@ describe("how the pipeline asks its model source", () => {
     const request = anomalyRequestForTest(series, { ...fields, finetune: tuned });
     const result = detectAnomalies(request, recordingSource(request, calls));
     expect(calls).toEqual([[25, 15]]);
-    expect(result.finetune_tokens).toBe(6);
+    expect(result.finetuneWork).toBe(6);
     expect(result.warnings).toEqual(["note from fine-tuning"]);
   });
 
@@ -52,14 +52,14 @@ describe("how the pipeline asks its model source", () => {
       [25, 15],
     ]);
     // three tunings (one per window), each steps × series = 6: the work done
-    expect(result.finetune_tokens).toBe(18);
+    expect(result.finetuneWork).toBe(18);
     expect(result.warnings).toEqual(["note from fine-tuning"]);
   });
 
   test("a fixed forecaster (seasonal naive) through the same seam: no tuning, no tokens", () => {
     const request = anomalyRequestForTest(series, { ...fields, finetune: tuned });
     const result = detectAnomalies(request, fixedModelSource(seasonalNaiveForecaster(2)));
-    expect(result.finetune_tokens).toBe(0);
+    expect(result.finetuneWork).toBe(0);
     expect(result.idxs).toHaveLength(4);
   });
 });

@@ -17,22 +17,20 @@ function lastValues(y: Float64Array, offsets: Int32Array, i: number): number {
 export const fakePipelines: ApiPipelines = {
   forecast: (r) => {
     const k = r.series.sizes.length;
-    const mean: number[] = [];
-    for (let i = 0; i < k; i++) for (let s = 0; s < r.h; s++) mean.push(lastValues(r.series.y, r.series.offsets, i) + (r.finetuned?.values[0] ?? 0));
-    const intervals: Record<string, number[]> | null = r.levels.length === 0 ? null : {};
+    const mean = new Float64Array(k * r.h);
+    for (let i = 0; i < k; i++) for (let s = 0; s < r.h; s++) mean[i * r.h + s] = lastValues(r.series.y, r.series.offsets, i) + (r.finetuned?.values[0] ?? 0);
+    const intervals: Record<string, Float64Array> | null = r.levels.length === 0 ? null : {};
     for (const L of r.levels) {
       intervals![`lo-${L}`] = mean.map((m) => m - L / 10);
       intervals![`hi-${L}`] = mean.map((m) => m + L / 10);
     }
     return {
-      input_tokens: -1,
-      output_tokens: -1,
-      finetune_tokens: r.finetune.steps * k,
       mean,
-      sizes: Array.from(r.series.sizes, () => r.h),
+      sizes: new Int32Array(k).fill(r.h),
       intervals,
-      weights_x: r.series.X.length > 0 ? r.series.X.map(() => 0.5) : null,
-      feature_contributions: null,
+      weightsX: r.series.X.length > 0 ? new Float64Array(r.series.X.length).fill(0.5) : null,
+      contributions: null,
+      finetuneWork: r.finetune.steps * k,
       warnings: r.h > 14 ? [HORIZON_WARNING] : [],
     };
   },
@@ -52,39 +50,32 @@ export const fakePipelines: ApiPipelines = {
     }
     const L = r.level;
     return {
-      input_tokens: 0,
-      output_tokens: 0,
-      finetune_tokens: r.finetune.steps * k,
-      mean,
-      sizes,
-      idxs,
-      anomaly: mean.map(() => false),
-      anomaly_score: mean.map(() => 0),
-      accumulated_anomaly_score: mean.map(() => 0),
-      intervals: r.thresholdMethod === "multivariate" ? null : { [`lo-${L}`]: mean.map((m) => m - 1), [`hi-${L}`]: mean.map((m) => m + 1) },
+      mean: Float64Array.from(mean),
+      sizes: Int32Array.from(sizes),
+      idxs: Int32Array.from(idxs),
+      anomaly: new Uint8Array(mean.length),
+      anomalyScore: new Float64Array(mean.length),
+      accumulatedAnomalyScore: new Float64Array(mean.length),
+      intervals: r.thresholdMethod === "multivariate" ? null : { [`lo-${L}`]: Float64Array.from(mean, (m) => m - 1), [`hi-${L}`]: Float64Array.from(mean, (m) => m + 1) },
+      finetuneWork: r.finetune.steps * k,
       warnings: [],
     };
   },
   historic: (r) => {
-    const mean = Array.from(r.series.y);
     return {
-      input_tokens: 0,
-      output_tokens: 0,
-      finetune_tokens: 0,
-      mean,
-      sizes: Array.from(r.series.sizes),
+      mean: Float64Array.from(r.series.y),
+      sizes: Int32Array.from(r.series.sizes),
       intervals: null,
-      weights_x: null,
-      feature_contributions: null,
+      weightsX: null,
+      contributions: null,
+      finetuneWork: 0,
       warnings: [],
     };
   },
   finetune: (r) => {
     if (r.series.y[0] === 666) throw new Error("boom");
     return {
-      input_tokens: 0,
-      output_tokens: 0,
-      finetune_tokens: r.finetune.steps * r.series.sizes.length,
+      finetuneWork: r.finetune.steps * r.series.sizes.length,
       weights: { model: r.model, start: 0, values: Float64Array.of(r.finetune.steps + (r.finetuned?.values[0] ?? 0), r.finetune.depth) },
       warnings: [],
     };

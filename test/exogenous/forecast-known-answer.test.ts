@@ -43,9 +43,9 @@ const mae = (a: ArrayLike<number>): number => {
 describe("known answer via runForecast (network)", () => {
   const withoutX = runForecast(request({ ...train, X: [] }, true, false), modelSource(request({ ...train, X: [] }, true, false)));
 
-  it("clean_ex_first=true: weights_x recovers 3 and −2 within 5 %, hold-out MAE well below the forecast without X", () => {
+  it("clean_ex_first=true: weights_x (weightsX) recovers 3 and −2 within 5 %, hold-out MAE well below the forecast without X", () => {
     const withX = runForecast(request(train, true, true), modelSource(request(train, true, true)));
-    const w = withX.weights_x as number[];
+    const w = withX.weightsX as Float64Array;
     expect(Math.abs((w[0] as number) - 3) / 3).toBeLessThan(0.05);
     expect(Math.abs((w[1] as number) + 2) / 2).toBeLessThan(0.05);
     expect(mae(withX.mean)).toBeLessThan(0.5 * mae(withoutX.mean));
@@ -53,7 +53,7 @@ describe("known answer via runForecast (network)", () => {
 
   it("clean_ex_first=false: X fitted on the model's calibration residuals lowers the hold-out MAE", () => {
     const withX = runForecast(request(train, false, true), modelSource(request(train, false, true)));
-    expect(withX.weights_x?.length).toBe(2);
+    expect(withX.weightsX?.length).toBe(2);
     expect(mae(withX.mean)).toBeLessThan(0.8 * mae(withoutX.mean));
   });
 });

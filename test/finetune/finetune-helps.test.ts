@@ -70,8 +70,8 @@ describe("fine-tuning helps on a pattern the pretraining mix lacks (period-10 sa
         multivariate: false,
         modelParameters: null,
       };
-      const { forecaster, finetuneTokens } = prepareForecaster(spec, data, { trainLengths });
-      expect(finetuneTokens).toBe(50 * SERIES);
+      const { forecaster, finetuneWork } = prepareForecaster(spec, data, { trainLengths });
+      expect(finetuneWork).toBe(50 * SERIES);
       const tuned = holdOutMae(data, forecaster.forecast(contexts, H));
       console.log(`sawtooth-10 hold-out MAE: zero-shot ${zeroShot.toFixed(3)}, depth ${depth} after 50 steps ${tuned.toFixed(3)} (${(100 * (1 - tuned / zeroShot)).toFixed(0)} % cut)`);
       expect(tuned).toBeLessThanOrEqual(0.6 * zeroShot);

@@ -10,6 +10,7 @@ import {
 import { applyFinetuned, createNetworkForecaster, depthStart, networkShape, parameterLayout, pretrainedParameters } from "../../src/model/index.js";
 import { ValidationError } from "../../src/errors.js";
 import { forecast } from "../../src/api/index.js";
+import { finetuneResultJson } from "../../src/api/results.js";
 import type { FinetuneDepth, FinetunedWeights, LossName, ModelName, ModelSpec, SeriesData } from "../../src/types.js";
 
 function seriesOf(list: readonly number[][]): SeriesData {
@@ -49,7 +50,7 @@ describe("zero-shot (finetune_steps 0)", () => {
   })("is exactly the zero-shot forecaster: same forecasts, 0 tokens, no weights", (list) => {
     const series = seriesOf(list);
     const prepared = prepareForecaster(specOf(0, 3, "mse"), series);
-    expect(prepared.finetuneTokens).toBe(0);
+    expect(prepared.finetuneWork).toBe(0);
     expect(prepared.weights).toBeNull();
     expect(prepared.warnings).toEqual([]);
     const ctx = contextsOf(series);
@@ -74,7 +75,7 @@ describe("zero-shot (finetune_steps 0)", () => {
   vtest("finetuneModel with 0 steps stores an empty suffix (or the starting model)", () => {
     const series = weeklyData();
     const res = finetuneModel({ ...specOf(0), series });
-    expect(res.finetune_tokens).toBe(0);
+    expect(res.finetuneWork).toBe(0);
     expect(res.weights.start).toBe(pretrainedParameters("forecastmodel-1").length);
     expect(res.weights.values.length).toBe(0);
     expect(changedCount(applyFinetuned("forecastmodel-1", res.weights), pretrainedParameters("forecastmodel-1"))).toBe(0);
@@ -144,7 +145,7 @@ describe("what fine-tuning changes", () => {
     expect(changedCount(run.params.subarray(0, from), base.subarray(0, from))).toBe(0);
     expect(changedCount(applyFinetuned("forecastmodel-1", run.weights), run.params)).toBe(0);
     expect(run.params.every(Number.isFinite)).toBe(true);
-    expect(run.finetuneTokens).toBe(list.length);
+    expect(run.finetuneWork).toBe(list.length);
   });
 
   vtest("starting from a fine-tuned model keeps its changes and stores the union of both suffixes", () => {
@@ -160,13 +161,16 @@ describe("what fine-tuning changes", () => {
     expect(changedCount(applyFinetuned("forecastmodel-1", second.weights), second.params)).toBe(0);
   });
 
-  vtest("finetuneTokens = steps × number of series (also for series too short to learn from)", () => {
+  vtest("finetuneWork = steps × number of series (also for series too short to learn from); the API's tokens follow", () => {
     const series = seriesOf([[1, 2, 3, 4, 5, 6, 7, 8], [5], [2, 4, 6, 8, 10, 12]]);
-    expect(prepareForecaster(specOf(4), series).finetuneTokens).toBe(12);
-    const res = finetuneModel({ ...specOf(4), series });
-    expect(res.finetune_tokens).toBe(12);
-    expect(res.input_tokens).toBe(15);
-    expect(res.output_tokens).toBe(0);
+    expect(prepareForecaster(specOf(4), series).finetuneWork).toBe(12);
+    const request = { ...specOf(4), series };
+    const res = finetuneModel(request);
+    expect(res.finetuneWork).toBe(12);
+    const json = finetuneResultJson(res, request);
+    expect(json.finetune_tokens).toBe(12);
+    expect(json.input_tokens).toBe(15);
+    expect(json.output_tokens).toBe(0);
   });
 });
 
@@ -236,7 +240,7 @@ describe("every loss and degenerate data", () => {
     expect(changedCount(short.params, base)).toBe(0);
     expect(short.warnings.join(" ")).toMatch(/no series has at least 2 points/);
     const empty = finetuneParameters(specOf(3), seriesOf([]));
-    expect(empty.finetuneTokens).toBe(0);
+    expect(empty.finetuneWork).toBe(0);
     expect(changedCount(empty.params, base)).toBe(0);
     const constant = finetuneParameters(specOf(3), seriesOf([new Array<number>(30).fill(5)]));
     expect(changedCount(constant.params, base)).toBe(0);

@@ -4,6 +4,7 @@ import { calibrationWindowCount, runForecast } from "../../src/forecast/index.js
 import { readFileSync } from "node:fs";
 import { ValidationError } from "../../src/errors.js";
 import { forecast } from "../../src/api/index.js";
+import { forecastResultJson } from "../../src/api/results.js";
 import type { ForecastInput, Freq, SeriesData } from "../../src/types.js";
 import { modelSource } from "../../src/finetune/index.js";
 
@@ -32,7 +33,7 @@ describe("runForecast", () => {
     (list, h, levels) => {
       const res = runForecast(request(pack(list), h, levels), modelSource(request(pack(list), h, levels)));
       expect(res.mean.length).toBe(list.length * h);
-      expect(res.sizes).toEqual(list.map(() => h));
+      expect(Array.from(res.sizes)).toEqual(list.map(() => h));
       const keys = levels.flatMap((l) => [`lo-${l}`, `hi-${l}`]);
       expect(Object.keys(res.intervals ?? {})).toEqual(keys);
       for (const l of levels) {
@@ -43,8 +44,9 @@ describe("runForecast", () => {
           expect(hi[r]!).toBeGreaterThanOrEqual(m);
         });
       }
-      expect(res.output_tokens).toBe(list.length * h * (1 + 2 * levels.length));
-      expect(res.input_tokens).toBe(list.flat().length);
+      const json = forecastResultJson(res, request(pack(list), h, levels));
+      expect(json.output_tokens).toBe(list.length * h * (1 + 2 * levels.length));
+      expect(json.input_tokens).toBe(list.flat().length);
       for (const v of res.mean) expect(Number.isFinite(v)).toBe(true);
     },
   );
@@ -132,14 +134,14 @@ describe("runForecast", () => {
 
   it("a constant series forecasts the constant with zero-width intervals", () => {
     const res = runForecast(request(pack([new Array(40).fill(3.5)]), 6, [95]), modelSource(request(pack([new Array(40).fill(3.5)]), 6, [95])));
-    expect(res.mean).toEqual(new Array(6).fill(3.5));
-    expect(res.intervals!["lo-95"]).toEqual(new Array(6).fill(3.5));
-    expect(res.intervals!["hi-95"]).toEqual(new Array(6).fill(3.5));
+    expect(Array.from(res.mean)).toEqual(new Array(6).fill(3.5));
+    expect(Array.from(res.intervals!["lo-95"]!)).toEqual(new Array(6).fill(3.5));
+    expect(Array.from(res.intervals!["hi-95"]!)).toEqual(new Array(6).fill(3.5));
   });
 
   it("a one-point series forecasts that point", () => {
     const res = runForecast(request(pack([[42]]), 3, [80]), modelSource(request(pack([[42]]), 3, [80])));
-    expect(res.mean).toEqual([42, 42, 42]);
+    expect(Array.from(res.mean)).toEqual([42, 42, 42]);
   });
 
   it("is deterministic: same request, byte-identical JSON", () => {
@@ -165,10 +167,11 @@ describe("runForecast", () => {
     const x = Array.from({ length: n + h }, (_, t) => ((t * 7) % 5) - 2);
     const y = Array.from({ length: n }, (_, t) => seasonal(n)[t]! + 4 * x[t]!);
     const series = pack([y], [[x.slice(0, n)]]);
-    const res = runForecast(request(series, h, [80], { Xfuture: [Float64Array.from(x.slice(n))] }), modelSource(request(series, h, [80], { Xfuture: [Float64Array.from(x.slice(n))] })));
-    expect(res.weights_x!.length).toBe(1);
-    expect(Math.abs(res.weights_x![0]! - 4)).toBeLessThan(0.2);
-    expect(res.input_tokens).toBe(n + n + h);
+    const withFuture = request(series, h, [80], { Xfuture: [Float64Array.from(x.slice(n))] });
+    const res = runForecast(withFuture, modelSource(withFuture));
+    expect(res.weightsX!.length).toBe(1);
+    expect(Math.abs(res.weightsX![0]! - 4)).toBeLessThan(0.2);
+    expect(forecastResultJson(res, withFuture).input_tokens).toBe(n + n + h);
     const noFuture = () => runForecast(request(series, h, []), modelSource(request(series, h, [])));
     expect(noFuture).toThrow(RangeError);
     // the API reports it as a 422 item before the pipeline runs

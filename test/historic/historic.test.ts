@@ -4,6 +4,7 @@ import { historicWindowCount, runHistoricForecast } from "../../src/historic/ind
 import { modelParams } from "../../src/model/index.js";
 import { ValidationError } from "../../src/errors.js";
 import { historicForecast } from "../../src/api/index.js";
+import { forecastResultJson } from "../../src/api/results.js";
 import type { Forecaster, Freq, HistoricInput, ModelName, SeriesData } from "../../src/types.js";
 import { knownAnswerData, makeSeries, seasonalMean, seasonalNaive } from "../exogenous/helpers.js";
 import { modelSource, fixedModelSource } from "../../src/finetune/index.js";
@@ -83,7 +84,7 @@ describe("runHistoricForecast layout", () => {
       return;
     }
     const result = runHistoricForecast(request(series, { model, freq }), fixedModelSource(lastValue));
-    expect(result.sizes).toEqual(lengths.map((n) => Math.floor((n - inputSize) / horizon) * horizon));
+    expect(Array.from(result.sizes)).toEqual(lengths.map((n) => Math.floor((n - inputSize) / horizon) * horizon));
     expect(result.mean.length).toBe(result.sizes.reduce((a, b) => a + b, 0));
     // Windows end at the last point and each is forecast from the point just before it.
     let row = 0;
@@ -153,22 +154,26 @@ describe("runHistoricForecast intervals and tokens", () => {
     },
   );
 
-  it("no levels → intervals null; tokens count y + X in and every per-row array out", () => {
+  it("no levels → intervals null; tokens (counted by the API) count y + X in and every per-row array out", () => {
     const plain = runHistoricForecast(request(series), fixedModelSource(seasonalNaive(7)));
     expect(plain.intervals).toBeNull();
-    expect(plain.weights_x).toBeNull();
-    expect(plain.feature_contributions).toBeNull();
-    expect(plain.input_tokens).toBe(264);
-    expect(plain.output_tokens).toBe(plain.mean.length);
-    expect(plain.finetune_tokens).toBe(0);
+    expect(plain.weightsX).toBeNull();
+    expect(plain.contributions).toBeNull();
+    const plainJson = forecastResultJson(plain, request(series));
+    expect(plainJson.input_tokens).toBe(264);
+    expect(plainJson.output_tokens).toBe(plain.mean.length);
+    expect(plainJson.finetune_tokens).toBe(0);
+    expect(plain.finetuneWork).toBe(0);
 
     const x = [Array.from({ length: 264 }, (_, t) => Math.cos(t)), Array.from({ length: 264 }, (_, t) => (t * 7) % 5)];
     const withX = { ...series, X: x.map((f) => Float64Array.from(f)) };
-    const full = runHistoricForecast(request(withX, { levels: [90, 50], featureContributions: true }), fixedModelSource(seasonalNaive(7)));
-    expect(full.input_tokens).toBe(264 * 3);
-    expect(full.output_tokens).toBe(full.mean.length * (1 + 4 + 3));
-    expect(full.weights_x?.length).toBe(2);
-    expect(full.feature_contributions?.length).toBe(3);
+    const fullRequest = request(withX, { levels: [90, 50], featureContributions: true });
+    const full = runHistoricForecast(fullRequest, fixedModelSource(seasonalNaive(7)));
+    const fullJson = forecastResultJson(full, fullRequest);
+    expect(fullJson.input_tokens).toBe(264 * 3);
+    expect(fullJson.output_tokens).toBe(full.mean.length * (1 + 4 + 3));
+    expect(full.weightsX?.length).toBe(2);
+    expect(full.contributions?.length).toBe(3);
   });
 
   it("is deterministic and does not mutate the request", () => {
@@ -208,19 +213,19 @@ describe("runHistoricForecast with exogenous features (known answer)", () => {
   const { ys, X } = knownAnswerData(4, 500);
   const series = makeSeries(ys, X);
   for (const cleanExFirst of [true, false]) {
-    it(`clean_ex_first=${cleanExFirst}: weights_x ≈ [3, −2], contributions sum to mean, X lowers the in-sample error`, () => {
+    it(`clean_ex_first=${cleanExFirst}: weights_x (weightsX) ≈ [3, −2], contributions sum to mean, X lowers the in-sample error`, () => {
       const withX = runHistoricForecast(request(series, { cleanExFirst, featureContributions: true }), fixedModelSource(seasonalMean(7)));
-      const w = withX.weights_x as number[];
+      const w = withX.weightsX as Float64Array;
       expect(Math.abs((w[0] as number) - 3) / 3).toBeLessThan(0.05);
       expect(Math.abs((w[1] as number) + 2) / 2).toBeLessThan(0.05);
-      const contributions = withX.feature_contributions as number[][];
+      const contributions = withX.contributions as Float64Array[];
       withX.mean.forEach((m, r) => {
         const sum = contributions.reduce((s, c) => s + (c[r] as number), 0);
         expect(Math.abs(sum - m)).toBeLessThanOrEqual(1e-9 * Math.abs(m));
       });
       const withoutX = runHistoricForecast(request(makeSeries(ys), { cleanExFirst }), fixedModelSource(seasonalMean(7)));
       const actual = ys.flatMap((v, i) => v.slice(v.length - (withX.sizes[i] as number)));
-      const mae = (m: number[]) => m.reduce((s, v, r) => s + Math.abs(v - (actual[r] as number)), 0) / m.length;
+      const mae = (m: Float64Array) => m.reduce((s, v, r) => s + Math.abs(v - (actual[r] as number)), 0) / m.length;
       expect(mae(withX.mean)).toBeLessThan(0.5 * mae(withoutX.mean));
     });
   }
@@ -230,7 +235,7 @@ describe("runHistoricForecast with the network", () => {
   it("doc example: one daily series of 124 points → 2 windows of 14, finite values and intervals", () => {
     const y = Float64Array.from({ length: 124 }, (_, t) => 10 + (t % 7));
     const result = runHistoricForecast(request({ y, sizes: Int32Array.of(124), offsets: Int32Array.of(0, 124), X: [] }, { levels: [80] }), modelSource(request({ y, sizes: Int32Array.of(124), offsets: Int32Array.of(0, 124), X: [] }, { levels: [80] })));
-    expect(result.sizes).toEqual([28]);
+    expect(Array.from(result.sizes)).toEqual([28]);
     expect(Object.keys(result.intervals ?? {})).toEqual(["lo-80", "hi-80"]);
     expect(result.mean.every(Number.isFinite)).toBe(true);
     result.mean.forEach((m, r) => {
@@ -243,8 +248,8 @@ describe("runHistoricForecast with the network", () => {
     const { ys, X } = knownAnswerData(2, 130, "network");
     for (const cleanExFirst of [true, false]) {
       const result = runHistoricForecast(request(makeSeries(ys, X), { cleanExFirst, featureContributions: true, levels: [95] }), modelSource(request(makeSeries(ys, X), { cleanExFirst, featureContributions: true, levels: [95] })));
-      expect(result.sizes).toEqual([28, 28]);
-      const contributions = result.feature_contributions as number[][];
+      expect(Array.from(result.sizes)).toEqual([28, 28]);
+      const contributions = result.contributions as Float64Array[];
       expect(contributions.length).toBe(3);
       result.mean.forEach((m, r) => {
         const sum = contributions.reduce((s, c) => s + (c[r] as number), 0);
@@ -253,11 +258,11 @@ describe("runHistoricForecast with the network", () => {
     }
   });
 
-  it("fine-tunes through prepareForecaster: finetune_tokens = steps × series", () => {
+  it("fine-tunes through prepareForecaster: finetuneWork (the API's finetune_tokens) = steps × series", () => {
     const ys = [ramp(130), ramp(124, 3)];
     const result = runHistoricForecast(request(makeSeries(ys), { finetune: { steps: 2, loss: "mae", depth: 1 } }), modelSource(request(makeSeries(ys), { finetune: { steps: 2, loss: "mae", depth: 1 } })));
-    expect(result.finetune_tokens).toBe(4);
-    expect(result.sizes).toEqual([28, 28]);
+    expect(result.finetuneWork).toBe(4);
+    expect(Array.from(result.sizes)).toEqual([28, 28]);
     expect(result.mean.every(Number.isFinite)).toBe(true);
   });
 });
