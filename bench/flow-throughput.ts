@@ -18,6 +18,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import seedrandom from "seedrandom";
 import { FlowProducer, QueueEvents } from "bullmq";
+import { Redis } from "ioredis";
 import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../src/index.js";
 import { findRedisServer, startRedis } from "./redis-server.js";
@@ -60,12 +61,13 @@ for (const processes of [1, 2]) {
     children.push(child);
   }
   const flow = new FlowProducer({ connection });
+  const values = new Redis(connection);
   const events = new QueueEvents(MERGE_QUEUE, { connection });
   await events.waitUntilReady();
   const times: number[] = [];
   for (let round = 0; round < 2; round++) {
     started = process.hrtime.bigint();
-    const node = await submitInParts(flow, request, partsWanted);
+    const node = await submitInParts(flow, values, request, partsWanted);
     const merged = unpackNumbers(await node.job.waitUntilFinished(events, 600_000));
     times.push(Number(process.hrtime.bigint() - started) / 1e9);
     if (JSON.stringify(merged) !== single) throw new Error("the merged answer differs from the single call");
@@ -74,7 +76,7 @@ for (const processes of [1, 2]) {
   // throughput: `concurrent` requests submitted at once, so the producer's work overlaps the workers'
   started = process.hrtime.bigint();
   const nodes = [];
-  for (let r = 0; r < concurrent; r++) nodes.push(await submitInParts(flow, request, partsWanted));
+  for (let r = 0; r < concurrent; r++) nodes.push(await submitInParts(flow, values, request, partsWanted));
   const answers = await Promise.all(nodes.map(async (node) => unpackNumbers(await node.job.waitUntilFinished(events, 600_000))));
   const batchSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   for (const a of answers) if (JSON.stringify(a) !== single) throw new Error("the merged answer differs from the single call");
@@ -83,6 +85,7 @@ for (const processes of [1, 2]) {
   for (const c of children) c.kill("SIGTERM");
   await events.close();
   await flow.close();
+  await values.quit();
   await server.stop();
 }
 console.log(`\n${seriesCount} series × ${points} points, ${partsWanted} parts; single in-process call ${singleSeconds.toFixed(2)} s`);

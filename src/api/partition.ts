@@ -251,6 +251,42 @@ function asArray(v: unknown, field: string, part: number): unknown[] {
   return v;
 }
 
+/** A per-row array of a part's result: a JSON list, or a `Float64Array` (see {@link merge}). */
+function rowArray(v: unknown, field: string, part: number): unknown[] | Float64Array {
+  if (v instanceof Float64Array) return v;
+  return asArray(v, field, part);
+}
+
+/**
+ * The arrays of one field of every part, end to end, each value plus
+ * `shift[p]` when given (idxs): one preallocated array and a plain loop
+ * (`flatMap` over 100,000 rows cost several times as much). When every part
+ * gives a `Float64Array`, so does the join (a block copy per part).
+ */
+function joinParts(values: readonly unknown[], field: string, shift?: readonly number[]): unknown[] | Float64Array {
+  const arrays = values.map((v, p) => rowArray(v, field, p));
+  let total = 0;
+  for (const a of arrays) total += a.length;
+  const typed = arrays.every((a) => a instanceof Float64Array);
+  const out: unknown[] | Float64Array = typed ? new Float64Array(total) : new Array<unknown>(total);
+  let at = 0;
+  arrays.forEach((a, p) => {
+    if (shift === undefined) {
+      if (out instanceof Float64Array) out.set(a as Float64Array, at);
+      else for (let k = 0; k < a.length; k++) out[at + k] = a[k];
+      at += a.length;
+      return;
+    }
+    const by = shift[p] as number;
+    for (let k = 0; k < a.length; k++) {
+      const i = a[k];
+      if (typeof i !== "number") throw new RangeError(`merge: results[${p}].${field} must hold numbers`);
+      out[at++] = i + by;
+    }
+  });
+  return out;
+}
+
 function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -272,16 +308,9 @@ function mergeField(
   }
   if (CONCAT_FIELDS.has(field)) {
     if (values.every((v) => v === null)) return null;
-    return values.flatMap((v, p) => asArray(v, field, p));
+    return joinParts(values, field);
   }
-  if (field === "idxs") {
-    return values.flatMap((v, p) =>
-      asArray(v, field, p).map((i) => {
-        if (typeof i !== "number") throw new RangeError(`merge: results[${p}].idxs must hold numbers`);
-        return i + (rowStarts[p] as number);
-      }),
-    );
-  }
+  if (field === "idxs") return joinParts(values, field, rowStarts);
   if (field === "warnings") {
     const seen = new Set<string>();
     const out: unknown[] = [];
@@ -307,31 +336,28 @@ function mergeField(
         throw new RangeError(`merge: results[${p}].intervals must have the keys ${keys.join(", ")}`);
       }
     });
-    for (const key of keys) out[key] = values.flatMap((v, p) => asArray((v as Json)[key], `intervals.${key}`, p));
+    for (const key of keys) out[key] = joinParts(values.map((v) => (v as Json)[key]), `intervals.${key}`);
     return out;
   }
   if (field === "feature_contributions") {
     if (values.every((v) => v === null || v === undefined)) return values[0];
     const first = asArray(values[0], field, 0);
-    return first.map((_, c) =>
-      values.flatMap((v, p) => {
-        const arrays = asArray(v, field, p);
-        if (arrays.length !== first.length) {
-          throw new RangeError(`merge: results[${p}].feature_contributions must have ${first.length} arrays`);
-        }
-        return asArray(arrays[c], `feature_contributions[${c}]`, p);
-      }),
-    );
+    const lists = values.map((v, p) => {
+      const arrays = asArray(v, field, p);
+      if (arrays.length !== first.length) throw new RangeError(`merge: results[${p}].feature_contributions must have ${first.length} arrays`);
+      return arrays;
+    });
+    return first.map((_, c) => joinParts(lists.map((arrays) => arrays[c]), `feature_contributions[${c}]`));
   }
   if (field === "weights_x") {
     // the single call reports, per feature, the mean coefficient over series: weight each part by its series
     if (values.every((v) => v === null || v === undefined)) return values[0];
     if (values.length === 1) return values[0];
-    const first = asArray(values[0], field, 0);
+    const first = rowArray(values[0], field, 0);
     const sums = new Array<number>(first.length).fill(0);
     let total = 0;
     values.forEach((v, p) => {
-      const w = asArray(v, field, p);
+      const w = rowArray(v, field, p);
       if (w.length !== first.length) throw new RangeError(`merge: results[${p}].weights_x must have ${first.length} values`);
       const n = seriesCounts[p] as number;
       total += n;
@@ -373,6 +399,10 @@ function mergeField(
  *
  * @param parts - the parts, as returned by {@link partition} (all of them, in order).
  * @param results - `results[i]` is the result (JSON value) of `parts[i].body`.
+ *   A per-row array (mean, sizes, idxs, anomaly scores, interval bounds,
+ *   contribution arrays) may also be a `Float64Array` in every part (results
+ *   that travelled as binary, as in docs/recipes/bullmq-parts.ts); that field
+ *   of the merged result is then a `Float64Array` too, built by block copies.
  * @returns the merged result.
  * @throws RangeError when parts and results do not match (count, order, shape).
  *

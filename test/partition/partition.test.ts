@@ -247,6 +247,28 @@ describe("merge", () => {
     else single.weights_x.forEach((w, f) => expect(merged.weights_x?.[f]).toBeCloseTo(w, 10));
   });
 
+  test.prop([seriesArb, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 2 })], { numRuns: 60 })(
+    "per-row arrays given as Float64Array merge to the same numbers, as Float64Array",
+    (list, k, h, features) => {
+      const body = forecastBody(list, h, features);
+      const parts = partition(body, k);
+      const results = runParts(parts, fakeForecast);
+      // every list of numbers of a result as a Float64Array (as results that travelled as binary)
+      const typed = (v: unknown): unknown =>
+        Array.isArray(v) ? (v.length > 0 && v.every((x) => typeof x === "number") ? Float64Array.from(v as number[]) : v.map(typed))
+        : typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([key, x]) => [key, typed(x)]))
+        : v;
+      const plain = (v: unknown): unknown =>
+        v instanceof Float64Array ? Array.from(v) : Array.isArray(v) ? v.map(plain)
+        : typeof v === "object" && v !== null ? Object.fromEntries(Object.entries(v).map(([key, x]) => [key, plain(x)]))
+        : v;
+      const fromTyped = merge(parts, results.map(typed)) as Record<string, unknown>;
+      const fromLists = merge(parts, results);
+      expect(fromTyped.mean).toBeInstanceOf(Float64Array);
+      expect(JSON.stringify({ ...(plain(fromTyped) as object), weights_x: null })).toBe(JSON.stringify({ ...(plain(fromLists) as object), weights_x: null }));
+    },
+  );
+
   it("shifts idxs by each part's position in y and sums tokens", () => {
     const body = anomalyBody([[1, 2, 3], [4, 5], [6, 7, 8, 9]], 2);
     const parts = partition(body, 3);

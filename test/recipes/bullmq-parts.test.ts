@@ -5,8 +5,9 @@
  * retried. Skipped (or, with REQUIRE_REDIS=1, failed) without redis-server.
  */
 import { beforeAll, expect, it } from "vitest";
-import { FlowProducer, QueueEvents, type ConnectionOptions, type Worker } from "bullmq";
-import { MERGE_QUEUE, mergeWorker, partsWorker, submitInParts, unpackNumbers } from "../../docs/recipes/bullmq-parts.js";
+import { FlowProducer, QueueEvents, type Worker } from "bullmq";
+import { Redis, type RedisOptions } from "ioredis";
+import { MERGE_QUEUE, mergeWorker, partsWorker, submitInParts, unpackNumbers, VALUES_KEY_PREFIX } from "../../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline, forecast } from "../../src/index.js";
 import { redisForSuite, redisSuite } from "./redis-gate.js";
 
@@ -23,7 +24,8 @@ function anomalyBody(count: number, length: number) {
 
 suite("BullMQ flow of parts", () => {
   const redis = redisForSuite(binary);
-  let connection: ConnectionOptions;
+  let connection: RedisOptions;
+  let values: Redis;
   const workers: Worker[] = [];
   let flow: FlowProducer;
   let events: QueueEvents;
@@ -31,6 +33,8 @@ suite("BullMQ flow of parts", () => {
   beforeAll(async () => {
     connection = redis.connection();
     flow = new FlowProducer({ connection });
+    values = new Redis(connection);
+    redis.onStop(() => values.quit());
     events = new QueueEvents(MERGE_QUEUE, { connection });
     await events.waitUntilReady();
     redis.onStop(() => flow.close());
@@ -41,9 +45,11 @@ suite("BullMQ flow of parts", () => {
   it("an anomaly request in 5 parts on 2 workers: the merged answer is the single call's, byte for byte", async () => {
     workers.push(partsWorker(connection), partsWorker(connection), mergeWorker(connection));
     const body = anomalyBody(23, 120);
-    const node = await submitInParts(flow, body, 5);
+    const node = await submitInParts(flow, values, body, 5);
     const merged = unpackNumbers(await node.job.waitUntilFinished(events, 60_000));
     expect(JSON.stringify(merged)).toBe(JSON.stringify(detectAnomaliesOnline(body)));
+    // the request's values were read from one key, deleted by the merge
+    expect(await values.keys(`${VALUES_KEY_PREFIX}*`)).toEqual([]);
   }, 90_000);
 
   it("a part that fails on its first attempt is retried, and the answer is still the single call's", async () => {
@@ -62,7 +68,7 @@ suite("BullMQ flow of parts", () => {
       mergeWorker(connection),
     );
     const body = { series: { y: Array.from({ length: 600 }, (_, t) => 100 + (t % 12) * 3 + ((t * 31) % 7)), sizes: [100, 150, 50, 200, 100] }, freq: "M" as const, h: 6, level: [80, 95] };
-    const node = await submitInParts(flow, body, 4);
+    const node = await submitInParts(flow, values, body, 4);
     const merged = unpackNumbers(await node.job.waitUntilFinished(events, 60_000));
     expect(failed.size).toBeGreaterThan(0);
     expect(JSON.stringify(merged)).toBe(JSON.stringify(forecast(body)));

@@ -4,7 +4,7 @@
  * message naming the package, or an error when REQUIRE_REDIS=1 (.ci/run sets
  * it, so CI never skips them).
  */
-import type { ConnectionOptions } from "bullmq";
+import type { RedisOptions } from "ioredis";
 import { afterAll, beforeAll, describe } from "vitest";
 import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
 
@@ -26,7 +26,7 @@ export function redisSuite(what: string): { binary: string; suite: typeof descri
  */
 export function redisForSuite(binary: string): {
   server: () => RedisUnderTest;
-  connection: () => ConnectionOptions;
+  connection: () => RedisOptions;
   onStop: (close: () => unknown) => void;
 } {
   let server: RedisUnderTest | undefined;

@@ -6,6 +6,7 @@
  * is still the single call's, byte for byte. Skipped (or, with
  * REQUIRE_REDIS=1, failed) without redis-server.
  */
+import { Redis } from "ioredis";
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
@@ -61,7 +62,8 @@ suite("worker processes", () => {
     const flow = new FlowProducer({ connection: redis.connection() });
     const events = new QueueEvents(MERGE_QUEUE, { connection: redis.connection() });
     await events.waitUntilReady();
-    const node = await submitInParts(flow, body, 3);
+    const values = new Redis(redis.connection());
+    const node = await submitInParts(flow, values, body, 3);
     for (let waited = 0; slowLines.length === 0 && waited < 20_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     expect(slowLines[0]).toMatch(/^part \d started$/);
     slow.kill("SIGKILL");
@@ -73,6 +75,7 @@ suite("worker processes", () => {
     expect(JSON.stringify(merged)).toBe(JSON.stringify(detectAnomaliesOnline(body)));
     healthy.kill("SIGTERM");
     await events.close();
+    await values.quit();
     await flow.close();
   }, 90_000);
 });
