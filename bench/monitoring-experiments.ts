@@ -14,7 +14,7 @@ import "../src/model/weights/default.js";
 import { writeFileSync } from "node:fs";
 import { crossValidate } from "../src/cv/index.js";
 import { calibratedZ, spreadKnots, spreadScore, withSpread } from "../src/intervals/index.js";
-import { createNetworkForecaster } from "../src/model/index.js";
+import { createNetworkForecaster, modelParams } from "../src/model/index.js";
 import type { Freq } from "../src/types.js";
 import { bestThresholdScore, monitoringStreams, type MonitoringStream } from "./monitoring-data.js";
 
@@ -101,6 +101,44 @@ function movingSum(u: Float64Array, w: number): Float64Array {
   return s;
 }
 
+/** Seasonal differences y(t) − y(t − m) (m from the frequency's season; NaN before the first season). */
+function seasonalDifferences(stream: MonitoringStream): Float64Array {
+  const m = modelParams("forecastmodel-1", freqOf(stream)).seasonLength;
+  const y = stream.values;
+  return Float64Array.from(y, (v, t) => (t >= m ? v - y[t - m]! : Number.NaN));
+}
+
+/** x(t) less the mean of the previous w values of x (NaN until there are w): takes a trend out of seasonal differences. */
+function centred(x: Float64Array, w: number): Float64Array {
+  const out = new Float64Array(x.length).fill(Number.NaN);
+  let sum = 0;
+  let count = 0;
+  for (let t = 0; t < x.length; t++) {
+    if (Number.isNaN(x[t]!)) continue;
+    if (count === w) out[t] = x[t]! - sum / w;
+    sum += x[t]!;
+    if (count === w) sum -= x[t - w]!;
+    else count++;
+  }
+  return out;
+}
+
+/** The benchmark's seasonal-naive baseline: |r − mean| / sd over the previous 168 seasonal differences r. */
+function gaussianZ(x: Float64Array, w: number): Float64Array {
+  const out = new Float64Array(x.length).fill(Number.NaN);
+  for (let t = 0; t < x.length; t++) {
+    if (t < w || Number.isNaN(x[t - w]!)) continue;
+    let mean = 0;
+    for (let i = t - w; i < t; i++) mean += x[i]!;
+    mean /= w;
+    let ss = 0;
+    for (let i = t - w; i < t; i++) ss += (x[i]! - mean) ** 2;
+    const sd = Math.sqrt(ss / (w - 1));
+    out[t] = sd > 0 ? Math.abs(x[t]! - mean) / sd : 0;
+  }
+  return out;
+}
+
 const abs = (z: Float64Array) => z.map(Math.abs);
 const maxOf = (a: Float64Array, b: Float64Array) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : Math.max(v, b[t]!)));
 
@@ -125,7 +163,27 @@ for (const h of [1, 6]) {
   for (const k of [0.5, 1]) {
     score(`max(|z|, calibrated CUSUM of z, k = ${k})`, z.map((zi, i) => maxOf(abs(zi), abs(slidingZ(cusum(zi, k), from(i) + 40, 336, 4)))));
   }
-  score("max(|z|, calibrated moving sum of u over 8 points)", z.map((zi, i) => maxOf(abs(zi), abs(slidingZ(movingSum(u[i]!, 8), from(i) + 40, 336, 4)))));
+  const moving = z.map((zi, i) => maxOf(abs(zi), abs(slidingZ(movingSum(u[i]!, 8), from(i) + 40, 336, 4))));
+  score("max(|z|, calibrated moving sum of u over 8 points)", moving);
+  // evidence the network's adaptation hides: the point against the same point one season earlier
+  const seasonal = streams.map((stream, i) => abs(slidingZ(seasonalDifferences(stream), from(i), 336, 4)));
+  score("calibrated seasonal difference alone (y − y₋ₘ, C = 336, |z| > 4 excluded)", seasonal);
+  score("max(|z|, calibrated seasonal difference)", z.map((zi, i) => maxOf(abs(zi), seasonal[i]!)));
+  score("max(|z|, moving sum of u over 8, seasonal difference)", moving.map((mi, i) => maxOf(mi, seasonal[i]!)));
+  const meanOf = (a: Float64Array, b: Float64Array) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : 0.5 * (v + b[t]!)));
+  const baseline = streams.map((stream) => gaussianZ(seasonalDifferences(stream), 168));
+  score("seasonal-naive baseline z (mean and sd of 168)", baseline);
+  score("mean of |z| and the baseline z", z.map((zi, i) => meanOf(abs(zi), baseline[i]!)));
+  score("max(|z|, baseline z)", z.map((zi, i) => maxOf(abs(zi), baseline[i]!)));
+  // the same combination calibrated on its own past values, so that a level keeps its meaning
+  score("mean of |z| and the baseline z, calibrated (C = 336, > 4 excluded)", z.map((zi, i) => abs(slidingZ(meanOf(abs(zi), baseline[i]!), from(i) + 200, 336, 4))));
+  for (const w of [168, 336]) {
+    const sc = streams.map((stream, i) => abs(slidingZ(centred(seasonalDifferences(stream), w), from(i), 336, 4)));
+    score(`seasonal difference less its mean over ${w}, calibrated`, sc);
+    score(`mean of |z| and that (${w})`, z.map((zi, i) => meanOf(abs(zi), sc[i]!)));
+    score(`max(|z|, that) (${w})`, z.map((zi, i) => maxOf(abs(zi), sc[i]!)));
+  }
+  score("mean of |z| and the seasonal difference's |z|", z.map((zi, i) => abs(zi).map((v, t) => (Number.isNaN(seasonal[i]![t]!) ? v : 0.5 * (v + seasonal[i]![t]!)))));
 }
 
 const lines = [
@@ -138,7 +196,9 @@ const lines = [
   "|---:|---|---:|---:|",
   ...rows,
   "",
-  "Reading: a local scale (C = 336) with anomalies left out ranks better than the rule it replaced; accumulated evidence in the form of a CUSUM of z, even calibrated on its own past values, ranks worse, because the one-step errors of real and synthetic monitoring series are autocorrelated (daily and weekly boundaries the 96-point context cannot see, noise bursts), so sums of normal errors drift as far as a level shift's. None of the variants reaches the seasonal-naive baseline's 49.4: on these streams the network adapts to a level shift, a drift or a flat-line within a point or two, while y − y₋₂₄ keeps showing it for a day.",
+  "Reading: a local scale (C = 336) with anomalies left out ranks better than the rule it replaced; accumulated evidence in the form of a CUSUM of z, even calibrated on its own past values, ranks worse, because the one-step errors of real and synthetic monitoring series are autocorrelated (daily and weekly boundaries the 96-point context cannot see, noise bursts), so sums of normal errors drift as far as a level shift's. None of the network-only variants reaches the seasonal-naive baseline's 49.4: on these streams the network adapts to a level shift, a drift or a flat-line within a point or two, while y − y₋₂₄ keeps showing it for a day.",
+  "",
+  "Seasonal evidence (2026-11-24): the seasonal difference r = y − y₋ₘ judged the way the baseline judges it, |r − mean| / sd over the previous 168 differences (not robust: the sd grows after an anomaly, which keeps its echo one season later quiet), averaged with the network's calibrated |z|, ranks best of everything tried: 55.9 (h 1) and 57.1 (h 6) against the baseline's 49.4 and the network alone's 46.3 / 37.2. The same seasonal difference calibrated robustly (rank against the last 336, anomalies left out, with or without its trend taken out) ranks far lower (35.7–38.1 alone), and calibrating the averaged score on its own past values gives back most of the gain (50.7 / 44.4). So the gain comes from two judges that fail differently (the network on what it adapts to, the seasonal difference on what a season hides), not from a better scale; how to keep a level's meaning for such a combined score (a calibration that does not flatten its ranking across streams) is the open step.",
   "",
 ];
 writeFileSync("docs/monitoring-experiments.md", lines.join("\n"));
