@@ -23,7 +23,7 @@ import { detectAnomalies } from "../src/anomaly/index.js";
 import { gaussianMultiplier } from "../src/intervals/index.js";
 import type { Freq } from "../src/types.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
-import { ANOMALY_KINDS, bestThresholdScore, monitoringStreams, nabScore, normalisedScore, type MonitoringStream } from "./monitoring-data.js";
+import { ANOMALY_KINDS, bestThresholdScore, monitoringStreams, nabScore, normalisedScore, trailingGaussianZ, type MonitoringStream } from "./monitoring-data.js";
 import { modelSource } from "../src/finetune/index.js";
 
 const LEVEL = 99;
@@ -86,26 +86,15 @@ function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): { z: Sc
   return both();
 }
 
-/** Rolling z of `values` against the previous LOOKBACK of `reference` (lagged by `lag`). */
+/** Rolling z of `values` (lag 0) or of their differences at `lag` against the previous LOOKBACK of them. */
 function rollingZ(stream: MonitoringStream, lag: number): Scored {
   const v = stream.values;
-  const n = v.length;
-  const residual = new Float64Array(n);
-  for (let t = 0; t < n; t++) residual[t] = lag === 0 ? v[t]! : t >= lag ? v[t]! - v[t - lag]! : 0;
-  const score = new Float64Array(n).fill(Number.NaN);
-  const flag = new Uint8Array(n);
+  const residual = Float64Array.from(v, (x, t) => (lag === 0 ? x : t >= lag ? x - v[t - lag]! : 0));
+  const all = trailingGaussianZ(residual, LOOKBACK);
+  const score = new Float64Array(v.length).fill(Number.NaN);
+  score.set(all.subarray(stream.warmup), stream.warmup);
   const q = gaussianMultiplier(LEVEL);
-  for (let t = stream.warmup; t < n; t++) {
-    let mean = 0;
-    for (let i = t - LOOKBACK; i < t; i++) mean += residual[i]!;
-    mean /= LOOKBACK;
-    let ss = 0;
-    for (let i = t - LOOKBACK; i < t; i++) ss += (residual[i]! - mean) ** 2;
-    const sd = Math.sqrt(ss / (LOOKBACK - 1));
-    const z = sd > 0 ? Math.abs(residual[t]! - mean) / sd : 0;
-    score[t] = z;
-    flag[t] = z > q ? 1 : 0;
-  }
+  const flag = Uint8Array.from(score, (z) => (z > q ? 1 : 0));
   return { score, flag };
 }
 

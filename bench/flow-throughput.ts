@@ -16,11 +16,11 @@ import "../src/model/weights/default.js";
 import { spawn, type ChildProcess } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import seedrandom from "seedrandom";
 import { FlowProducer, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../src/index.js";
+import { flowBenchmarkRequest } from "./anomaly-request.js";
 import { findRedisServer, startRedis } from "./redis-server.js";
 
 const seriesCount = Number(process.argv[2] ?? 2000);
@@ -28,23 +28,12 @@ const points = Number(process.argv[3] ?? 1000);
 const partsWanted = Number(process.argv[4] ?? 8);
 const concurrent = Number(process.argv[5] ?? 4);
 
-function body() {
-  const random = seedrandom("flow-throughput");
-  const y: number[] = [];
-  for (let i = 0; i < seriesCount; i++) {
-    const level = 50 + 100 * random();
-    const amplitude = 5 + 20 * random();
-    for (let t = 0; t < points; t++) y.push(level + amplitude * Math.sin((2 * Math.PI * t) / 24) + 6 * (random() - 0.5) + (random() < 0.002 ? 10 * amplitude : 0));
-  }
-  return { series: { y, sizes: Array.from({ length: seriesCount }, () => points) }, freq: "H" as const, h: 24, detection_size: 48, level: 99 };
-}
-
 const binary = findRedisServer();
 if (binary === null) {
   console.error("redis-server is not installed (Debian package redis-server)");
   process.exit(1);
 }
-const request = body();
+const request = flowBenchmarkRequest(seriesCount, points);
 let started = process.hrtime.bigint();
 const single = JSON.stringify(detectAnomaliesOnline(request));
 const singleSeconds = Number(process.hrtime.bigint() - started) / 1e9;

@@ -16,7 +16,8 @@ import { crossValidate } from "../src/cv/index.js";
 import { calibratedZ, spreadKnots, spreadScore, withSpread } from "../src/intervals/index.js";
 import { createNetworkForecaster, modelParams } from "../src/model/index.js";
 import type { Freq } from "../src/types.js";
-import { bestThresholdScore, monitoringStreams, type MonitoringStream } from "./monitoring-data.js";
+import { meanOf } from "../src/stats/index.js";
+import { bestThresholdScore, monitoringStreams, trailingGaussianZ, type MonitoringStream } from "./monitoring-data.js";
 
 const LEAD = 400;
 
@@ -110,17 +111,7 @@ function seasonalDifferences(stream: MonitoringStream): Float64Array {
 
 /** x(t) less the mean of the previous w values of x (NaN until there are w): takes a trend out of seasonal differences. */
 function centred(x: Float64Array, w: number): Float64Array {
-  const out = new Float64Array(x.length).fill(Number.NaN);
-  let sum = 0;
-  let count = 0;
-  for (let t = 0; t < x.length; t++) {
-    if (Number.isNaN(x[t]!)) continue;
-    if (count === w) out[t] = x[t]! - sum / w;
-    sum += x[t]!;
-    if (count === w) sum -= x[t - w]!;
-    else count++;
-  }
-  return out;
+  return x.map((v, t) => (t >= w && !Number.isNaN(x[t - w]!) ? v - meanOf(x, t - w, t) : Number.NaN));
 }
 
 /** s(t) rescaled so that the 90 % quantile of the previous C values (NaN skipped) maps to Φ⁻¹(0.95) = 1.645: a scale, not a rank. */
@@ -136,22 +127,6 @@ function scaleCalibrated(x: Float64Array, C: number): Float64Array {
     }
     past.push(x[t]!);
     if (past.length > C) past.shift();
-  }
-  return out;
-}
-
-/** The benchmark's seasonal-naive baseline: |r − mean| / sd over the previous 168 seasonal differences r. */
-function gaussianZ(x: Float64Array, w: number): Float64Array {
-  const out = new Float64Array(x.length).fill(Number.NaN);
-  for (let t = 0; t < x.length; t++) {
-    if (t < w || Number.isNaN(x[t - w]!)) continue;
-    let mean = 0;
-    for (let i = t - w; i < t; i++) mean += x[i]!;
-    mean /= w;
-    let ss = 0;
-    for (let i = t - w; i < t; i++) ss += (x[i]! - mean) ** 2;
-    const sd = Math.sqrt(ss / (w - 1));
-    out[t] = sd > 0 ? Math.abs(x[t]! - mean) / sd : 0;
   }
   return out;
 }
@@ -200,7 +175,7 @@ for (const h of [1, 6]) {
   score("max(|z|, calibrated seasonal difference)", z.map((zi, i) => maxOf(abs(zi), seasonal[i]!)));
   score("max(|z|, moving sum of u over 8, seasonal difference)", moving.map((mi, i) => maxOf(mi, seasonal[i]!)));
   const meanOf = (a: Float64Array, b: Float64Array) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : 0.5 * (v + b[t]!)));
-  const baseline = streams.map((stream) => gaussianZ(seasonalDifferences(stream), 168));
+  const baseline = streams.map((stream) => trailingGaussianZ(seasonalDifferences(stream), 168));
   score("seasonal-naive baseline z (mean and sd of 168)", baseline);
   score("mean of |z| and the baseline z", z.map((zi, i) => meanOf(abs(zi), baseline[i]!)));
   score("max(|z|, baseline z)", z.map((zi, i) => maxOf(abs(zi), baseline[i]!)));

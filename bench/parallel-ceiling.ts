@@ -12,24 +12,15 @@ import "../src/model/weights/default.js";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import seedrandom from "seedrandom";
 import { computePart } from "../docs/recipes/bullmq-parts.js";
 import { partition, type RequestPart } from "../src/index.js";
+import { flowBenchmarkRequest } from "./anomaly-request.js";
 
 const self = fileURLToPath(import.meta.url);
 
 /** The parts of the flow-throughput request, with y as Float64Array (as a worker has them after reading Redis). */
 function parts(): RequestPart[] {
-  const seriesCount = 2000;
-  const points = 1000;
-  const random = seedrandom("flow-throughput");
-  const y: number[] = [];
-  for (let i = 0; i < seriesCount; i++) {
-    const level = 50 + 100 * random();
-    const amplitude = 5 + 20 * random();
-    for (let t = 0; t < points; t++) y.push(level + amplitude * Math.sin((2 * Math.PI * t) / 24) + 6 * (random() - 0.5) + (random() < 0.002 ? 10 * amplitude : 0));
-  }
-  const request = { series: { y, sizes: Array.from({ length: seriesCount }, () => points) }, freq: "H" as const, h: 24, detection_size: 48, level: 99 };
+  const request = flowBenchmarkRequest(2000, 1000);
   return partition(request, 8).map((part) => {
     const body = part.body as { series: { y: number[] } };
     return { ...part, body: { ...body, series: { ...body.series, y: Float64Array.from(body.series.y) } } };

@@ -145,9 +145,10 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
   const intervals = dist !== null ? forecastIntervals(mean, dist, cv!, series, h, levels) : null;
   const warning = horizonWarning(request.model, request.freq, h);
   if (warning !== null) warnings.push(warning);
+  const sizes = new Int32Array(nSeries).fill(h); // h rows per series
   return {
     mean,
-    sizes: new Int32Array(nSeries).fill(h),
+    sizes,
     intervals,
     weightsX,
     contributions: null,
