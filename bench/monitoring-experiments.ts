@@ -17,7 +17,7 @@ import { calibratedZ, spreadKnots, spreadScore, withSpread } from "../src/interv
 import { createNetworkForecaster, modelParams } from "../src/model/index.js";
 import type { Freq } from "../src/types.js";
 import { meanOf } from "../src/stats/index.js";
-import { bestThresholdScore, monitoringStreams, trailingGaussianZ, type MonitoringStream } from "./monitoring-data.js";
+import { bestThresholdScore, monitoringStreams, nabScore, normalisedScore, trailingGaussianZ, type MonitoringStream } from "./monitoring-data.js";
 
 const LEAD = 400;
 
@@ -153,8 +153,10 @@ for (const h of [1, 6]) {
         if (v > 2.5758) over++;
       });
     });
-    rows.push(`| ${h} | ${name} | ${best.toFixed(1)} | ${threshold.toFixed(2)} | ${((100 * over) / normal).toFixed(2)} % |`);
-    console.log(h, name, best.toFixed(1), ((100 * over) / normal).toFixed(2));
+    // the NAB score of flagging every point over 2.576 (the level-99 rule on a z-like score)
+    const atLevel = normalisedScore(masked.map((m, i) => nabScore(streams[i]!, (t) => m[t]! > 2.5758, streams[i]!.warmup)));
+    rows.push(`| ${h} | ${name} | ${best.toFixed(1)} | ${threshold.toFixed(2)} | ${((100 * over) / normal).toFixed(2)} % | ${atLevel.toFixed(1)} |`);
+    console.log(h, name, best.toFixed(1), ((100 * over) / normal).toFixed(2), atLevel.toFixed(1));
   };
   const from = (i: number) => streams[i]!.warmup - LEAD + 40;
   score("|u|, uncalibrated", u.map(abs));
@@ -180,6 +182,8 @@ for (const h of [1, 6]) {
   score("mean of |z| and the baseline z", z.map((zi, i) => meanOf(abs(zi), baseline[i]!)));
   score("max(|z|, baseline z)", z.map((zi, i) => maxOf(abs(zi), baseline[i]!)));
   const combined = z.map((zi, i) => meanOf(abs(zi), baseline[i]!));
+  score("min(|z|, baseline z): both judges must agree", z.map((zi, i) => abs(zi).map((v, t) => (Number.isNaN(baseline[i]![t]!) ? v : Math.min(v, baseline[i]![t]!)))));
+  score("geometric mean of |z| and the baseline z", z.map((zi, i) => abs(zi).map((v, t) => (Number.isNaN(baseline[i]![t]!) ? v : Math.sqrt(v * baseline[i]![t]!)))));
   score("mean of |z| and the baseline z, scale-calibrated (90 % of the last 336 → 1.645)", combined.map((c) => scaleCalibrated(c, 336)));
   score("mean of |z| and the baseline z rank-calibrated (C = 336, nothing excluded)", z.map((zi, i) => meanOf(abs(zi), abs(slidingZ(baseline[i]!, from(i) + 200, 336, Infinity)))));
   // the same combination calibrated on its own past values, so that a level keeps its meaning
@@ -199,8 +203,8 @@ const lines = [
   "",
   "Variants of the calibration and of accumulated evidence on the network's own spread scores u (forecastmodel-1; h 1: one-step-ahead forecasts of every point, h 6: windows of 6, the batch pattern), on the labelled streams of `bench/monitoring-data.ts`, scored by the best single threshold on the score (NAB rule, see [monitoring-eval](./monitoring-eval.md)). For reference, the seasonal-naive residual z scores 49.4 and the rolling Gaussian z 24.7 there.",
   "",
-  "| h | score | NAB score, best threshold | threshold | normal points over 2.576 (level 99) |",
-  "|---:|---|---:|---:|---:|",
+  "| h | score | NAB score, best threshold | threshold | normal points over 2.576 (level 99) | NAB score of flags over 2.576 |",
+  "|---:|---|---:|---:|---:|---:|",
   ...rows,
   "",
   "Reading: a local scale (C = 336) with anomalies left out ranks better than the rule it replaced; accumulated evidence in the form of a CUSUM of z, even calibrated on its own past values, ranks worse, because the one-step errors of real and synthetic monitoring series are autocorrelated (daily and weekly boundaries the 96-point context cannot see, noise bursts), so sums of normal errors drift as far as a level shift's. None of the network-only variants reaches the seasonal-naive baseline's 49.4: on these streams the network adapts to a level shift, a drift or a flat-line within a point or two, while y − y₋₂₄ keeps showing it for a day.",

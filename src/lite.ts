@@ -95,7 +95,7 @@ export {
 } from "./intervals/index.js";
 
 // z-scores, accumulated scores and thresholds.
-export { seriesCalibratedScores, univariateAnomalyFlags, multivariateAccumulatedScores, multivariateThreshold } from "./anomaly/index.js";
+export { seriesCalibratedScores, univariateAnomalyFlags, multivariateAccumulatedScores, multivariateThreshold, seasonalJudge, combineJudges, SEASONAL_JUDGE_WINDOW } from "./anomaly/index.js";
 
 // Fine-tune losses.
 export {

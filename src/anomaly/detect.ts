@@ -7,8 +7,9 @@
  */
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
-import { intervalKey, withSpread } from "../intervals/index.js";
-import { horizonWarning } from "../model/config.js";
+import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
+import { combineJudges, seasonalJudge } from "./seasonal-judge.js";
+import { horizonWarning, modelParams } from "../model/config.js";
 import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 import {
   multivariateAccumulatedScores,
@@ -277,6 +278,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const lower = new Float64Array(outputRows);
   const upper = new Float64Array(outputRows);
   const evidence = new Float64Array(outputRows);
+  const runEvidence = new Float64Array(outputRows); // z_e² of each row (0 without one), for the seasonal judge
   const extreme = new Uint8Array(total);
   let longest = 0;
   for (let i = 0; i < seriesCount; i++) longest = Math.max(longest, sizes[i] as number);
@@ -318,6 +320,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
           lo: lower.subarray(base, base + detectionSize),
           hi: upper.subarray(base, base + detectionSize),
           accumulated: evidence.subarray(base, base + detectionSize),
+          evidence: runEvidence.subarray(base, base + detectionSize),
           extreme: extreme.subarray(start, end),
         },
         scratch,
@@ -407,6 +410,9 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
       }
     }
   } else {
+    // The seasonal judge: with enough history (and no exogenous features, which it cannot see), a point is an
+    // anomaly only when both the network and the point's seasonal difference put it outside their intervals.
+    if (plan === null) applySeasonalJudge(series, modelParams(request.model, request.freq).seasonLength, detectionSize, level, { z: zScores, lo: lower, hi: upper, accumulated: evidence, evidence: runEvidence });
     anomaly = univariateAnomalyFlags(zScores, level);
     accumulated = evidence;
     intervals = { [intervalKey(level, "lo")]: lower, [intervalKey(level, "hi")]: upper };
@@ -425,6 +431,38 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   };
 }
 
+
+/**
+ * Replaces the network's z and interval of every detection point the seasonal
+ * judge can speak for by the two judges' combination (see `combineJudges`),
+ * and its accumulated score by max(z², z_e²) with that z.
+ */
+function applySeasonalJudge(
+  series: SeriesData,
+  m: number,
+  detectionSize: number,
+  level: number,
+  rows: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated: Float64Array; evidence: Float64Array },
+): void {
+  const q = gaussianMultiplier(level);
+  const judged = new Float64Array(3);
+  const combined = new Float64Array(3);
+  for (let i = 0; i + 1 < series.offsets.length; i++) {
+    const start = series.offsets[i] as number;
+    const values = series.y.subarray(start, series.offsets[i + 1] as number);
+    const n = values.length;
+    for (let j = 0; j < detectionSize; j++) {
+      const r = i * detectionSize + j;
+      if (!seasonalJudge(values, n - detectionSize + j, m, q, judged)) continue;
+      combineJudges(rows.z[r] as number, rows.lo[r] as number, rows.hi[r] as number, judged[0] as number, judged[1] as number, judged[2] as number, combined);
+      const z = combined[0] as number;
+      rows.z[r] = z;
+      rows.lo[r] = combined[1] as number;
+      rows.hi[r] = combined[2] as number;
+      rows.accumulated[r] = Math.max(z * z, rows.evidence[r] as number);
+    }
+  }
+}
 
 /**
  * Guards of the typed input (the API reports these as 422 items before the

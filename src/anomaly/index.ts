@@ -22,3 +22,4 @@ export {
   anomalyWindowCount,
   detectAnomalies,
 } from "./detect.js";
+export { SEASONAL_JUDGE_WINDOW, seasonalJudge, combineJudges } from "./seasonal-judge.js";

@@ -107,7 +107,8 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  * @param levels - The spread's grid levels (fractions), G of them.
  * @param detectionSize - Points at the end of the series to score (integer, 1 <= detectionSize <= y.length).
  * @param level - Interval level in percent, 0 <= level < 100.
- * @param out - Receives `detectionSize` values each: `z`, `lo`, `hi`, and `accumulated` (A) when given;
+ * @param out - Receives `detectionSize` values each: `z`, `lo`, `hi`, and `accumulated` (A) and
+ *   `evidence` (z_e², 0 where there is none: static mode, too few evidence values) when given;
  *   `extreme` (n values), when given, marks with 1 the points whose calibrated
  *   |z| exceeds 4 (in sliding mode the ones left out of the calibration; in
  *   static mode against all the scores, once there are at least 20).
@@ -142,7 +143,7 @@ export function seriesCalibratedScores(
   levels: readonly number[],
   detectionSize: number,
   level: number,
-  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array; extreme?: Uint8Array },
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array; evidence?: Float64Array; extreme?: Uint8Array },
   scratch?: Float64Array,
 ): SeriesScoreSummary {
   const n = y.length;
@@ -201,6 +202,7 @@ export function seriesCalibratedScores(
     out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
     out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
     if (out.accumulated !== undefined) out.accumulated[j] = out.z[j]! * out.z[j]!;
+    if (out.evidence !== undefined) out.evidence[j] = 0;
   }
   return { calibrationPoints: count, multiplier, sliding: false };
 }
@@ -258,7 +260,7 @@ function slidingScores(
   detectionSize: number,
   level: number,
   C: number,
-  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array; extreme?: Uint8Array },
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array; evidence?: Float64Array; extreme?: Uint8Array },
   work: Float64Array,
 ): SeriesScoreSummary {
   const n = y.length;
@@ -298,6 +300,7 @@ function slidingScores(
         const a = Number.isNaN(evidenceZ) || evidenceRanks.count < excludeFrom ? 0 : evidenceZ;
         out.accumulated[j] = Math.max(z * z, a * a);
       }
+      if (out.evidence !== undefined) out.evidence[j] = Number.isNaN(evidenceZ) || evidenceRanks.count < excludeFrom ? 0 : evidenceZ * evidenceZ;
     }
     if (scores.count >= excludeFrom && Math.abs(z) > ANOMALY_EXCLUDE_Z) {
       if (out.extreme !== undefined) out.extreme[t] = 1;
