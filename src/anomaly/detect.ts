@@ -277,8 +277,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const zScores = new Float64Array(outputRows);
   const lower = new Float64Array(outputRows);
   const upper = new Float64Array(outputRows);
-  const evidence = new Float64Array(outputRows);
-  const runEvidence = new Float64Array(outputRows); // z_e² of each row (0 without one), for the seasonal judge
+  const evidence = new Float64Array(outputRows); // z_e² of each row (0 without one): A = max(z², z_e²) once z is final
   const extreme = new Uint8Array(total);
   let longest = 0;
   for (let i = 0; i < seriesCount; i++) longest = Math.max(longest, sizes[i] as number);
@@ -319,8 +318,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
           z: zScores.subarray(base, base + detectionSize),
           lo: lower.subarray(base, base + detectionSize),
           hi: upper.subarray(base, base + detectionSize),
-          accumulated: evidence.subarray(base, base + detectionSize),
-          evidence: runEvidence.subarray(base, base + detectionSize),
+          evidence: evidence.subarray(base, base + detectionSize),
           extreme: extreme.subarray(start, end),
         },
         scratch,
@@ -412,9 +410,9 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   } else {
     // The seasonal judge: with enough history (and no exogenous features, which it cannot see), a point is an
     // anomaly only when both the network and the point's seasonal difference put it outside their intervals.
-    if (plan === null) applySeasonalJudge(series, modelParams(request.model, request.freq).seasonLength, detectionSize, level, { z: zScores, lo: lower, hi: upper, accumulated: evidence, evidence: runEvidence });
+    if (plan === null) applySeasonalJudge(series, modelParams(request.model, request.freq).seasonLength, detectionSize, level, zScores, lower, upper);
     anomaly = univariateAnomalyFlags(zScores, level);
-    accumulated = evidence;
+    accumulated = Float64Array.from(zScores, (z, r) => Math.max(z * z, evidence[r] as number));
     intervals = { [intervalKey(level, "lo")]: lower, [intervalKey(level, "hi")]: upper };
   }
 
@@ -434,16 +432,9 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
 
 /**
  * Replaces the network's z and interval of every detection point the seasonal
- * judge can speak for by the two judges' combination (see `combineJudges`),
- * and its accumulated score by max(z², z_e²) with that z.
+ * judge can speak for by the two judges' combination (see `combineJudges`).
  */
-function applySeasonalJudge(
-  series: SeriesData,
-  m: number,
-  detectionSize: number,
-  level: number,
-  rows: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated: Float64Array; evidence: Float64Array },
-): void {
+function applySeasonalJudge(series: SeriesData, m: number, detectionSize: number, level: number, z: Float64Array, lo: Float64Array, hi: Float64Array): void {
   const q = gaussianMultiplier(level);
   const judged = new Float64Array(3);
   const combined = new Float64Array(3);
@@ -454,12 +445,10 @@ function applySeasonalJudge(
     for (let j = 0; j < detectionSize; j++) {
       const r = i * detectionSize + j;
       if (!seasonalJudge(values, n - detectionSize + j, m, q, judged)) continue;
-      combineJudges(rows.z[r] as number, rows.lo[r] as number, rows.hi[r] as number, judged[0] as number, judged[1] as number, judged[2] as number, combined);
-      const z = combined[0] as number;
-      rows.z[r] = z;
-      rows.lo[r] = combined[1] as number;
-      rows.hi[r] = combined[2] as number;
-      rows.accumulated[r] = Math.max(z * z, rows.evidence[r] as number);
+      combineJudges(z[r] as number, lo[r] as number, hi[r] as number, judged[0] as number, judged[1] as number, judged[2] as number, combined);
+      z[r] = combined[0] as number;
+      lo[r] = combined[1] as number;
+      hi[r] = combined[2] as number;
     }
   }
 }

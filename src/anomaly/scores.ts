@@ -296,11 +296,9 @@ function slidingScores(
       out.z[j] = z;
       out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
       out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
-      if (out.accumulated !== undefined) {
-        const a = Number.isNaN(evidenceZ) || evidenceRanks.count < excludeFrom ? 0 : evidenceZ;
-        out.accumulated[j] = Math.max(z * z, a * a);
-      }
-      if (out.evidence !== undefined) out.evidence[j] = Number.isNaN(evidenceZ) || evidenceRanks.count < excludeFrom ? 0 : evidenceZ * evidenceZ;
+      const a = Number.isNaN(evidenceZ) || evidenceRanks.count < excludeFrom ? 0 : evidenceZ;
+      if (out.accumulated !== undefined) out.accumulated[j] = Math.max(z * z, a * a);
+      if (out.evidence !== undefined) out.evidence[j] = a * a;
     }
     if (scores.count >= excludeFrom && Math.abs(z) > ANOMALY_EXCLUDE_Z) {
       if (out.extreme !== undefined) out.extreme[t] = 1;

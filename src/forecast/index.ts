@@ -9,7 +9,7 @@ import { crossValidate, type CrossValidationResult } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { horizonWarning, modelParams } from "../model/config.js";
-import { cleanSpikes } from "../series/spikes.js";
+import { withoutSpikes } from "../series/spikes.js";
 import type { ForecastDistribution, ForecastInput, ForecastOutput, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 
 /**
@@ -112,9 +112,7 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
     ? exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst, histExog: request.histExog })
     : null;
   // isolated spikes are replaced in the model's history so that they are not echoed a season later
-  const beforeCleaning = plan?.modelSeries ?? series;
-  const cleaned = cleanSpikes(beforeCleaning.y, series.offsets, modelParams(request.model, request.freq).seasonLength);
-  const modelSeries = cleaned.positions.length === 0 ? beforeCleaning : { ...beforeCleaning, y: cleaned.y };
+  const modelSeries = withoutSpikes(plan?.modelSeries ?? series, modelParams(request.model, request.freq).seasonLength);
   const prepared = model(modelSeries);
   const wantSpread = levels.length > 0;
   const forecaster = wantSpread ? withSpread(prepared.forecaster) : prepared.forecaster;

@@ -5,7 +5,7 @@
  * optional exogenous features.
  * @module
  */
-import { cleanSpikes } from "../series/spikes.js";
+import { withoutSpikes } from "../series/spikes.js";
 import type { HistoricInput, HistoricOutput, IntervalBounds, ModelSource } from "../types.js";
 import { modelParams } from "../model/config.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
@@ -103,8 +103,7 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
   const plan = exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst });
   // isolated spikes are replaced in what the network reads, so that they are not echoed a season later
   // (as runForecast does); the fitted values are still compared with the actual values
-  const cleaned = cleanSpikes(plan.modelSeries.y, series.offsets, seasonLength);
-  const modelSeries = cleaned.positions.length === 0 ? plan.modelSeries : { ...plan.modelSeries, y: cleaned.y };
+  const modelSeries = withoutSpikes(plan.modelSeries, seasonLength);
   // The model is fine-tuned (when asked) on what it will forecast: the cleaned series when cleanExFirst.
   const prepared = source(modelSeries);
   const wantSpread = request.levels.length > 0;

@@ -17,4 +17,4 @@ export {
   futureFeatureView,
   type PackedSeries,
 } from "./pack.js";
-export { cleanSpikes, SPIKE_THRESHOLD, SPIKE_MAX_SHARE, SPIKE_GAP, type CleanedSpikes } from "./spikes.js";
+export { cleanSpikes, withoutSpikes, SPIKE_THRESHOLD, SPIKE_MAX_SHARE, SPIKE_GAP, type CleanedSpikes } from "./spikes.js";

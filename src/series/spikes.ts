@@ -48,11 +48,6 @@ const MIN_SCALE_POINTS = 16;
 /** Share of points at the series' minimum that makes it intermittent (left unchanged). */
 const INTERMITTENT_SHARE = 0.25;
 
-/** Reusable buffers of the scale estimates (one series at a time). */
-interface Scratch {
-  a: Float64Array;
-}
-
 /**
  * Finds isolated spikes in every series of a packed history and replaces them
  * for use as forecasting context.
@@ -107,24 +102,24 @@ export function cleanSpikes(y: Float64Array, offsets: Int32Array, seasonLength: 
   if (!Number.isInteger(seasonLength) || seasonLength < 1) throw new RangeError(`cleanSpikes: seasonLength must be an integer >= 1, got ${String(seasonLength)}`);
   let longest = 0;
   for (let i = 0; i + 1 < offsets.length; i++) longest = Math.max(longest, (offsets[i + 1] as number) - (offsets[i] as number));
-  const scratch: Scratch = { a: new Float64Array(longest) };
-  const found: number[] = [];
+  const scratch = new Float64Array(longest);
+  const positions: number[] = [];
+  let out: Float64Array | null = null;
   for (let i = 0; i + 1 < offsets.length; i++) {
     const start = offsets[i] as number;
     const n = (offsets[i + 1] as number) - start;
     if (n < 5) continue;
-    seriesSpikes(y.subarray(start, start + n), seasonLength, scratch, (t) => found.push(start + t));
+    const v = y.subarray(start, start + n);
+    const from = positions.length;
+    seriesSpikes(v, seasonLength, scratch, positions);
+    for (let k = from; k < positions.length; k++) {
+      const t = positions[k] as number;
+      out ??= Float64Array.from(y);
+      out[start + t] = replacement(v, t, seasonLength); // from the original values
+      positions[k] = start + t;
+    }
   }
-  if (found.length === 0) return { y, positions: new Int32Array(0) };
-  const out = Float64Array.from(y);
-  for (const r of found) {
-    let i = 0;
-    while ((offsets[i + 1] as number) <= r) i++;
-    const start = offsets[i] as number;
-    const n = (offsets[i + 1] as number) - start;
-    out[r] = replacement(y.subarray(start, start + n), r - start, seasonLength);
-  }
-  return { y: out, positions: Int32Array.from(found) };
+  return out === null ? { y, positions: new Int32Array(0) } : { y: out, positions: Int32Array.from(positions) };
 }
 
 /** Curvature of v at t (1 ≤ t ≤ n − 2). */
@@ -161,10 +156,9 @@ function deviation(v: Float64Array, t: number, p: number): number {
   return p < 0 ? curvature(v, t) : curvature(v, t) - curvature(v, p);
 }
 
-/** Calls found(t) for every spike of one series (see cleanSpikes), or for none when there are too many. */
-function seriesSpikes(v: Float64Array, m: number, scratch: Scratch, found: (t: number) => void): void {
+/** Appends to `found` the spikes of one series (positions in v, ascending; see cleanSpikes); `a` is scratch. */
+function seriesSpikes(v: Float64Array, m: number, a: Float64Array, found: number[]): void {
   const n = v.length;
-  const a = scratch.a;
   // a series with a quarter of its points at its minimum is intermittent (or censored): its bursts are its signal
   let minimum = Infinity;
   for (let t = 0; t < n; t++) if ((v[t] as number) < minimum) minimum = v[t] as number;
@@ -194,10 +188,10 @@ function seriesSpikes(v: Float64Array, m: number, scratch: Scratch, found: (t: n
     // too many: only those standing clearly above the rest (SPIKE_GAP × the strongest one left out) are spikes
     const byStrength = candidates.map((c) => c.strength).sort((x, y) => y - x);
     const bar = SPIKE_GAP * (byStrength[allowed] as number);
-    for (const c of candidates) if (c.strength > bar) found(c.t);
+    for (const c of candidates) if (c.strength > bar) found.push(c.t);
     return;
   }
-  for (const c of candidates) found(c.t);
+  for (const c of candidates) found.push(c.t);
 }
 
 /** The season partner of t used for its replacement: t − m when it is interior, else t + m, else none (−1). */
@@ -241,4 +235,22 @@ function sidedStrength(v: Float64Array, t: number, p: number, limit: number): nu
   }
   if (!(Math.abs(left) > limit) || !(Math.abs(right) > limit) || Math.sign(left) !== Math.sign(right)) return 0;
   return Math.abs(left) < Math.abs(right) ? left : right;
+}
+
+/**
+ * The series with isolated spikes replaced in `y` ({@link cleanSpikes}), or
+ * the same object when there is none: what the forecast and historic
+ * pipelines hand to the network.
+ *
+ * @example
+ * ```ts
+ * const series = { y: Float64Array.from([3, 5, 4, 6, 5, 7, 60, 8, 7, 9, 8, 10]), sizes: Int32Array.of(12), offsets: Int32Array.of(0, 12), X: [] };
+ * withoutSpikes(series, 1).y[6]; // => 7.5
+ * withoutSpikes({ ...series, y: Float64Array.of(1, 2, 3, 4, 5) }, 1).y.length; // => 5
+ * ```
+ * @category Series
+ */
+export function withoutSpikes<S extends { readonly y: Float64Array; readonly offsets: Int32Array }>(series: S, seasonLength: number): S {
+  const cleaned = cleanSpikes(series.y, series.offsets, seasonLength);
+  return cleaned.positions.length === 0 ? series : { ...series, y: cleaned.y };
 }
