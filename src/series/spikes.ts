@@ -5,6 +5,7 @@
  * @module
  */
 import { medianInPlace } from "../stats/quantile.js";
+import type { SeriesData } from "../types.js";
 
 /**
  * A point counts as a spike when its deviation from the line through its two
@@ -250,7 +251,7 @@ function sidedStrength(v: Float64Array, t: number, p: number, limit: number): nu
  * ```
  * @category Series
  */
-export function withoutSpikes<S extends { readonly y: Float64Array; readonly offsets: Int32Array }>(series: S, seasonLength: number): S {
+export function withoutSpikes<S extends SeriesData>(series: S, seasonLength: number): S {
   const cleaned = cleanSpikes(series.y, series.offsets, seasonLength);
   return cleaned.positions.length === 0 ? series : { ...series, y: cleaned.y };
 }
