@@ -143,7 +143,7 @@ function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
   const forecast = kind === "forecast" && body.X_future !== undefined && body.X_future !== null;
   if (forecast) validateAgainst({ kind: "integer", gt: 0 }, body.h, ["body", "h"], collector);
   const h = typeof body.h === "number" && Number.isInteger(body.h) && body.h > 0 ? body.h : undefined;
-  const check = checkSeriesInput(body.series, forecast ? { XFuture: body.X_future, h } : {});
+  const check = checkSeriesInput(body.series, forecast ? { XFuture: body.X_future, h, histExog: body.hist_exog } : {});
   return [...collector.items, ...check.errors];
 }
 

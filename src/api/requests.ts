@@ -322,6 +322,41 @@ function histExogRules(histExog: number[] | null, features: number, out: ErrorIt
   });
 }
 
+/**
+ * The rules of a forecast's `X_future` against `series.X` and `hist_exog`:
+ * one array per feature, or one per feature not in `hist_exog`; each of
+ * len(sizes) · h values (an empty array for a `hist_exog` feature when one is
+ * given per feature); required when some feature is not in `hist_exog`.
+ * `future` holds the length of each given array (null: not a list; the
+ * whole null: no `X_future`), `need` is len(sizes) · h (null: unknown, the
+ * lengths are then not judged). Shared by the request validation and
+ * `checkSeriesInput`, so both say the same.
+ */
+export function xFutureRules(features: number, histExog: readonly number[] | null, future: readonly (number | null)[] | null, need: number | null, out: ErrorItem[]): void {
+  const hist = new Set(histExog ?? []);
+  let futureFeatures = 0;
+  for (let k = 0; k < features; k++) if (!hist.has(k)) futureFeatures++;
+  if (future !== null) {
+    const perFeature = future.length === features;
+    if (features === 0) out.push(valueError(["body", "X_future"], "X_future is given but series.X is not: future values need the features' history"));
+    else if (!perFeature && future.length !== futureFeatures) {
+      out.push(
+        valueError(
+          ["body", "X_future"],
+          `X_future must have one array per feature of series.X (${features}) or per feature not in hist_exog (${futureFeatures}), got ${future.length}`,
+        ),
+      );
+    } else if (need !== null) {
+      future.forEach((length, k) => {
+        if (length === null || length === need || (perFeature && hist.has(k) && length === 0)) return;
+        out.push(valueError(["body", "X_future", k], `X_future[${k}] must have len(sizes) * h = ${need} values, got ${length}`));
+      });
+    }
+  } else if (futureFeatures > 0 && need !== null) {
+    out.push(valueError(["body", "X_future"], `X_future is required when series.X is given (one array of len(sizes) * h = ${need} values per feature), unless every feature is listed in hist_exog`));
+  }
+}
+
 function equalSizesRule(sizes: readonly number[], why: string, out: ErrorItem[]): void {
   const first = sizes[0];
   const i = sizes.findIndex((s) => s !== first);
@@ -336,29 +371,7 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
   if (endpoint === "forecast") {
     const b = v as unknown as ValidatedForecastBody;
     histExogRules(b.hist_exog, features, out);
-    const need = series.sizes.length * b.h;
-    const hist = new Set(b.hist_exog ?? []);
-    let futureFeatures = 0;
-    for (let k = 0; k < features; k++) if (!hist.has(k)) futureFeatures++;
-    if (b.X_future !== null) {
-      const perFeature = b.X_future.length === features;
-      if (features === 0) out.push(valueError(["body", "X_future"], "X_future is given but series.X is not: future values need the features' history"));
-      else if (!perFeature && b.X_future.length !== futureFeatures) {
-        out.push(
-          valueError(
-            ["body", "X_future"],
-            `X_future must have one array per feature of series.X (${features}) or per feature not in hist_exog (${futureFeatures}), got ${b.X_future.length}`,
-          ),
-        );
-      } else {
-        b.X_future.forEach((f, k) => {
-          if (f.length === need || (perFeature && hist.has(k) && f.length === 0)) return;
-          out.push(valueError(["body", "X_future", k], `X_future[${k}] must have len(sizes) * h = ${need} values, got ${f.length}`));
-        });
-      }
-    } else if (futureFeatures > 0) {
-      out.push(valueError(["body", "X_future"], `X_future is required when series.X is given (one array of len(sizes) * h = ${need} values per feature), unless every feature is listed in hist_exog`));
-    }
+    xFutureRules(features, b.hist_exog, b.X_future === null ? null : b.X_future.map((f) => f.length), series.sizes.length * b.h, out);
   } else if (endpoint === "anomaly") {
     const b = v as unknown as ValidatedAnomalyBody;
     histExogRules(b.hist_exog, features, out);

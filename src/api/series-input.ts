@@ -5,11 +5,10 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import { seriesOffsets } from "../series/index.js";
 import type { SeriesData } from "../types.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { FEATURE_MATRIX_SCHEMA, SERIES_SCHEMA } from "./schemas.js";
-import { seriesLengthRules } from "./requests.js";
+import { seriesLengthRules, toSeriesData, xFutureRules, type ValidatedSeries } from "./requests.js";
 
 /**
  * Options of {@link checkSeriesInput} and {@link validateSeriesInput}.
@@ -24,6 +23,8 @@ export interface SeriesInputOptions {
   readonly XFutureLoc?: readonly (string | number)[];
   /** Forecast horizon, needed to check the length of each `X_future[k]` (sizes.length · h). */
   readonly h?: number;
+  /** The raw `hist_exog` of the body: features listed there need no `X_future` array (or an empty one). */
+  readonly histExog?: unknown;
 }
 
 /**
@@ -67,8 +68,9 @@ function quietly(schema: Parameters<typeof validateAgainst>[0], value: unknown):
  *   (`greater_than_equal` at `[..., "sizes", i]`) that sum to `len(y)` (`value_error` at `[..., "sizes"]`);
  * - `X` (optional, null = absent) is a list of lists, each of `len(y)` finite numbers
  *   (`value_error` at `[..., "X", k]`, element errors at `[..., "X", k, j]`);
- * - `X_future` (optional) is a list of lists, one per feature of `X`, each of
- *   `len(sizes) · h` finite numbers (`value_error` at `["body", "X_future", k]`).
+ * - `X_future` (optional) is a list of lists, one per feature of `X` or per
+ *   feature not in `hist_exog`, each of `len(sizes) · h` finite numbers
+ *   (`value_error` at `["body", "X_future", k]`), as the API's `xFutureRules` say.
  *
  * Cost: O(n · (1 + features)) for n rows.
  *
@@ -113,24 +115,25 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
     if (isArrayLike(options.XFuture)) {
       const rawFuture = options.XFuture;
       if (future !== INVALID) Xfuture = future as Float64Array[];
-      if (features !== null && rawFuture.length !== features) {
-        errors.push(valueError(futureLoc, `X_future must have one array per feature of series.X (${features}), got ${rawFuture.length}`));
-      }
-      const h = options.h;
-      if (sizes !== null && h !== undefined && Number.isInteger(h) && h > 0) {
-        const need = sizes.length * h;
-        for (let k = 0; k < rawFuture.length; k++) {
-          const feature = rawFuture[k];
-          if (isArrayLike(feature) && feature.length !== need) errors.push(valueError([...futureLoc, k], `X_future[${k}] must have len(sizes) * h = ${need} values, got ${feature.length}`));
-        }
+      if (features !== null) {
+        // the API's own rules (xFutureRules), at this reader's location of X_future
+        const h = options.h;
+        const need = sizes !== null && h !== undefined && Number.isInteger(h) && h > 0 ? sizes.length * h : null;
+        const lengths = Array.from(rawFuture, (f) => (isArrayLike(f) ? f.length : null));
+        const found: ErrorItem[] = [];
+        xFutureRules(features, histExogIndices(options.histExog), lengths, need, found);
+        for (const e of found) errors.push({ ...e, loc: [...futureLoc, ...e.loc.slice(2)] });
       }
     }
   }
   for (const e of errors) collector.add(e);
   if (collector.items.length > 0 || value === INVALID) return fail();
-  const v = value as { y: Float64Array; sizes: number[]; X: Float64Array[] | null };
-  const typedSizes = Int32Array.from(v.sizes);
-  return { series: { y: v.y, sizes: typedSizes, offsets: seriesOffsets(typedSizes), X: v.X ?? [] }, Xfuture, errors: collector.items };
+  return { series: toSeriesData(value as ValidatedSeries), Xfuture, errors: collector.items };
+}
+
+/** The raw `hist_exog` as indices when it is a list of integers (the schema judges it otherwise), else null. */
+function histExogIndices(raw: unknown): number[] | null {
+  return Array.isArray(raw) && raw.every((k) => Number.isInteger(k)) ? (raw as number[]) : null;
 }
 
 /**

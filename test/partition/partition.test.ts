@@ -2,6 +2,17 @@ import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { merge, partition, partitionBlocker, type RequestPart } from "../../src/api/partition.js";
 import { ValidationError } from "../../src/errors.js";
+import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
+
+/** The 422 items the API gives a forecast body (type and location), none when it is valid. */
+function apiItems(body: unknown): [string, string][] {
+  try {
+    validateEndpointBody("forecast", body, { core: true, limits: DEFAULT_SERVICE_LIMITS });
+    return [];
+  } catch (e) {
+    return (e as ValidationError).detail.map((d) => [d.type, d.loc.join(".")]);
+  }
+}
 
 /**
  * Stand-in pipelines with the result shapes of the real endpoints, computing
@@ -190,10 +201,28 @@ describe("partition", () => {
     ]);
     expect(bad({ series: { y: [1, 2, 3], sizes: [1, 1] } })).toEqual([["value_error", "body.series.sizes"]]);
     expect(bad({ series: { y: [1, 2], sizes: [1, 1], X: [[1]] } })).toEqual([["value_error", "body.series.X.0"]]);
-    // X_future without X is refused too, as the API refuses it
-    expect(bad({ series: { y: [1, 2], sizes: [1, 1] }, h: 2, X_future: [[1, 2, 3]] })).toEqual([["value_error", "body.X_future"], ["value_error", "body.X_future.0"]]);
+    // X_future without X is refused too, with the API's one item (without features no length is judged)
+    const noFeatures = { series: { y: [1, 2], sizes: [1, 1] }, freq: "D", h: 2, X_future: [[1, 2, 3]] };
+    expect(bad(noFeatures)).toEqual([["value_error", "body.X_future"]]);
+    expect(apiItems(noFeatures)).toEqual([["value_error", "body.X_future"]]);
     // a size of 0, which partition used to accept and the API does not
     expect(bad({ series: { y: [1, 2], sizes: [2, 0] } })).toEqual([["greater_than_equal", "body.series.sizes.1"]]);
+  });
+
+  it("accepts what the API accepts: X_future without the hist_exog features (issue 16 review)", () => {
+    const body = {
+      series: { y: [1, 2, 3, 4, 5, 6], sizes: [3, 3], X: [[1, 0, 1, 0, 1, 0], [5, 6, 7, 8, 9, 10]] },
+      freq: "D",
+      h: 2,
+      hist_exog: [1],
+      X_future: [[1, 0, 1, 0]],
+    };
+    expect(apiItems(body)).toEqual([]);
+    const parts = partition(body, 2);
+    expect(parts.map((p) => (p.body as { X_future: number[][] }).X_future)).toEqual([[[1, 0]], [[1, 0]]]);
+    // an empty array for the hist_exog feature, one array per feature, is accepted as well
+    expect(partition({ ...body, X_future: [[1, 0, 1, 0], []] }, 2)).toHaveLength(2);
+    expect(apiItems({ ...body, X_future: [[1, 0, 1, 0], []] })).toEqual([]);
   });
 
   it("never mutates the request", () => {
