@@ -6,7 +6,7 @@
  * @module
  */
 import { ValidationError, valueError } from "../errors.js";
-import type { FinetunedWeights } from "../types.js";
+import type { AnomalyInput, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput } from "../types.js";
 import { hashValues, uuidLayout } from "./ids.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "./bodies.js";
 import { readJsonBody } from "./json.js";
@@ -97,35 +97,70 @@ function withLevelWarning<R extends { warnings: string[] }>(result: R, levels: r
   return result;
 }
 
+/** The typed request of each endpoint's pipeline. */
+interface TypedRequests {
+  forecast: ForecastInput;
+  anomaly: AnomalyInput;
+  historic: HistoricInput;
+  finetune: FinetuneInput;
+}
+
+/** The JSON result of each endpoint. */
+type EndpointResult<E extends ApiEndpoint> = E extends "anomaly" ? AnomalyResult : E extends "finetune" ? Omit<FinetuneCallResult, "finetuned_model_id"> : ForecastResult;
+
 /**
- * Runs a validated body of `endpoint` through its pipeline, returning the JSON result (tokens set here).
+ * The typed request of a validated body of `endpoint`. The rules that need
+ * the typed data (a series too short for anomaly detection or the historic
+ * forecast) are judged here: a `ValidationError` with their 422 items, before
+ * any work is done or paid for.
  * @category API rules
  */
-export function executeEndpoint<E extends ApiEndpoint>(
-  endpoint: E,
-  body: ValidatedBodies[E],
-  finetuned: FinetunedWeights | null,
-  pipelines: ApiPipelines,
-): E extends "anomaly" ? AnomalyResult : E extends "finetune" ? Omit<FinetuneCallResult, "finetuned_model_id"> : ForecastResult {
-  type Out = E extends "anomaly" ? AnomalyResult : E extends "finetune" ? Omit<FinetuneCallResult, "finetuned_model_id"> : ForecastResult;
+export function endpointRequest<E extends ApiEndpoint>(endpoint: E, body: ValidatedBodies[E], finetuned: FinetunedWeights | null): TypedRequests[E] {
+  switch (endpoint) {
+    case "forecast":
+      return toForecastRequest(body as ValidatedBodies["forecast"], finetuned) as TypedRequests[E];
+    case "anomaly":
+      return toAnomalyRequest(body as ValidatedBodies["anomaly"], finetuned) as TypedRequests[E];
+    case "historic":
+      return toHistoricRequest(body as ValidatedBodies["historic"], finetuned) as TypedRequests[E];
+    default:
+      return toFinetuneRequest(body as ValidatedBodies["finetune"], finetuned) as TypedRequests[E];
+  }
+}
+
+/**
+ * Runs a typed request of `endpoint` through its pipeline, returning the JSON result (tokens set here).
+ * @category API rules
+ */
+export function runEndpoint<E extends ApiEndpoint>(endpoint: E, request: TypedRequests[E], pipelines: ApiPipelines): EndpointResult<E> {
+  type Out = EndpointResult<E>;
   switch (endpoint) {
     case "forecast": {
-      const request = toForecastRequest(body as ValidatedBodies["forecast"], finetuned);
-      return withLevelWarning(forecastResultJson(pipelines.forecast(request), request), request.levels) as Out;
+      const r = request as ForecastInput;
+      return withLevelWarning(forecastResultJson(pipelines.forecast(r), r), r.levels) as Out;
     }
     case "anomaly": {
-      const request = toAnomalyRequest(body as ValidatedBodies["anomaly"], finetuned);
-      return withLevelWarning(anomalyResultJson(pipelines.anomaly(request), request), [request.level]) as Out;
+      const r = request as AnomalyInput;
+      return withLevelWarning(anomalyResultJson(pipelines.anomaly(r), r), [r.level]) as Out;
     }
     case "historic": {
-      const request = toHistoricRequest(body as ValidatedBodies["historic"], finetuned);
-      return withLevelWarning(forecastResultJson(pipelines.historic(request), request), request.levels) as Out;
+      const r = request as HistoricInput;
+      return withLevelWarning(forecastResultJson(pipelines.historic(r), r), r.levels) as Out;
     }
     default: {
-      const request = toFinetuneRequest(body as ValidatedBodies["finetune"], finetuned);
-      return finetuneResultJson(pipelines.finetune(request), request) as Out;
+      const r = request as FinetuneInput;
+      return finetuneResultJson(pipelines.finetune(r), r) as Out;
     }
   }
+}
+
+/**
+ * Runs a validated body of `endpoint` through its pipeline, returning the JSON
+ * result: {@link runEndpoint} of {@link endpointRequest}.
+ * @category API rules
+ */
+export function executeEndpoint<E extends ApiEndpoint>(endpoint: E, body: ValidatedBodies[E], finetuned: FinetunedWeights | null, pipelines: ApiPipelines): EndpointResult<E> {
+  return runEndpoint(endpoint, endpointRequest(endpoint, body, finetuned), pipelines);
 }
 
 function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: CoreCallOptions, pipelines: ApiPipelines) {

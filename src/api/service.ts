@@ -9,7 +9,7 @@ import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import type { FinetunedWeights, Freq, ModelName } from "../types.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
-import { executeEndpoint } from "./entry-points.js";
+import { endpointRequest, executeEndpoint, runEndpoint } from "./entry-points.js";
 import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { bodyBytes, readJsonBody } from "./json.js";
 import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
@@ -367,10 +367,12 @@ export function createService(options: ServiceOptions): ForecastService {
   ): Promise<PreparedWork> => {
     const b = validateEndpointBody(endpoint, raw, { core: false, limits });
     const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
+    // the typed request now: its rules (a series too short) are 422 items on the spot, also for async jobs
+    const request = endpointRequest(endpoint, b, finetuned);
     return {
       estimate: b.series.y.length,
       run: () => {
-        const r = executeEndpoint(endpoint, b, finetuned, pipelines) as TokenCounts & { warnings: string[] };
+        const r = runEndpoint(endpoint, request, pipelines) as TokenCounts & { warnings: string[] };
         const { body, warnings } = splitWarnings(r);
         const value = body as Record<string, unknown>;
         return { value: extend === undefined ? value : extend(value, b), warnings, used: tokensUsed(r) };
@@ -407,11 +409,11 @@ export function createService(options: ServiceOptions): ForecastService {
     const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
     const windows = Array.from({ length: shape.nWindows }, (_, w) => crossValidationWindowBody(rawBody, base.series, shape, w));
     if (windows[0]!.errors.length > 0) throw new ValidationError(windows[0]!.errors);
-    const bodies = windows.map((win) => validateEndpointBody("forecast", win.body, { core: false, limits: windowLimits }));
+    const requests = windows.map((win) => endpointRequest("forecast", validateEndpointBody("forecast", win.body, { core: false, limits: windowLimits }), finetuned));
     return {
       estimate: base.series.y.length * shape.nWindows,
       run: () => {
-        const results = bodies.map((b) => executeEndpoint("forecast", b, finetuned, pipelines));
+        const results = requests.map((request) => runEndpoint("forecast", request, pipelines));
         const { warnings, ...body } = mergeCrossValidation(results, windows.map((win) => win.origins), shape.h);
         return { value: body, warnings, used: tokensUsed(body) };
       },

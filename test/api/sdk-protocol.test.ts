@@ -378,4 +378,16 @@ describe("async forecasts and cross-validation", () => {
     expect((await post("/v2/forecast/async", { ...fcBody, h: 0 })).status).toBe(422);
     expect((await post("/v2/cross_validation/async", { ...cvBody, n_windows: 500 })).status).toBe(422);
   });
+
+  it("a series too short for the historic forecast (add_history) is a 422 at submission, as on the sync route, not a failed job", async () => {
+    const s = testService();
+    const post = (path: string, body: unknown) => s.handle({ method: "POST", path, headers: bearer(KEY_A), body });
+    const short = { ...cvBody, series: { y: y.slice(0, 30), sizes: [30] }, full_history: true };
+    const sync = await post("/v2/cross_validation", short);
+    const submitted = await post("/v2/cross_validation/async", short);
+    expect(sync.status).toBe(422);
+    expect(submitted.status).toBe(422);
+    expect(submitted.body).toEqual(sync.body);
+    expect((await s.runJobs()).ran).toBe(0);
+  });
 });
