@@ -12,25 +12,14 @@
  * @module
  */
 
-// The JSON entry points (docs/contract.md §1) and their dataframe-like forms.
-export { forecast, detectAnomaliesOnline, historicForecast, finetune, fractionLevelWarning } from "./api/entry-points.js";
-export { forecastRecords, detectAnomaliesRecords, historicForecastRecords, finetuneRecords } from "./api/records.js";
-
-// The service: routes, keys, credits, jobs and fine-tuned models behind `handle`, and its store.
-export { createService, SUPPORT_TEXT } from "./api/service.js";
-export { createMemoryStore } from "./api/store.js";
-export { seededIdSequence } from "./api/ids.js";
-export { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "./api/requests.js";
-export { openApiDocument, API_VERSION } from "./api/openapi.js";
-export { freqFromAlias, acceptedFreqAliases } from "./api/freq.js";
-export { decodeContent, BodyDecodeError, CONTENT_ENCODINGS } from "./api/encoding.js";
-export { checkSeriesInput, validateSeriesInput } from "./api/series-input.js";
+// The API layer, as src/api/index.ts lists it: the JSON entry points (docs/contract.md §1) and their
+// dataframe-like forms; the service behind `handle` (routes, keys, credits, jobs, fine-tuned models) and
+// its store, limits, OpenAPI document, freq aliases and content decoding; the series reader; typed
+// pipeline results as the API's JSON bodies, and the one token count.
+export * from "./api/index.js";
 
 // Scaling past one call.
 export { partition, merge, partitionBlocker } from "./api/partition.js";
-
-// Typed pipeline results as the API's JSON bodies, and the one token count.
-export { forecastResultJson, anomalyResultJson, finetuneResultJson, countTokens } from "./api/results.js";
 
 // Errors.
 export { ValidationError, MAX_ERROR_ITEMS } from "./errors.js";
@@ -122,7 +111,6 @@ export { renderAnomalyChart, anomalyChartInput, cropAnomalyChartInput } from "./
 // Every type of the modules above.
 export type * from "./types.js";
 export type { ErrorItem } from "./errors.js";
-export type * from "./api/index.js";
 export type * from "./api/partition.js";
 export type * from "./forecast/index.js";
 export type * from "./anomaly/index.js";

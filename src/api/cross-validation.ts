@@ -9,7 +9,7 @@
 import { valueError, type ErrorItem } from "../errors.js";
 import type { Intervals } from "../types.js";
 import type { ForecastResult } from "./results.js";
-import { echoInput } from "./json.js";
+import { echoedValueError } from "./json.js";
 import { isJsonObject, ownProperty } from "./schema-validator.js";
 
 /** Most windows one cross-validation request may ask for. */
@@ -29,8 +29,7 @@ function positiveInteger(raw: Record<string, unknown>, key: string, fallback: nu
   const v = ownProperty(raw, key);
   if ((v === undefined || v === null) && fallback !== null) return fallback;
   if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
-    const echoed = echoInput(v);
-    out.push(valueError(["body", key], `${key} must be a positive integer`, echoed.ok ? echoed.value : undefined));
+    out.push(echoedValueError(["body", key], `${key} must be a positive integer`, v));
     return 1;
   }
   return v;

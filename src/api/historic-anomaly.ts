@@ -5,10 +5,10 @@
  * flagged as an anomaly.
  * @module
  */
-import { valueError, type ErrorItem } from "../errors.js";
+import type { ErrorItem } from "../errors.js";
 import { intervalKey } from "../intervals/intervals.js";
 import type { ForecastResult } from "./results.js";
-import { echoInput } from "./json.js";
+import { echoedValueError } from "./json.js";
 import { isJsonObject, ownProperty } from "./schema-validator.js";
 
 /** The fields of a historical anomaly detection body that the historic forecast reads. */
@@ -41,8 +41,7 @@ export function historicAnomalyBody(raw: unknown): { body: unknown; errors: Erro
   if (level === undefined || level === null) body.level = [HISTORIC_ANOMALY_DEFAULT_LEVEL];
   else if (Array.isArray(level)) {
     if (level.length !== 1) {
-      const echoed = echoInput(level);
-      return { body, errors: [valueError(["body", "level"], "anomaly detection takes one level (a number, e.g. 99)", echoed.ok ? echoed.value : undefined)] };
+      return { body, errors: [echoedValueError(["body", "level"], "anomaly detection takes one level (a number, e.g. 99)", level)] };
     }
     body.level = level;
   } else body.level = [level];
@@ -92,5 +91,7 @@ export function historicAnomalyFlags(
 ): boolean[] {
   const lo = result.intervals?.[intervalKey(level, "lo")];
   const hi = result.intervals?.[intervalKey(level, "hi")];
-  return tailRowIndices(inputSizes, result.sizes).map((t, r) => lo !== undefined && hi !== undefined && ((y[t] as number) < (lo[r] as number) || (y[t] as number) > (hi[r] as number)));
+  const rows = tailRowIndices(inputSizes, result.sizes);
+  if (lo === undefined || hi === undefined) return rows.map(() => false);
+  return rows.map((t, r) => (y[t] as number) < (lo[r] as number) || (y[t] as number) > (hi[r] as number));
 }

@@ -10,7 +10,8 @@
 export { forecast, detectAnomaliesOnline, historicForecast, finetune, fractionLevelWarning } from "./entry-points.js";
 export type { CoreCallOptions, FinetuneCallResult } from "./entry-points.js";
 export type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody, SeriesBody } from "./bodies.js";
-export { createService, SUPPORT_TEXT } from "./service.js";
+export { createService } from "./service.js";
+export { SUPPORT_TEXT } from "./responses.js";
 export { seededIdSequence } from "./ids.js";
 export { freqFromAlias, acceptedFreqAliases } from "./freq.js";
 export { decodeContent, BodyDecodeError, CONTENT_ENCODINGS } from "./encoding.js";
@@ -22,6 +23,7 @@ export type { CallCounts, ServiceStore, StoredJob, StoredFinetunedModel, Finetun
 export { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "./requests.js";
 export type { ServiceLimits } from "./requests.js";
 export type { ApiPipelines } from "./pipelines.js";
+export type { JobTask } from "./jobs.js";
 export { forecastResultJson, anomalyResultJson, finetuneResultJson, countTokens } from "./results.js";
 export type { TokenCounts, TokenSource, ForecastResult, AnomalyResult, HistoricResult, FinetuneResult } from "./results.js";
 export { openApiDocument, API_VERSION } from "./openapi.js";

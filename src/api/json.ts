@@ -4,7 +4,7 @@
  * echoing a value back into a 422 item safely (bounded, always serialisable).
  * @module
  */
-import type { ErrorItem } from "../errors.js";
+import { valueError, type ErrorItem } from "../errors.js";
 
 /**
  * Result of reading a request body.
@@ -311,4 +311,13 @@ export function echoInput(value: unknown): { ok: true; value: unknown } | { ok: 
   } catch {
     return { ok: false }; // a throwing getter or proxy trap: leave the input out
   }
+}
+
+/**
+ * A `value_error` item whose `input` is the raw value echoed as the API echoes
+ * it (left out when it cannot be echoed: see {@link echoInput}).
+ */
+export function echoedValueError(loc: (string | number)[], message: string, raw: unknown): ErrorItem {
+  const echoed = echoInput(raw);
+  return valueError(loc, message, echoed.ok ? echoed.value : undefined);
 }

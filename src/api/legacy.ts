@@ -9,7 +9,7 @@ import type { Freq } from "../types.js";
 import type { ForecastResult } from "./results.js";
 import type { ServiceLimits } from "./requests.js";
 import { SUPPORT_TEXT } from "./responses.js";
-import { ErrorCollector, INVALID, validateAgainst } from "./schema-validator.js";
+import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { LEGACY_REQUEST_SCHEMA } from "./schemas.js";
 
 /**
@@ -254,13 +254,12 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
 /** The limits of the older form, on the raw body: rows of `df` and `h`. */
 function legacyLimits(raw: unknown, limits: ServiceLimits): ErrorItem[] {
   const out: ErrorItem[] = [];
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return out;
-  const r = raw as Record<string, unknown>;
-  const df = Object.prototype.hasOwnProperty.call(r, "df") ? r.df : undefined;
+  if (!isJsonObject(raw)) return out;
+  const df = ownProperty(raw, "df");
   if (Array.isArray(df) && df.length > limits.maxValues) {
     out.push(valueError(["body", "df"], `the request sends ${df.length} rows, more than limits.maxValues = ${limits.maxValues}`));
   }
-  const h = Object.prototype.hasOwnProperty.call(r, "h") ? r.h : undefined;
+  const h = ownProperty(raw, "h");
   if (typeof h === "number" && h > limits.maxHorizon) out.push(valueError(["body", "h"], `h = ${h} is more than limits.maxHorizon = ${limits.maxHorizon}`));
   if (typeof h === "number" && Number.isFinite(h) && h > limits.maxValues) out.push(valueError(["body", "h"], `the response would hold ${h} numbers, more than limits.maxValues = ${limits.maxValues}`));
   return out;
@@ -284,7 +283,7 @@ export function readLegacyBody(raw: unknown, limits: ServiceLimits): { forecastB
 }
 
 /** The older form's envelope around a forecast: `{status, data: {timestamp, value, tokens}, message, details, code, requestID, support}`. */
-export function legacyAnswer(result: ForecastResult, future: readonly string[], requestID: string): Record<string, unknown> {
+export function legacyAnswer(result: Pick<ForecastResult, "mean" | "input_tokens" | "output_tokens" | "finetune_tokens">, future: readonly string[], requestID: string): Record<string, unknown> {
   return {
     status: 200,
     data: {

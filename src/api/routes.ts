@@ -35,7 +35,7 @@ interface RouteSpec {
 }
 
 /** Every route: path segments ("{name}" a parameter) and the route of each method. */
-export const ROUTES: readonly RouteSpec[] = [
+const ROUTES: readonly RouteSpec[] = [
   { segments: ["v2", "forecast"], methods: { POST: "forecast" } },
   { segments: ["v2", "online_anomaly_detection"], methods: { POST: "anomaly" } },
   { segments: ["v2", "historic_forecast"], methods: { POST: "historic" } },
@@ -72,7 +72,7 @@ export function queryParams(path: unknown): URLSearchParams {
 }
 
 /** A request's route, or why there is none. */
-export type Match = { kind: "route"; route: RouteName; params: Record<string, string> } | { kind: "notFound" } | { kind: "methodNotAllowed"; allow: string };
+type Match = { kind: "route"; route: RouteName; params: Record<string, string> } | { kind: "notFound" } | { kind: "methodNotAllowed"; allow: string };
 
 /** Finds the route of a method and path: 404 when no path matches, 405 (with the allowed methods) when only the method does not. */
 export function matchRoute(method: unknown, path: unknown): Match {

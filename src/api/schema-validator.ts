@@ -199,7 +199,7 @@ export type Infer<S, Depth extends unknown[] = []> = Depth["length"] extends 8
  * schema's value; optional without a default, that or null.
  * @category API rules
  */
-export type InferProperty<P, Depth extends unknown[] = []> = P extends { readonly schema: infer S; readonly required: true }
+type InferProperty<P, Depth extends unknown[] = []> = P extends { readonly schema: infer S; readonly required: true }
   ? Infer<S, Depth>
   : P extends { readonly schema: infer S; readonly default: unknown }
     ? Infer<S, Depth>

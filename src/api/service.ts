@@ -138,7 +138,7 @@ export interface SubmittedJob {
   /** `<task>-<32 hex>`. */
   readonly jobId: string;
   /** `ft` (fine-tune), `fc` (forecast) or `cv` (cross-validation). */
-  readonly task: "ft" | "fc" | "cv";
+  readonly task: JobTask;
   /** Owner. */
   readonly accountId: string;
 }
@@ -154,7 +154,6 @@ export interface JobRunOutcome {
   readonly status: "succeeded" | "failed";
 }
 
-export { SUPPORT_TEXT } from "./responses.js";
 
 
 /** What a prepared request answers: the body without warnings, the warnings, the tokens used. */
@@ -422,6 +421,12 @@ export function createService(options: ServiceOptions): ForecastService {
 
   const ok = (body: unknown, headers: Record<string, string> = {}): { status: number; body: unknown; headers: Record<string, string> } => ({ status: 200, body, headers });
 
+  /** The minute and the month of now (ISO prefixes), the periods calls are counted in. */
+  const periods = (): [string, string] => {
+    const at = now();
+    return [at.slice(0, 16), at.slice(0, 7)];
+  };
+
   const route = async (name: RouteName, params: Record<string, string>, req: ServiceRequest, requestID: string) => {
     if (name === "openapi") return ok(openApiDocument());
     if (name === "validateKey") {
@@ -431,15 +436,11 @@ export function createService(options: ServiceOptions): ForecastService {
     }
     const account = authenticate(name, req.headers, requestID);
     if (name === "usage") {
-      const at = now();
-      const counts = (await store.callCounts?.(account.id, at.slice(0, 16), at.slice(0, 7))) ?? { minute: 0, month: 0 };
+      const counts = (await store.callCounts?.(account.id, ...periods())) ?? { minute: 0, month: 0 };
       return ok({ minute: { limit: -1, usage: counts.minute }, month: { limit: -1, usage: counts.month } });
     }
     const res = await answer(name, account, params, req, requestID);
-    if (CALL_ROUTES.has(name) && res.status === 200) {
-      const at = now();
-      await store.countCall?.(account.id, at.slice(0, 16), at.slice(0, 7));
-    }
+    if (CALL_ROUTES.has(name) && res.status === 200) await store.countCall?.(account.id, ...periods());
     return res;
   };
 
@@ -541,12 +542,8 @@ export function createService(options: ServiceOptions): ForecastService {
       case "legacy": {
         await checkCredits(account, requestID);
         const { forecastBody, future } = readLegacyBody(readBody(req), limits);
-        const validated = validateEndpointBody("forecast", forecastBody, { core: false, limits });
-        const result = await paid(account, requestID, validated.series.y.length, async () => {
-          const r = executeEndpoint("forecast", validated, null, pipelines);
-          return { value: r, used: tokensUsed(r) };
-        });
-        return ok(legacyAnswer(result, future, requestID), warningHeader(result.warnings));
+        const done = await runPaid(account, requestID, await endpointWork("forecast", account.id, forecastBody));
+        return ok(legacyAnswer(done.value as Pick<ForecastResult, "mean" | "input_tokens" | "output_tokens" | "finetune_tokens">, future, requestID), warningHeader(done.warnings));
       }
       default:
         // openapi, validateKey and usage are answered by `route` before any account work
