@@ -101,7 +101,8 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
   // Rules across fields, wherever their fields can be read.
   const rawY = isJsonObject(input) ? ownProperty(input, "y") : undefined;
   const yLength = isArrayLike(rawY) ? rawY.length : null;
-  const sizes = isJsonObject(input) ? (quietly(seriesProperty("sizes"), ownProperty(input, "sizes")) as number[] | null) : null;
+  // the sizes as validated, or (when something else in the series is invalid) validated alone
+  const sizes = value !== INVALID ? (value as ValidatedSeries).sizes : isJsonObject(input) ? (quietly(seriesProperty("sizes"), ownProperty(input, "sizes")) as number[] | null) : null;
   const rawX = isJsonObject(input) ? ownProperty(input, "X") : undefined;
   const features = isArrayLike(rawX) ? rawX.length : rawX === undefined || rawX === null ? 0 : null;
   if (yLength !== null) {
