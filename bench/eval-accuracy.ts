@@ -11,12 +11,11 @@
 import "../src/model/weights/default.js";
 import { writeFileSync } from "node:fs";
 import os from "node:os";
-import { modelParams } from "../src/model/config.js";
-import { createNetworkForecaster } from "../src/model/forecaster.js";
-import { cleanSpikes } from "../src/series/spikes.js";
+import { modelSource } from "../src/finetune/index.js";
+import { runForecast } from "../src/forecast/index.js";
 import type { ModelName } from "../src/types.js";
 import { intervalReport, intervalTable } from "./eval-intervals.js";
-import type { IntervalTotals } from "./interval-eval.js";
+import { forecastRequest, type IntervalTotals } from "./interval-eval.js";
 import { loadM1, mase, PERIOD_FREQ, smape, type M1Series } from "./m1.js";
 
 const model = (process.argv[2] ?? "forecastmodel-1") as ModelName;
@@ -38,13 +37,9 @@ for (const period of groups) {
   const members = series.filter((s) => s.period === period);
   const freq = PERIOD_FREQ[period];
   const h = members[0]!.h;
-  const forecaster = createNetworkForecaster(model, freq);
-  // the history as runForecast gives it to the network: isolated spikes replaced
-  const contexts = members.map((s) => {
-    const y = Float64Array.from(s.x);
-    return cleanSpikes(y, Int32Array.of(0, y.length), modelParams(model, freq).seasonLength).y;
-  });
-  const fc = forecaster.forecast(contexts, h);
+  // the point forecasts as a user gets them (runForecast without levels)
+  const request = forecastRequest(model, freq, members.map((s) => s.x), h, []);
+  const fc = runForecast(request, modelSource(request)).mean;
   members.forEach((s, i) => {
     const ours = fc.subarray(i * h, (i + 1) * h);
     const base = baselines.get(s.id)!;

@@ -176,11 +176,33 @@ function emptyCounts(): Counts {
 /** "flags": the `anomaly` flags (|z| > q); "alarms": accumulated_anomaly_score > q². */
 type Rule = "flags" | "alarms";
 
-function evaluate(group: Group, level: number, forecaster: Forecaster | undefined, counts: Counts, rule: Rule): number {
+interface Detection {
+  result: ReturnType<typeof detectAnomalies>;
+  /** Seconds detectAnomalies took. */
+  seconds: number;
+}
+
+/** The model's detections by group and level: its "flags" and "alarms" rows count the same run, done once. */
+const modelDetections = new Map<Group, Map<number, Detection>>();
+
+function detect(group: Group, level: number, forecaster: Forecaster | undefined): Detection {
+  const cached = forecaster === undefined ? modelDetections.get(group)?.get(level) : undefined;
+  if (cached !== undefined) return cached;
   const request = univariateAnomalyRequest(group.series, group.freq, group.h, DETECTION_SIZE, level);
   const start = process.hrtime.bigint();
   const result = detectAnomalies(request, forecaster === undefined ? modelSource(request) : fixedModelSource(forecaster));
-  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  const detection = { result, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
+  if (forecaster === undefined) {
+    const byLevel = modelDetections.get(group) ?? new Map<number, Detection>();
+    byLevel.set(level, detection);
+    modelDetections.set(group, byLevel);
+  }
+  return detection;
+}
+
+/** Counts the flags of `rule` into `counts`; returns the seconds the detection took (a model run, shared by both rules, is done once). */
+function evaluate(group: Group, level: number, forecaster: Forecaster | undefined, counts: Counts, rule: Rule): number {
+  const { result, seconds } = detect(group, level, forecaster);
   const q2 = gaussianMultiplier(level) ** 2;
   group.injected.forEach((e, i) => {
     let anyFlag = false;

@@ -13,7 +13,7 @@
  * submitted at once and their total time gives the throughput.
  */
 import "../src/model/weights/default.js";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { FlowProducer, QueueEvents } from "bullmq";
@@ -21,18 +21,16 @@ import { Redis } from "ioredis";
 import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../src/index.js";
 import { flowBenchmarkRequest } from "./anomaly-request.js";
-import { findRedisServer, startRedis } from "./redis-server.js";
+import { startRedis, type RedisUnderTest } from "./redis-server.js";
+import { startProcess } from "./start-process.js";
 
 const seriesCount = Number(process.argv[2] ?? 2000);
 const points = Number(process.argv[3] ?? 1000);
 const partsWanted = Number(process.argv[4] ?? 8);
 const concurrent = Number(process.argv[5] ?? 4);
 
-const binary = findRedisServer();
-if (binary === null) {
-  console.error("redis-server is not installed (Debian package redis-server)");
-  process.exit(1);
-}
+// a fresh server for each row; the first is started before the single call, so that a missing redis-server fails at once
+let server: RedisUnderTest | null = await startRedis();
 const request = flowBenchmarkRequest(seriesCount, points);
 let started = process.hrtime.bigint();
 const single = JSON.stringify(detectAnomaliesOnline(request));
@@ -41,14 +39,10 @@ const singleSeconds = Number(process.hrtime.bigint() - started) / 1e9;
 const worker = fileURLToPath(new URL("../docs/recipes/parts-worker-process.js", import.meta.url));
 const rows: string[] = [];
 for (const processes of [1, 2]) {
-  const server = await startRedis(binary);
-  const connection = { host: "127.0.0.1", port: server.port, maxRetriesPerRequest: null };
+  server ??= await startRedis();
+  const connection = server.connection();
   const children: ChildProcess[] = [];
-  for (let w = 0; w < processes; w++) {
-    const child = spawn(process.execPath, [worker], { env: { ...process.env, REDIS_PORT: String(server.port) }, stdio: ["ignore", "pipe", "inherit"] });
-    await new Promise<void>((resolve) => child.stdout!.on("data", (d: Buffer) => (d.toString().includes("ready") ? resolve() : undefined)));
-    children.push(child);
-  }
+  for (let w = 0; w < processes; w++) children.push(await startProcess([worker], { REDIS_PORT: String(server.port) }, { marker: /ready/ }));
   const flow = new FlowProducer({ connection });
   const values = new Redis(connection);
   const events = new QueueEvents(MERGE_QUEUE, { connection });
@@ -76,6 +70,7 @@ for (const processes of [1, 2]) {
   await flow.close();
   await values.quit();
   await server.stop();
+  server = null;
 }
 console.log(`\n${seriesCount} series × ${points} points, ${partsWanted} parts; single in-process call ${singleSeconds.toFixed(2)} s`);
 console.log(`| worker processes | one request, rounds (s) | best (s) | ${concurrent} requests at once (s) | requests/s |`);

@@ -5,7 +5,7 @@
  */
 import "../src/model/weights/default.js";
 import { runForecast } from "../src/forecast/index.js";
-import type { Freq, ModelName } from "../src/types.js";
+import type { ForecastInput, Freq, ModelName } from "../src/types.js";
 import { modelSource } from "../src/finetune/index.js";
 
 /** Point forecast and 80 % / 95 % bounds of one hold-out window. */
@@ -80,18 +80,28 @@ export function addWindow(t: IntervalTotals, actual: ArrayLike<number>, w: Windo
   }
 }
 
-/** forecastmodel's intervals for many training slices of one frequency, as a user gets them (levels 80 and 95). */
-export function modelIntervals(model: ModelName, freq: Freq, trains: readonly ArrayLike<number>[], h: number): WindowIntervals[] {
+/**
+ * A user's forecast request for many training slices of one frequency, packed
+ * into one SeriesData: zero-shot (no fine-tuning), no exogenous features.
+ * Run it with `runForecast(request, modelSource(request))`.
+ */
+export function forecastRequest(model: ModelName, freq: Freq, trains: readonly ArrayLike<number>[], h: number, levels: readonly number[]): ForecastInput {
   const sizes = Int32Array.from(trains.map((t) => t.length));
   const offsets = new Int32Array(trains.length + 1);
   trains.forEach((t, i) => (offsets[i + 1] = offsets[i]! + t.length));
   const y = new Float64Array(offsets[trains.length]!);
   trains.forEach((t, i) => y.set(Array.from(t), offsets[i]!));
-  const res = runForecast({
-    series: { y, sizes, offsets, X: [] }, h, freq, levels: [80, 95], model,
+  return {
+    series: { y, sizes, offsets, X: [] }, h, freq, levels, model,
     finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null,
     Xfuture: [], cleanExFirst: true, histExog: [],
-  }, modelSource({ model, freq, finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null }));
+  };
+}
+
+/** forecastmodel's intervals for many training slices of one frequency, as a user gets them (levels 80 and 95). */
+export function modelIntervals(model: ModelName, freq: Freq, trains: readonly ArrayLike<number>[], h: number): WindowIntervals[] {
+  const request = forecastRequest(model, freq, trains, h, [80, 95]);
+  const res = runForecast(request, modelSource(request));
   const iv = res.intervals!;
   return trains.map((_, i) => {
     const s = (a: Float64Array): number[] => Array.from(a.subarray(i * h, (i + 1) * h));

@@ -9,37 +9,27 @@
  * Requests: POST /v2/forecast of 4 daily series of 60 points, h 7, levels
  * 80 and 95, with the real model, from an account with a payment method.
  */
-import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { findRedisServer, freePort, startRedis } from "./redis-server.js";
+import { freePort, startRedis } from "./redis-server.js";
+import { startProcess } from "./start-process.js";
 
 const workers = Number(process.argv[2] ?? 2);
 const seconds = Number(process.argv[3] ?? 10);
 const connections = Number(process.argv[4] ?? 16);
 
-const binary = findRedisServer();
-if (binary === null) {
-  console.error("redis-server is not installed (Debian package redis-server)");
-  process.exit(1);
-}
-const redis = await startRedis(binary);
+const redis = await startRedis();
 const port = await freePort();
 const accounts = [{ id: "load", apiKeys: ["load-key"], credits: 1e12, hasPaymentMethod: true }];
 const entry = fileURLToPath(new URL("../docs/recipes/cluster-host.js", import.meta.url));
-const host = spawn(process.execPath, [entry], {
-  env: { ...process.env, PORT: String(port), WORKERS: String(workers), REDIS_PORT: String(redis.port), ACCOUNTS: JSON.stringify(accounts) },
-  stdio: ["ignore", "pipe", "inherit"],
-});
-await new Promise<void>((resolve) => {
-  let listening = 0;
-  host.stdout!.on("data", (d: Buffer) => {
-    listening += (d.toString().match(/listening/g) ?? []).length;
-    if (listening >= workers) resolve();
-  });
-});
+// each worker process prints "listening <port>"
+const host = await startProcess(
+  [entry],
+  { PORT: String(port), WORKERS: String(workers), REDIS_PORT: String(redis.port), ACCOUNTS: JSON.stringify(accounts) },
+  { marker: /listening/, count: workers },
+);
 
 const series = { y: Array.from({ length: 240 }, (_, t) => 100 + 10 * Math.sin((2 * Math.PI * t) / 7) + ((t * 37) % 11)), sizes: [60, 60, 60, 60] };
 const result = await autocannon({

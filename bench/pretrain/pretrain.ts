@@ -14,7 +14,6 @@ import { AdamOptimizer, BatchGradient, type SampleLoss, type TrainingBatch } fro
 
 /**
  * Settings of one pretraining run.
- * @category Network
  */
 export interface PretrainConfig {
   readonly model: ModelName;
@@ -37,14 +36,12 @@ export interface PretrainConfig {
 
 /**
  * A pretraining stage: the point network first, then the spread head on it.
- * @category Network
  */
 export type PretrainStage = "point" | "spread";
 
 /**
  * The mean loss of one stage on a batch, with its gradient in `grad` (the
  * single- and multi-threaded drivers share it).
- * @category Network
  */
 export function pretrainStageGradient(worker: BatchGradient, stage: PretrainStage, params: Float64Array, batch: TrainingBatch, grad: Float64Array): number {
   return stage === "spread" ? worker.runSpread(params, batch, grad) : worker.run(params, batch, standardisedMae, grad, 0, true);
@@ -59,7 +56,6 @@ export function pretrainStageGradient(worker: BatchGradient, stage: PretrainStag
  * standardisedMae(new Float64Array([1, 2]), new Float64Array([0, 4]), g); // => 1.5
  * Array.from(g); // => [0.5, -0.5]
  * ```
- * @category Network
  */
 export const standardisedMae: SampleLoss = (pred, actual, gradOut) => {
   const n = pred.length;
@@ -75,7 +71,6 @@ export const standardisedMae: SampleLoss = (pred, actual, gradOut) => {
 /**
  * The deterministic training batch of `step` for part `part` (of a batch split
  * into parts): the same (seed, step, part) always gives the same windows.
- * @category Network
  */
 export function pretrainBatch(shape: NetworkShape, seed: string, step: number, part: number, count: number): TrainingBatch {
   const u = seedrandom(`${seed}:${step}:${part}`);
@@ -112,9 +107,8 @@ export function pretrainBatch(shape: NetworkShape, seed: string, step: number, p
  * ```ts
  * learningRateAt({ learningRate: 1e-3, warmupSteps: 10, steps: 100 }, 100); // => 0.00005
  * ```
- * @category Network
  */
-export function learningRateAt(config: { learningRate: number; warmupSteps: number; steps: number }, step: number): number {
+function learningRateAt(config: { learningRate: number; warmupSteps: number; steps: number }, step: number): number {
   if (step < config.warmupSteps) return (config.learningRate * (step + 1)) / config.warmupSteps;
   const progress = Math.min(1, (step - config.warmupSteps) / Math.max(1, config.steps - config.warmupSteps));
   return config.learningRate * (0.05 + 0.95 * 0.5 * (1 + Math.cos(Math.PI * progress)));
@@ -129,9 +123,8 @@ export function learningRateAt(config: { learningRate: number; warmupSteps: numb
  * clipGradientNorm(g, 1); // => 5
  * Array.from(g); // => [0.6, 0.8] (to 1e-12)
  * ```
- * @category Network
  */
-export function clipGradientNorm(grad: Float64Array, maxNorm: number): number {
+function clipGradientNorm(grad: Float64Array, maxNorm: number): number {
   let s = 0;
   for (let i = 0; i < grad.length; i++) s += grad[i]! * grad[i]!;
   const norm = Math.sqrt(s);
@@ -146,7 +139,6 @@ export function clipGradientNorm(grad: Float64Array, maxNorm: number): number {
  * One pretraining update from a batch-mean gradient: clip its norm at 1, set
  * the scheduled learning rate, take an Adam step (the single- and the
  * multi-threaded drivers share it).
- * @category Network
  */
 export function pretrainUpdate(
   adam: AdamOptimizer, params: Float64Array, grad: Float64Array,
@@ -159,7 +151,6 @@ export function pretrainUpdate(
 
 /**
  * Fresh parameters of a model for a seed.
- * @category Network
  */
 export function pretrainInitialParameters(model: ModelName, seed: string): Float64Array {
   return initialParameters(networkShape(model), seedrandom(`${seed}:init`));
@@ -174,7 +165,6 @@ export function pretrainInitialParameters(model: ModelName, seed: string): Float
  * const params = pretrainSingleThread({ model: "forecastmodel-1", seed: "s", steps: 2, batchSize: 4, learningRate: 1e-3, warmupSteps: 1 });
  * params.length === parameterCount("forecastmodel-1"); // => true
  * ```
- * @category Network
  */
 export function pretrainSingleThread(config: PretrainConfig, onStep?: (step: number, loss: number) => void): Float64Array {
   const shape = networkShape(config.model);
@@ -197,7 +187,6 @@ export function pretrainSingleThread(config: PretrainConfig, onStep?: (step: num
  * (forecastmodel-2.1): every tensor is copied (the spread head too), and the
  * stem's weights for the extra peer inputs start at zero, so the cross-series
  * model starts out as exactly forecastmodel-1.
- * @category Network
  */
 export function expandToCrossSeries(univariate: Float64Array): Float64Array {
   const from = parameterLayout(networkShape("forecastmodel-1"));

@@ -11,13 +11,11 @@ import type { NetworkShape } from "../../src/model/config.js";
 
 /**
  * A uniform generator on [0, 1) (e.g. a seeded `seedrandom`).
- * @category Network
  */
 export type Uniform = () => number;
 
 /**
  * One training window.
- * @category Network
  */
 export interface SyntheticWindow {
   context: Float64Array;
@@ -41,9 +39,8 @@ const MIN_CONTEXT: Record<number, number> = { 1: 5, 4: 8, 7: 14, 12: 18, 24: 36,
  * Steps of the target that the loss sees, per season length: at least the
  * native horizon of that frequency (Y 6, Q 8, D 14, M 18, H 24, W 13; twice
  * as many seasons for the long-horizon network).
- * @category Network
  */
-export function trainingHorizon(shape: NetworkShape, seasonLength: number): number {
+function trainingHorizon(shape: NetworkShape, seasonLength: number): number {
   const long = shape.outputLength > 24;
   const table: Record<number, number> = long
     ? { 1: 8, 4: 12, 7: 28, 12: 24, 24: 48, 52: 104 }
@@ -247,9 +244,8 @@ function stdOf(y: Float64Array): number {
  * ```ts
  * syntheticSeries(seedrandom("x"), 50, 12).length; // => 50
  * ```
- * @category Network
  */
-export function syntheticSeries(u: Uniform, T: number, m: number): Float64Array {
+function syntheticSeries(u: Uniform, T: number, m: number): Float64Array {
   const seasonal = m > 1 && u() < 0.75;
   const r = u();
   let y: Float64Array;
@@ -287,7 +283,6 @@ export function syntheticSeries(u: Uniform, T: number, m: number): Float64Array 
  * const w = syntheticWindow(seedrandom("x"), networkShape("forecastmodel-1"));
  * w.target.length > 0; // => true
  * ```
- * @category Network
  */
 export function syntheticWindow(u: Uniform, shape: NetworkShape, seasonLength?: number): SyntheticWindow {
   const m = seasonLength ?? pickSeason(u);
@@ -301,7 +296,6 @@ export function syntheticWindow(u: Uniform, shape: NetworkShape, seasonLength?: 
 /**
  * A group of time-aligned related series (common factor plus own parts), for
  * the cross-series network: each member's window ends at the same time.
- * @category Network
  */
 export function syntheticGroup(u: Uniform, shape: NetworkShape, size: number): SyntheticWindow[] {
   const m = pickSeason(u);

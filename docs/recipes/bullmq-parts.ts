@@ -12,9 +12,10 @@
  * test/recipes/bullmq-parts.test.ts.
  *
  *   const flow = new FlowProducer({ connection });
- *   const parent = await submitInParts(flow, body, 8);           // producer
+ *   const redis = new Redis(connection);                         // holds the request's values
+ *   const node = await submitInParts(flow, redis, body, 8);      // producer
  *   partsWorker(connection); mergeWorker(connection);            // in each worker process
- *   const result = unpackNumbers(await parent.waitUntilFinished(mergeEvents));  // the merged answer
+ *   const result = unpackNumbers(await node.job.waitUntilFinished(mergeEvents));  // the merged answer
  */
 import { randomUUID } from "node:crypto";
 import { FlowProducer, Worker, type Job, type JobNode, type WorkerOptions } from "bullmq";

@@ -6,12 +6,13 @@
  * to the token, and neither account sees the other's models. Skipped (or,
  * with REQUIRE_REDIS=1, failed) without redis-server.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
-import { freePort, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
-import { redisSuite } from "./redis-gate.js";
+import { freePort } from "../../bench/redis-server.js";
+import { startProcess } from "../../bench/start-process.js";
+import { redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the cluster host test");
 
@@ -21,40 +22,31 @@ const KEY_A = "cluster-key-a";
 const KEY_B = "cluster-key-b";
 
 suite("cluster host over Redis", () => {
-  let server: RedisUnderTest;
-  let host: ChildProcess;
+  const redis = redisForSuite(binary);
+  let host: ChildProcess | undefined;
   let base: string;
+  redis.onStop(async () => {
+    if (host !== undefined && host.exitCode === null) {
+      const exited = new Promise((r) => host!.once("exit", r));
+      host.kill("SIGTERM");
+      await exited;
+    }
+  });
 
   beforeAll(async () => {
-    server = await startRedis(binary);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const accounts = [
       { id: "acme", apiKeys: [KEY_A], credits: 1500, hasPaymentMethod: false },
       { id: "globex", apiKeys: [KEY_B], credits: 900, hasPaymentMethod: false },
     ];
-    host = spawn(process.execPath, ["--import", loader, entry], {
-      env: { ...process.env, PORT: String(port), WORKERS: "2", REDIS_PORT: String(server.port), REDIS_PREFIX: "cluster:", ACCOUNTS: JSON.stringify(accounts) },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    await new Promise<void>((resolve, reject) => {
-      let listening = 0;
-      host.stdout!.on("data", (d: Buffer) => {
-        listening += (d.toString().match(/listening/g) ?? []).length;
-        if (listening >= 2) resolve();
-      });
-      host.once("exit", (code) => reject(new Error(`cluster host exited with ${String(code)}`)));
-    });
+    // each of the 2 worker processes prints "listening <port>"
+    host = await startProcess(
+      ["--import", loader, entry],
+      { PORT: String(port), WORKERS: "2", REDIS_PORT: String(redis.server().port), REDIS_PREFIX: "cluster:", ACCOUNTS: JSON.stringify(accounts) },
+      { marker: /listening/, count: 2 },
+    );
   }, 60_000);
-
-  afterAll(async () => {
-    if (host !== undefined && host.exitCode === null) {
-      const exited = new Promise((r) => host.once("exit", r));
-      host.kill("SIGTERM");
-      await exited;
-    }
-    await server?.stop();
-  });
 
   it("200 concurrent requests from 2 accounts on 2 processes: 200 or 429, tokens charged = tokens reported, accounts apart", async () => {
     const body = JSON.stringify({ series: { y: [1, 3, 2, 4, 3, 5, 4, 6, 5, 7], sizes: [10] }, freq: "D", h: 2 });
@@ -76,15 +68,12 @@ suite("cluster host over Redis", () => {
     }
     expect(new Set(answers.map((a) => a.worker)).size).toBe(2);
     expect(answers.some((a) => a.status === 429)).toBe(true);
-    const store = createRedisStore(server.connect(), "cluster:");
+    const store = createRedisStore(redis.server().connect(), "cluster:");
     expect(await store.spentTokens("acme")).toBe(reported[KEY_A]);
     expect(await store.spentTokens("globex")).toBe(reported[KEY_B]);
 
     // a model of one account is invisible to the other, whichever process answers
-    const { Redis } = await import("ioredis");
-    const admin = new Redis(server.port, "127.0.0.1");
-    await admin.set("cluster:spent:acme", "0"); // credits back, to fine-tune
-    admin.disconnect();
+    await redis.server().connect().set("cluster:spent:acme", "0"); // credits back, to fine-tune
     const made = await fetch(`${base}/v2/finetune`, {
       method: "POST",
       headers: { authorization: `Bearer ${KEY_A}` },

@@ -6,12 +6,12 @@
  */
 import type { RedisOptions } from "ioredis";
 import { afterAll, beforeAll, describe } from "vitest";
-import { findRedisServer, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+import { findRedisServer, REDIS_SERVER_MISSING, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
 
 export function redisSuite(what: string): { binary: string; suite: typeof describe } {
   const binary = findRedisServer();
   if (binary === null) {
-    const message = `redis-server is not installed (Debian package redis-server): ${what} skipped`;
+    const message = `${REDIS_SERVER_MISSING}: ${what} skipped`;
     if (process.env.REQUIRE_REDIS === "1") throw new Error(`${message}, but REQUIRE_REDIS=1 asks for them`);
     console.warn(message);
     return { binary: "", suite: describe.skip as unknown as typeof describe };
@@ -22,7 +22,8 @@ export function redisSuite(what: string): { binary: string; suite: typeof descri
 /**
  * Starts a redis-server for the enclosing suite (beforeAll) and stops it
  * (afterAll), after closing whatever was registered with `onStop`, last
- * registered first.
+ * registered first (the server's own `connect()` connections are closed by
+ * its `stop`).
  */
 export function redisForSuite(binary: string): {
   server: () => RedisUnderTest;
@@ -40,7 +41,7 @@ export function redisForSuite(binary: string): {
   });
   return {
     server: () => server!,
-    connection: () => ({ host: "127.0.0.1", port: server!.port, maxRetriesPerRequest: null }),
+    connection: () => server!.connection(),
     onStop: (close) => void closers.push(close),
   };
 }

@@ -8,27 +8,16 @@
  * Debian package; with REQUIRE_REDIS=1 (set by .ci/run) a missing server is a
  * failure instead.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Redis } from "ioredis";
+import { expect, it } from "vitest";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
 import { createService, type ServiceRequest } from "../../src/api/service.js";
 import type { ServiceStore, StoredJob } from "../../src/api/store.js";
 import { fakePipelines, KEY_A, KEY_B, bearer, smallSeries } from "../api/helpers.js";
-import { startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
-import { redisSuite } from "./redis-gate.js";
+import { redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the Redis store tests");
 
-let server: RedisUnderTest;
-const connections: Redis[] = [];
 let prefixCount = 0;
-
-/** A store on a new connection, under a fresh key prefix (tests do not see each other's keys). */
-function freshStore(prefix = `t${prefixCount++}:`): { store: ServiceStore; prefix: string } {
-  const redis = server.connect();
-  connections.push(redis);
-  return { store: createRedisStore(redis, prefix), prefix };
-}
 
 const post = (path: string, body: unknown, key = KEY_A): ServiceRequest => ({ method: "POST", path, headers: bearer(key), body });
 const get = (path: string, key = KEY_A): ServiceRequest => ({ method: "GET", path, headers: bearer(key) });
@@ -38,14 +27,12 @@ function job(jobId: string, status: StoredJob["status"] = "pending"): StoredJob 
 }
 
 suite("Redis store", () => {
-  beforeAll(async () => {
-    server = await startRedis(binary);
-  }, 30_000);
+  const redis = redisForSuite(binary);
 
-  afterAll(async () => {
-    for (const c of connections) c.disconnect();
-    await server?.stop();
-  });
+  /** A store on a new connection, under a fresh key prefix (tests do not see each other's keys). */
+  function freshStore(prefix = `t${prefixCount++}:`): { store: ServiceStore; prefix: string } {
+    return { store: createRedisStore(redis.server().connect(), prefix), prefix };
+  }
 
   it("jobs: insert never overwrites, update is a compare-and-set, pending jobs in arrival order", async () => {
     const { store } = freshStore();
@@ -100,7 +87,7 @@ suite("Redis store", () => {
 
   it("two runJobs at once (two services, two connections) run each job once and charge it once", async () => {
     const { store: first, prefix } = freshStore();
-    const second = createRedisStore(server.connect(), prefix);
+    const second = createRedisStore(redis.server().connect(), prefix);
     const account = { id: "acme", apiKeys: [KEY_A], credits: 1e9, hasPaymentMethod: true };
     let finetunes = 0;
     const pipelines = { ...fakePipelines, finetune: (r: Parameters<typeof fakePipelines.finetune>[0]) => (finetunes++, fakePipelines.finetune(r)) };
@@ -118,7 +105,7 @@ suite("Redis store", () => {
 
   it("200 concurrent requests from 2 accounts on 2 services: only 200 or 429, credits charged = tokens reported, accounts kept apart", async () => {
     const { store: first, prefix } = freshStore();
-    const second = createRedisStore(server.connect(), prefix);
+    const second = createRedisStore(redis.server().connect(), prefix);
     const accounts = [
       { id: "acme", apiKeys: [KEY_A], credits: 600, hasPaymentMethod: false },
       { id: "globex", apiKeys: [KEY_B], credits: 400, hasPaymentMethod: false },
@@ -154,13 +141,13 @@ suite("Redis store", () => {
     const account = { id: "acme", apiKeys: [KEY_A], credits: 1e9, hasPaymentMethod: true };
     let n = 0;
     const ids = () => `restart-${n++}`;
-    const before = createService({ accounts: [account], store: createRedisStore(server.connect(), prefix), pipelines: fakePipelines, ids });
+    const before = createService({ accounts: [account], store: createRedisStore(redis.server().connect(), prefix), pipelines: fakePipelines, ids });
     const model = await before.handle(post("/v2/finetune", { series: smallSeries, freq: "D", finetune_steps: 1, output_model_id: "kept" }));
     expect(model.status).toBe(200);
     const submitted = await before.handle(post("/v2/finetune/async", { series: smallSeries, freq: "D", finetune_steps: 2 }));
     const jobId = (submitted.body as { job_id: string }).job_id;
-    await server.restart();
-    const after = createService({ accounts: [account], store: createRedisStore(server.connect(), prefix), pipelines: fakePipelines, ids });
+    await redis.server().restart();
+    const after = createService({ accounts: [account], store: createRedisStore(redis.server().connect(), prefix), pipelines: fakePipelines, ids });
     const polled = await after.handle(get(`/v2/finetune/jobs/${jobId}`));
     expect(polled.status).toBe(200);
     expect((polled.body as { status: string }).status).toBe("pending");

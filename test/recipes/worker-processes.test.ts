@@ -7,12 +7,13 @@
  * REQUIRE_REDIS=1, failed) without redis-server.
  */
 import { Redis } from "ioredis";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { FlowProducer, QueueEvents } from "bullmq";
 import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../../src/index.js";
+import { startProcess } from "../../bench/start-process.js";
 import { redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the worker-process fault test");
@@ -22,21 +23,7 @@ const entry = fileURLToPath(new URL("../../docs/recipes/parts-worker-process.ts"
 
 /** Starts a worker process; resolves once it printed "ready". `lines` receives its later output lines. */
 function startWorker(port: number, env: Record<string, string>, lines: string[]): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", loader, entry], { env: { ...process.env, REDIS_PORT: String(port), ...env }, stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let buffered = "";
-    child.stdout!.on("data", (chunk: Buffer) => {
-      buffered += chunk.toString();
-      let nl: number;
-      while ((nl = buffered.indexOf("\n")) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        if (line === "ready") resolve(child);
-        else lines.push(line);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`worker exited early with ${String(code)}`)));
-  });
+  return startProcess(["--import", loader, entry], { REDIS_PORT: String(port), ...env }, { marker: /^ready$/, onLine: (line) => lines.push(line) });
 }
 
 suite("worker processes", () => {
