@@ -45,7 +45,8 @@ function time(label: string, forecaster: Forecaster | undefined, series: SeriesD
   const before = process.memoryUsage();
   const cpuBefore = process.cpuUsage();
   const start = process.hrtime.bigint();
-  const result = detectAnomalies(request(series), forecaster === undefined ? modelSource(request(series)) : fixedModelSource(forecaster));
+  const req = request(series);
+  const result = detectAnomalies(req, forecaster === undefined ? modelSource(req) : fixedModelSource(forecaster));
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;

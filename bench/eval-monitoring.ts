@@ -56,7 +56,8 @@ function ours(stream: MonitoringStream, pattern: "batch" | "streaming"): { z: Sc
   if (pattern === "batch") {
     const d = n - stream.warmup;
     const series = { y: stream.values, sizes: Int32Array.of(n), offsets: Int32Array.of(0, n), X: [] };
-    const result = detectAnomalies(univariateAnomalyRequest(series, freq, 6, d, LEVEL), modelSource(univariateAnomalyRequest(series, freq, 6, d, LEVEL)));
+    const request = univariateAnomalyRequest(series, freq, 6, d, LEVEL);
+    const result = detectAnomalies(request, modelSource(request));
     result.idxs.forEach((t, r) => {
       score[t] = Math.abs(result.anomalyScore[r]!);
       flag[t] = result.anomaly[r] === 1 ? 1 : 0;

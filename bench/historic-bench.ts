@@ -98,7 +98,8 @@ function runCase(kind: string, count: number, length: number): CaseResult {
   if (useNetwork) pretrainedParameters("forecastmodel-1");
   const baselineMB = process.memoryUsage().rss / 2 ** 20;
   const t0 = performance.now();
-  const result = runHistoricForecast(benchRequest(series, cleanExFirst), useNetwork ? modelSource(benchRequest(series, cleanExFirst)) : fixedModelSource(naive));
+  const request = benchRequest(series, cleanExFirst);
+  const result = runHistoricForecast(request, useNetwork ? modelSource(request) : fixedModelSource(naive));
   const seconds = (performance.now() - t0) / 1000;
   const peakMB = process.resourceUsage().maxRSS / 1024;
   return { seconds, baselineMB, peakMB, rows: result.mean.length, weights: Array.from(result.weightsX ?? [], (w) => Number(w.toFixed(4))) };
