@@ -34,7 +34,6 @@ export {
   ANOMALY_MIN_CONTEXT,
   ANOMALY_CALIBRATION_MAX,
   ANOMALY_EXCLUDE_Z,
-  ANOMALY_EVIDENCE_POINTS,
 } from "./anomaly/index.js";
 export { runHistoricForecast, historicWindowCount } from "./historic/index.js";
 export {
@@ -84,7 +83,7 @@ export {
 } from "./intervals/index.js";
 
 // z-scores, accumulated scores and thresholds.
-export { seriesCalibratedScores, univariateAnomalyFlags, multivariateAccumulatedScores, multivariateThreshold, seasonalJudge, combineJudges, SEASONAL_JUDGE_WINDOW } from "./anomaly/index.js";
+export { seriesCalibratedScores, univariateAnomalyFlags, multivariateAccumulatedScores, multivariateThreshold, seasonalJudge, combineJudges, SEASONAL_JUDGE_WINDOW, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation, ANOMALY_CUSUM_ALLOWANCE } from "./anomaly/index.js";
 
 // Fine-tune losses.
 export {

@@ -302,7 +302,7 @@ export interface AnomalyOutput {
   anomaly: Uint8Array;
   /** Signed calibrated z-score of each row (|z| > Φ⁻¹(0.5 + level/200) exactly when y is outside the interval). */
   anomalyScore: Float64Array;
-  /** max(z², z_e²) (univariate, z_e the calibrated z of the recent evidence) or Σ over series of z² at the row's step (multivariate). */
+  /** max(z², z_c²) (univariate, z_c the z-equivalent of a CUSUM of the scored points, reset after alarms) or Σ over series of z² at the row's step (multivariate). */
   accumulatedAnomalyScore: Float64Array;
   /** The interval used for the decision (univariate), or null (multivariate). */
   intervals: IntervalBounds | null;

@@ -9,6 +9,7 @@ import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFac
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
 import { combineJudges, seasonalJudge } from "./seasonal-judge.js";
+import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning, modelParams } from "../model/config.js";
 import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 import {
@@ -17,7 +18,6 @@ import {
   seriesCalibratedScores,
   calibrationFitEnd,
   anomalyCalibrationSize,
-  ANOMALY_EVIDENCE_POINTS,
   univariateAnomalyFlags,
 } from "./scores.js";
 
@@ -129,9 +129,10 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    scores; a point the model was certain of scores 0 when met exactly).
  * 5. Univariate: the interval is the model's spread at the level's calibrated
  *    multiplier, flagged iff |z| > q = Φ⁻¹(0.5 + level/200) (y outside the
- *    interval); `accumulatedAnomalyScore` = max(z², z_e²), z_e the calibrated
- *    z of the evidence of the last 8 scores (see `seriesCalibratedScores`;
- *    z² when the history is too short for the sliding calibration).
+ *    interval); the seasonal judge (`seasonalJudge`, `combineJudges`) where it
+ *    can speak; `accumulatedAnomalyScore` = max(z², z_c²), z_c from a
+ *    two-sided CUSUM of the judged z of every scored point in time order,
+ *    reset after each alarm (see {@link accumulatedAnomalyScores}).
  *    Multivariate: all series of one length; A_t = Σᵢ zᵢ,ₜ² on every series'
  *    row; step t flagged in every series iff A_t > χ²-quantile(level/100, n series);
  *    `intervals` null.
@@ -277,12 +278,12 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const zScores = new Float64Array(outputRows);
   const lower = new Float64Array(outputRows);
   const upper = new Float64Array(outputRows);
-  const evidence = new Float64Array(outputRows); // z_e² of each row (0 without one): A = max(z², z_e²) once z is final
+  const pointZ = new Float64Array(total); // every forecast point's own calibrated z (NaN without one): the accumulated score runs over them
   const extreme = new Uint8Array(total);
   let longest = 0;
   for (let i = 0; i < seriesCount; i++) longest = Math.max(longest, sizes[i] as number);
   const G = cv.spread!.levels.length;
-  const scratch = new Float64Array(Math.max(longest, 4 * anomalyCalibrationSize(detectionSize) + 2 + ANOMALY_EVIDENCE_POINTS));
+  const scratch = new Float64Array(Math.max(longest, 2 * anomalyCalibrationSize(detectionSize) + 1));
   const pointBelow = new Float64Array(longest * G);
   const pointAbove = new Float64Array(longest * G);
   const mean = new Float64Array(outputRows);
@@ -318,7 +319,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
           z: zScores.subarray(base, base + detectionSize),
           lo: lower.subarray(base, base + detectionSize),
           hi: upper.subarray(base, base + detectionSize),
-          evidence: evidence.subarray(base, base + detectionSize),
+          pointZ: pointZ.subarray(start, end),
           extreme: extreme.subarray(start, end),
         },
         scratch,
@@ -410,9 +411,10 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   } else {
     // The seasonal judge: with enough history (and no exogenous features, which it cannot see), a point is an
     // anomaly only when both the network and the point's seasonal difference put it outside their intervals.
-    if (plan === null) applySeasonalJudge(series, modelParams(request.model, request.freq).seasonLength, detectionSize, level, zScores, lower, upper);
+    // The accumulated score runs over every scored point before the window too (judged the same way), so that
+    // evidence which started before the window counts.
+    accumulated = judgeAndAccumulate(series, modelParams(request.model, request.freq).seasonLength, detectionSize, level, plan === null, zScores, lower, upper, pointZ);
     anomaly = univariateAnomalyFlags(zScores, level);
-    accumulated = Float64Array.from(zScores, (z, r) => Math.max(z * z, evidence[r] as number));
     intervals = { [intervalKey(level, "lo")]: lower, [intervalKey(level, "hi")]: upper };
   }
 
@@ -431,26 +433,63 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
 
 
 /**
- * Replaces the network's z and interval of every detection point the seasonal
- * judge can speak for by the two judges' combination (see `combineJudges`).
+ * Univariate: per series, (1) when `judge` is set, replaces the network's z
+ * and interval of every detection point the seasonal judge can speak for by
+ * the two judges' combination (see `combineJudges`), and the own z of every
+ * earlier scored point likewise; (2) runs the accumulated score
+ * (`accumulatedAnomalyScores`) over the series' scored points in time order,
+ * from its first scored point to its last, and returns it for the detection
+ * rows.
  */
-function applySeasonalJudge(series: SeriesData, m: number, detectionSize: number, level: number, z: Float64Array, lo: Float64Array, hi: Float64Array): void {
+function judgeAndAccumulate(
+  series: SeriesData,
+  m: number,
+  detectionSize: number,
+  level: number,
+  judge: boolean,
+  z: Float64Array,
+  lo: Float64Array,
+  hi: Float64Array,
+  pointZ: Float64Array,
+): Float64Array {
   const q = gaussianMultiplier(level);
   const judged = new Float64Array(3);
   const combined = new Float64Array(3);
+  const accumulated = new Float64Array(z.length);
+  let longest = 0;
+  for (let i = 0; i + 1 < series.offsets.length; i++) longest = Math.max(longest, (series.offsets[i + 1] as number) - (series.offsets[i] as number));
+  const sequence = new Float64Array(longest);
   for (let i = 0; i + 1 < series.offsets.length; i++) {
     const start = series.offsets[i] as number;
     const values = series.y.subarray(start, series.offsets[i + 1] as number);
     const n = values.length;
+    const detectionStart = n - detectionSize;
+    let first = 0;
+    while (first < detectionStart && Number.isNaN(pointZ[start + first] as number)) first++;
+    for (let t = first; t < detectionStart; t++) {
+      const v = pointZ[start + t] as number;
+      if (judge && !Number.isNaN(v) && seasonalJudge(values, t, m, q, judged)) {
+        combineJudges(v, 0, 0, judged[0] as number, judged[1] as number, judged[2] as number, combined);
+        sequence[t - first] = combined[0] as number;
+      } else {
+        sequence[t - first] = v;
+      }
+    }
     for (let j = 0; j < detectionSize; j++) {
       const r = i * detectionSize + j;
-      if (!seasonalJudge(values, n - detectionSize + j, m, q, judged)) continue;
-      combineJudges(z[r] as number, lo[r] as number, hi[r] as number, judged[0] as number, judged[1] as number, judged[2] as number, combined);
-      z[r] = combined[0] as number;
-      lo[r] = combined[1] as number;
-      hi[r] = combined[2] as number;
+      if (judge && seasonalJudge(values, detectionStart + j, m, q, judged)) {
+        combineJudges(z[r] as number, lo[r] as number, hi[r] as number, judged[0] as number, judged[1] as number, judged[2] as number, combined);
+        z[r] = combined[0] as number;
+        lo[r] = combined[1] as number;
+        hi[r] = combined[2] as number;
+      }
+      sequence[detectionStart - first + j] = z[r] as number;
     }
+    const run = sequence.subarray(0, n - first);
+    accumulatedAnomalyScores(run, level, run, scoreCorrelation(run, detectionStart - first));
+    accumulated.set(run.subarray(detectionStart - first), i * detectionSize);
   }
+  return accumulated;
 }
 
 /**

@@ -13,7 +13,6 @@ export {
   anomalyCalibrationSize,
   ANOMALY_CALIBRATION_MAX,
   ANOMALY_EXCLUDE_Z,
-  ANOMALY_EVIDENCE_POINTS,
   univariateAnomalyFlags,
 } from "./scores.js";
 export {
@@ -23,3 +22,4 @@ export {
   detectAnomalies,
 } from "./detect.js";
 export { SEASONAL_JUDGE_WINDOW, seasonalJudge, combineJudges } from "./seasonal-judge.js";
+export { ANOMALY_CUSUM_ALLOWANCE, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation } from "./accumulated.js";

@@ -82,14 +82,10 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  * - **Static** (a shorter history): every forecast point, the detection
  *   window included, calibrates every detection point, as before.
  *
- * Accumulated evidence (`out.accumulated`, sliding mode): e_t = the sum of the
- * last {@link ANOMALY_EVIDENCE_POINTS} scores (each clipped to ±6) over √8,
- * calibrated like u (its own last C kept values, |z| > 4 left out) into z_e;
- * the output is A = max(z², z_e²), so A > q² says "this point, or the
- * run of points ending at it, lies beyond level L" (on anomaly-free data
- * about 2 · (100 − L) % of points at most, one share per rule). A shift too
- * small for one point but kept up for a few points raises z_e. In static mode,
- * and before 20 evidence values are kept, A = z².
+ * Every point's own calibrated z (`out.pointZ`, when given): in sliding mode
+ * the z of each forecast point once min(20, ⌊C/2⌋) scores precede it, NaN
+ * elsewhere; in static mode the detection points' z only. The accumulated
+ * anomaly score runs over them (`accumulatedAnomalyScores`).
  *
  * With the n sorted |u| of a point's calibration scores, it gets z =
  * `calibratedZ(u)` and the interval ŷ − W_below(m), ŷ + W_above(m) with m =
@@ -98,7 +94,7 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  * falls outside with probability at most about (100 − L) %.
  *
  * Cost: O(P · C) time for P forecast points (sorted insertion); static mode
- * O(n log n + n · G); no allocation when `scratch` has max(n, 4C + 10) values.
+ * O(n log n + n · G); no allocation when `scratch` has max(n, 2C + 1) values.
  *
  * @param y - Observations of the series (a view is fine); never mutated.
  * @param forecast - One forecast per point of `y`, `NaN` where there is none; the detection window must have forecasts.
@@ -107,12 +103,11 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  * @param levels - The spread's grid levels (fractions), G of them.
  * @param detectionSize - Points at the end of the series to score (integer, 1 <= detectionSize <= y.length).
  * @param level - Interval level in percent, 0 <= level < 100.
- * @param out - Receives `detectionSize` values each: `z`, `lo`, `hi`, and `accumulated` (A) and
- *   `evidence` (z_e², 0 where there is none: static mode, too few evidence values) when given;
- *   `extreme` (n values), when given, marks with 1 the points whose calibrated
+ * @param out - Receives `detectionSize` values each: `z`, `lo`, `hi`; `pointZ` (n values), when
+ *   given, every point's own z (see above); `extreme` (n values), when given, marks with 1 the points whose calibrated
  *   |z| exceeds 4 (in sliding mode the ones left out of the calibration; in
  *   static mode against all the scores, once there are at least 20).
- * @param scratch - Optional work buffer of at least max(y.length, 4C + 10) values.
+ * @param scratch - Optional work buffer of at least max(y.length, 2C + 1) values.
  * @throws RangeError when lengths or `detectionSize` are invalid, or a detection point has no finite forecast.
  *
  * @example
@@ -143,7 +138,7 @@ export function seriesCalibratedScores(
   levels: readonly number[],
   detectionSize: number,
   level: number,
-  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array; evidence?: Float64Array; extreme?: Uint8Array },
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; pointZ?: Float64Array; extreme?: Uint8Array },
   scratch?: Float64Array,
 ): SeriesScoreSummary {
   const n = y.length;
@@ -158,11 +153,15 @@ export function seriesCalibratedScores(
     if (out.extreme.length < n) throw new RangeError(`seriesCalibratedScores: out.extreme needs ${n} values, has ${out.extreme.length}`);
     out.extreme.fill(0, 0, n);
   }
-  for (const key of ["z", "lo", "hi", "accumulated"] as const) {
+  if (out.pointZ !== undefined) {
+    if (out.pointZ.length < n) throw new RangeError(`seriesCalibratedScores: out.pointZ needs ${n} values, has ${out.pointZ.length}`);
+    out.pointZ.fill(Number.NaN, 0, n);
+  }
+  for (const key of ["z", "lo", "hi"] as const) {
     if (out[key] !== undefined && out[key].length < detectionSize) throw new RangeError(`seriesCalibratedScores: out.${key} needs ${detectionSize} values, has ${out[key].length}`);
   }
   const C = anomalyCalibrationSize(detectionSize);
-  const size = Math.max(n, 4 * C + 2 + ANOMALY_EVIDENCE_POINTS);
+  const size = Math.max(n, 2 * C + 1);
   const work = scratch !== undefined && scratch.length >= size ? scratch : new Float64Array(size);
   const detectionStart = n - detectionSize;
   let outside = 0;
@@ -201,8 +200,7 @@ export function seriesCalibratedScores(
     out.z[j] = calibratedZ(u, sorted, 0, count);
     out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
     out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
-    if (out.accumulated !== undefined) out.accumulated[j] = out.z[j]! * out.z[j]!;
-    if (out.evidence !== undefined) out.evidence[j] = 0;
+    if (out.pointZ !== undefined) out.pointZ[t] = out.z[j]!;
   }
   return { calibrationPoints: count, multiplier, sliding: false };
 }
@@ -237,20 +235,7 @@ class SlidingRanks {
   }
 }
 
-/**
- * Points whose spread scores the accumulated evidence of online anomaly
- * detection sums: e_t = Σ of the last 8 scores u (each clipped to ±6) / √8.
- * On the monitoring benchmark (docs/monitoring-experiments.md), ranking by
- * max(|z|, |calibrated e|) scored 48.9 against 46.3 for |z| alone with
- * one-step forecasts.
- * @category Anomaly detection
- */
-export const ANOMALY_EVIDENCE_POINTS = 8;
-
-/** Scores are clipped to ±this before they are summed as evidence, so one spike cannot dominate the sum. */
-const EVIDENCE_CLIP = 6;
-
-/** The sliding mode of {@link seriesCalibratedScores}; `work` has room for two {@link SlidingRanks} and the evidence ring. */
+/** The sliding mode of {@link seriesCalibratedScores}; `work` has room for one {@link SlidingRanks}. */
 function slidingScores(
   y: ArrayLike<number>,
   forecast: ArrayLike<number>,
@@ -260,16 +245,13 @@ function slidingScores(
   detectionSize: number,
   level: number,
   C: number,
-  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; accumulated?: Float64Array; evidence?: Float64Array; extreme?: Uint8Array },
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array; pointZ?: Float64Array; extreme?: Uint8Array },
   work: Float64Array,
 ): SeriesScoreSummary {
   const n = y.length;
   const G = knots.length;
   const detectionStart = n - detectionSize;
   const scores = new SlidingRanks(work.subarray(0, C + 1), work.subarray(C + 1, 2 * C + 1));
-  const evidenceRanks = new SlidingRanks(work.subarray(2 * C + 1, 3 * C + 2), work.subarray(3 * C + 2, 4 * C + 2));
-  const recent = work.subarray(4 * C + 2, 4 * C + 2 + ANOMALY_EVIDENCE_POINTS);
-  let seen = 0;
   let first: SeriesScoreSummary | null = null;
   const excludeFrom = Math.min(20, C >> 1);
   for (let t = 0; t < n; t++) {
@@ -278,17 +260,7 @@ function slidingScores(
     const certain = spreadIsCertain(below, above, t * G, G);
     const u = spreadScore(y[t] as number, f, below, above, t * G, knots);
     const z = calibratedZ(u, scores.sorted, 0, scores.count);
-    // accumulated evidence: the last ANOMALY_EVIDENCE_POINTS scores, summed in order (no running sum: no drift)
-    recent[seen % ANOMALY_EVIDENCE_POINTS] = Math.max(-EVIDENCE_CLIP, Math.min(EVIDENCE_CLIP, u));
-    seen++;
-    let evidenceZ = Number.NaN;
-    if (seen >= ANOMALY_EVIDENCE_POINTS) {
-      let sum = 0;
-      for (let k = 0; k < ANOMALY_EVIDENCE_POINTS; k++) sum += recent[(seen + k) % ANOMALY_EVIDENCE_POINTS] as number;
-      const e = sum / Math.sqrt(ANOMALY_EVIDENCE_POINTS);
-      evidenceZ = calibratedZ(e, evidenceRanks.sorted, 0, evidenceRanks.count);
-      if (!(evidenceRanks.count >= excludeFrom && Math.abs(evidenceZ) > ANOMALY_EXCLUDE_Z)) evidenceRanks.add(Math.abs(e));
-    }
+    if (out.pointZ !== undefined && (scores.count >= excludeFrom || t >= detectionStart)) out.pointZ[t] = z;
     if (t >= detectionStart) {
       const j = t - detectionStart;
       const multiplier = conformalMultiplier(scores.sorted, 0, scores.count, level);
@@ -296,9 +268,6 @@ function slidingScores(
       out.z[j] = z;
       out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
       out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
-      const a = Number.isNaN(evidenceZ) || evidenceRanks.count < excludeFrom ? 0 : evidenceZ;
-      if (out.accumulated !== undefined) out.accumulated[j] = Math.max(z * z, a * a);
-      if (out.evidence !== undefined) out.evidence[j] = a * a;
     }
     if (scores.count >= excludeFrom && Math.abs(z) > ANOMALY_EXCLUDE_Z) {
       if (out.extreme !== undefined) out.extreme[t] = 1;
