@@ -14,6 +14,7 @@ import "../src/model/weights/default.js";
 import { writeFileSync } from "node:fs";
 import { crossValidate } from "../src/cv/index.js";
 import { calibratedZ, spreadKnots, spreadScore, withSpread } from "../src/intervals/index.js";
+import { accumulatedAnomalyScores, scoreCorrelation } from "../src/anomaly/index.js";
 import { createNetworkForecaster, modelParams } from "../src/model/index.js";
 import type { Freq } from "../src/types.js";
 import { meanOf } from "../src/stats/index.js";
@@ -131,6 +132,25 @@ function scaleCalibrated(x: Float64Array, C: number): Float64Array {
   return out;
 }
 
+/** Signed (x(t) − mean) / sd over the previous w values of x (NaN where not defined): the baseline's z with its sign. */
+function signedTrailingZ(x: Float64Array, w: number): Float64Array {
+  const magnitude = trailingGaussianZ(x, w);
+  return magnitude.map((v, t) => {
+    if (Number.isNaN(v)) return v;
+    let mean = 0;
+    for (let i = t - w; i < t; i++) mean += x[i]!;
+    return (x[t]! >= mean / w ? 1 : -1) * v;
+  });
+}
+
+/** √A of the shipped accumulated score (a CUSUM reset after alarms at level 99) over z, with or without the correlation correction (ρ from the points before `from`). */
+function cusumScore(z: Float64Array, from: number, corrected: boolean): Float64Array {
+  const valid = z.map((v, t) => (t >= from - 336 ? v : Number.NaN));
+  const out = new Float64Array(z.length);
+  accumulatedAnomalyScores(valid, 99, out, corrected ? scoreCorrelation(valid, from) : 0);
+  return out.map(Math.sqrt);
+}
+
 const abs = (z: Float64Array) => z.map(Math.abs);
 const maxOf = (a: Float64Array, b: Float64Array) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : Math.max(v, b[t]!)));
 
@@ -141,6 +161,7 @@ const from = (i: number) => streams[i]!.warmup - LEAD + 40;
 // evidence the network's adaptation hides: the point against the same point one season earlier
 const seasonal = streams.map((stream, i) => abs(slidingZ(seasonalDifferences(stream), from(i), 336, 4)));
 const baseline = streams.map((stream) => trailingGaussianZ(seasonalDifferences(stream), 168));
+const signedBaseline = streams.map((stream) => signedTrailingZ(seasonalDifferences(stream), 168));
 const seasonalOver = [72, 336].map((W) => ({ W, other: streams.map((stream) => trailingGaussianZ(seasonalDifferences(stream), W)) }));
 const centredOver = [168, 336].map((w) => ({ w, sc: streams.map((stream, i) => abs(slidingZ(centred(seasonalDifferences(stream), w), from(i), 336, 4))) }));
 for (const h of [1, 6]) {
@@ -191,6 +212,22 @@ for (const h of [1, 6]) {
     score(`min(|z|, seasonal z over ${W} differences)`, z.map((zi, i) => minOf(abs(zi), other[i]!)));
   }
   score("geometric mean of |z| and the baseline z", z.map((zi, i) => abs(zi).map((v, t) => (Number.isNaN(baseline[i]![t]!) ? v : Math.sqrt(v * baseline[i]![t]!)))));
+  const pairOf = (a: Float64Array, b: Float64Array, f: (x: number, y: number) => number) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : f(v, b[t]!)));
+  for (const p of [-1, -2, -4]) {
+    score(`power mean (p = ${p}) of |z| and the baseline z`, z.map((zi, i) => pairOf(abs(zi), baseline[i]!, (x, y) => (x <= 0 || y <= 0 ? 0 : (0.5 * (x ** p + y ** p)) ** (1 / p)))));
+  }
+  for (const w of [0.6, 0.7, 0.8]) {
+    score(`${w} · min + ${(1 - w).toFixed(1)} · max of |z| and the baseline z`, z.map((zi, i) => pairOf(abs(zi), baseline[i]!, (x, y) => w * Math.min(x, y) + (1 - w) * Math.max(x, y))));
+  }
+  // the shipped accumulated score: a CUSUM of the judged z (both judges, same side), reset after every alarm
+  const judged = z.map((zi, i) => zi.map((v, t) => {
+    const b = signedBaseline[i]![t]!;
+    if (Number.isNaN(b) || Number.isNaN(v)) return v;
+    return (v > 0 && b > 0) || (v < 0 && b < 0) ? Math.sign(v) * Math.min(Math.abs(v), Math.abs(b)) : 0;
+  }));
+  score("judged z (both judges, same side): the flags' score", judged.map(abs));
+  score("accumulated: CUSUM of the judged z, k = 1, reset after alarms, no correlation correction", judged.map((j, i) => cusumScore(j, streams[i]!.warmup, false)));
+  score("accumulated: the same with the correlation correction (shipped)", judged.map((j, i) => cusumScore(j, streams[i]!.warmup, true)));
   score("mean of |z| and the baseline z, scale-calibrated (90 % of the last 336 → 1.645)", combined.map((c) => scaleCalibrated(c, 336)));
   score("mean of |z| and the baseline z rank-calibrated (C = 336, nothing excluded)", z.map((zi, i) => meanOf(abs(zi), abs(slidingZ(baseline[i]!, from(i) + 200, 336, Infinity)))));
   // the same combination calibrated on its own past values, so that a level keeps its meaning
@@ -216,6 +253,10 @@ const lines = [
   "Reading: a local scale (C = 336) with anomalies left out ranks better than the rule it replaced; accumulated evidence in the form of a CUSUM of z, even calibrated on its own past values, ranks worse, because the one-step errors of real and synthetic monitoring series are autocorrelated (daily and weekly boundaries the 96-point context cannot see, noise bursts), so sums of normal errors drift as far as a level shift's. None of the network-only variants reaches the seasonal-naive baseline's 49.4: on these streams the network adapts to a level shift, a drift or a flat-line within a point or two, while y − y₋₂₄ keeps showing it for a day.",
   "",
   "Seasonal evidence (2026-11-24): the seasonal difference r = y − y₋ₘ judged the way the baseline judges it, |r − mean| / sd over the previous 168 differences (not robust: the sd grows after an anomaly, which keeps its echo one season later quiet), averaged with the network's calibrated |z|, ranks best of everything tried: 55.9 (h 1) and 57.1 (h 6) against the baseline's 49.4 and the network alone's 46.3 / 37.2. The same seasonal difference calibrated robustly (rank against the last 336, anomalies left out, with or without its trend taken out) ranks far lower (35.7–38.1 alone), and calibrating the averaged score on its own past values gives back most of the gain (50.7 / 44.4). So the gain comes from two judges that fail differently (the network on what it adapts to, the seasonal difference on what a season hides), not from a better scale; how to keep a level's meaning for such a combined score (a calibration that does not flatten its ranking across streams) is the open step. The rule shipped (docs/anomaly-detection.md, step 6) is “both judges must agree”, min(|z|, baseline z) here, on the same sign: it flags 0.15 % of normal points and its flags score +35.5 / +30.0 at 2.576, the only variant above flagging nothing; with 336 differences instead of 168 it ranks 52.0 at h 1 (45.7 at h 6) but needs 360 points of history, more than the benchmark's streaming calls send. The last columns show where each score stands: the network's calibrated z flags 0.85–1.03 % of normal points at 2.576 (it holds level 99); the uncalibrated average flags only 0.49–0.51 % (conservative, so its level-99 flags would cost less, not more), and rescaling it by the 90 % quantile of its own recent values brings that to 1.19–1.22 % while keeping 52.7 / 53.9.",
+  "",
+  "Between the average and “both judges” (2026-11-24, second session): power means of the two |z| (p = −1, −2, −4) and mixtures w · min + (1 − w) · max (w = 0.6, 0.7, 0.8) trace one trade-off between ranking and what the level-99 flags cost; none ranks clearly above the baseline's 49.4 in both patterns while its flags stay clearly above flagging nothing (best of them: 0.8 · min + 0.2 · max, 51.0 / 51.2 ranking, +22.1 / +21.2 flags). A score cannot rank like the average and flag like the minimum: every level set of one score is nested in the next, and the average's best level set (about 3.3) includes points the minimum's level-99 set excludes.",
+  "",
+  "Accumulated score (same session): the shipped accumulated_anomaly_score is a CUSUM of the judged z with k = 1, reset after every alarm (docs/anomaly-detection.md, step 7). Without a correction for correlated scores its level-99 alarms score +21.8 with one-step forecasts but −84.3 with windows of 6, whose scores share their origin; dividing each term by √((1 + ρ)/(1 − ρ)), ρ the lag-1 correlation of the scores before the window, brings them to +35.4 and +30.0 (the flags' own +35.8 / +30.0), so the alarms never cost more than the flags here. The last rows show it.",
   "",
 ];
 writeFileSync("docs/monitoring-experiments.md", lines.join("\n"));

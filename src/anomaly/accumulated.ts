@@ -13,7 +13,7 @@ import { gaussianMultiplier } from "../intervals/index.js";
  * one), so normal points (|z| mostly below k) drain the sums back to 0 and a
  * run of points shifted by more than k builds them up. k = 1 is tuned to
  * shifts of about 2 (a CUSUM with allowance k is quickest for shifts of 2k).
- * Chosen on the monitoring benchmark (docs/monitoring-experiments.md).
+ * Measured on the monitoring benchmark in docs/monitoring-experiments.md.
  * @category Anomaly detection
  */
 export const ANOMALY_CUSUM_ALLOWANCE = 1;
