@@ -62,7 +62,7 @@ export interface AnomalyResult extends TokenCounts {
   anomaly: boolean[];
   /** Signed calibrated z-score of each row (|z| > Φ⁻¹(0.5 + level/200) exactly when y is outside the interval). */
   anomaly_score: number[];
-  /** max(z², z_e²) (univariate) or Σ over series of z² at the row's step (multivariate), z the calibrated z-score. */
+  /** max(z², z_c²) (univariate, z_c from a CUSUM of the scored points, reset after alarms) or Σ over series of z² at the row's step (multivariate), z the calibrated z-score. */
   accumulated_anomaly_score: number[];
   /** The interval used for the decision (univariate), or null (multivariate). */
   intervals: Intervals | null;

@@ -328,7 +328,7 @@ export const ANOMALY_RESPONSE_SCHEMA: ApiObjectSchema = {
     prop("idxs", { kind: "array", items: int0 }, "0-based position of each output row in the request's y."),
     prop("anomaly", { kind: "array", items: { kind: "boolean" } }, "true where the point is flagged."),
     prop("anomaly_score", numbers, "Calibrated z-score: the signed normal quantile of the highest level whose calibrated interval the point lies outside."),
-    prop("accumulated_anomaly_score", numbers, "max(z², z_e²) with z_e the calibrated z of the last 8 scores summed (univariate; z² for a short history), or the sum of z² over series (multivariate)."),
+    prop("accumulated_anomaly_score", numbers, "max(z², z_c²) with z_c the z-equivalent of a two-sided CUSUM of the scored points, reset after every alarm (univariate), or the sum of z² over series (multivariate)."),
     prop("intervals", intervalsSchema, "Interval used for the decision (lo-<L>, hi-<L>), null for multivariate."),
   ],
 };
