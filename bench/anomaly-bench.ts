@@ -4,7 +4,8 @@
  * (forecastmodel-1) and, for comparison, the seasonal naive forecaster (the
  * pipeline's own cost). One process, one thread.
  *
- * Run: npm run build && node dist/bench/anomaly-bench.js [series] [points]
+ * Run: npm run build && node dist/bench/anomaly-bench.js [series] [points] [level]
+ * (level 99 by default; above 99 the seasonal judge's interval bounds are bisected)
  */
 import "../src/model/weights/default.js";
 import seedrandom from "seedrandom";
@@ -18,16 +19,17 @@ const seriesCount = Number(process.argv[2] ?? 1000);
 const points = Number(process.argv[3] ?? 1000);
 const h = 24;
 const detectionSize = 48;
+const level = Number(process.argv[4] ?? 99);
 
 function makeSeries(): SeriesData {
   const random = seedrandom("anomaly-bench");
   const y = new Float64Array(seriesCount * points);
   for (let i = 0; i < seriesCount; i++) {
-    const level = 50 + 100 * random();
+    const base = 50 + 100 * random();
     const amplitude = 5 + 20 * random();
     const phase = 24 * random();
     for (let t = 0; t < points; t++) {
-      let v = level + amplitude * Math.sin((2 * Math.PI * (t + phase)) / 24) + 2 * (random() - 0.5) * 3;
+      let v = base + amplitude * Math.sin((2 * Math.PI * (t + phase)) / 24) + 2 * (random() - 0.5) * 3;
       if (random() < 0.002) v += 10 * amplitude;
       y[i * points + t] = v;
     }
@@ -38,7 +40,7 @@ function makeSeries(): SeriesData {
 }
 
 function request(series: SeriesData): AnomalyInput {
-  return univariateAnomalyRequest(series, "H", h, detectionSize, 99);
+  return univariateAnomalyRequest(series, "H", h, detectionSize, level);
 }
 
 function time(label: string, forecaster: Forecaster | undefined, series: SeriesData): string[] {
@@ -64,7 +66,7 @@ function time(label: string, forecaster: Forecaster | undefined, series: SeriesD
 
 const series = makeSeries();
 const windows = anomalyWindowCount(detectionSize, h, h);
-console.log(`# online anomaly detection: ${seriesCount} series × ${points} points, h ${h}, detection_size ${detectionSize}, univariate`);
+console.log(`# online anomaly detection: ${seriesCount} series × ${points} points, h ${h}, detection_size ${detectionSize}, level ${level}, univariate`);
 console.log(`# ${windows} windows per series → ${windows * seriesCount} forecast rows; node ${process.version}, one thread`);
 console.log("");
 const rows = [["forecaster", "wall s", "CPU s", "points/CPU s", "heap Δ MiB", "flagged rows"]];

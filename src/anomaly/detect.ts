@@ -288,6 +288,11 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const pointAbove = new Float64Array(longest * G);
   const mean = new Float64Array(outputRows);
   const idxs = new Int32Array(outputRows);
+  // The seasonal judge's opinion of every detection point (univariate, without exogenous features, which it
+  // cannot see): it depends on y only, so it is formed once for both scorings.
+  const season = modelParams(request.model, request.freq).seasonLength;
+  const judging = !multivariateThresholding && plan === null;
+  const opinion = judging ? seasonalOpinions(series, season, detectionSize, level) : undefined;
   const score = (run: typeof cv, forecasts: Float64Array): void => {
     const spread = run.spread!;
     for (let i = 0; i < seriesCount; i++) {
@@ -323,6 +328,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
           extreme: extreme.subarray(start, end),
         },
         scratch,
+        opinion === undefined ? undefined : { centre: opinion.centre.subarray(base, base + detectionSize), sd: opinion.sd.subarray(base, base + detectionSize) },
       );
       for (let j = 0; j < detectionSize; j++) {
         const row = end - detectionSize + j;
@@ -409,11 +415,9 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
       }
     }
   } else {
-    // The seasonal judge: with enough history (and no exogenous features, which it cannot see), a point is an
-    // anomaly only when both the network and the point's seasonal difference put it outside their intervals.
-    // The accumulated score runs over every scored point before the window too (judged the same way), so that
+    // (The seasonal judge already spoke in the scoring, where it can.) The accumulated score runs over every scored point before the window too (judged the same way), so that
     // evidence which started before the window counts.
-    accumulated = judgeAndAccumulate(series, modelParams(request.model, request.freq).seasonLength, detectionSize, level, plan === null, zScores, lower, upper, pointZ);
+    accumulated = judgeAndAccumulate(series, season, detectionSize, level, judging, zScores, pointZ);
     anomaly = univariateAnomalyFlags(zScores, level);
     intervals = { [intervalKey(level, "lo")]: lower, [intervalKey(level, "hi")]: upper };
   }
@@ -432,29 +436,35 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
 }
 
 
+/** The seasonal judge's centre and σ of every detection row (σ NaN where it cannot speak). */
+function seasonalOpinions(series: SeriesData, m: number, detectionSize: number, level: number): { centre: Float64Array; sd: Float64Array } {
+  const rows = (series.offsets.length - 1) * detectionSize;
+  const centre = new Float64Array(rows);
+  const sd = new Float64Array(rows).fill(Number.NaN);
+  const judged = new Float64Array(5);
+  const q = gaussianMultiplier(level);
+  for (let i = 0; i + 1 < series.offsets.length; i++) {
+    const values = series.y.subarray(series.offsets[i] as number, series.offsets[i + 1] as number);
+    for (let j = 0; j < detectionSize; j++) {
+      if (!seasonalJudge(values, values.length - detectionSize + j, m, q, judged)) continue;
+      centre[i * detectionSize + j] = judged[3] as number;
+      sd[i * detectionSize + j] = judged[4] as number;
+    }
+  }
+  return { centre, sd };
+}
+
 /**
- * Univariate: per series, (1) when `judge` is set, replaces the network's z
- * and interval of every detection point the seasonal judge can speak for by
- * the two judges' combination (see `combineJudges`), and the own z of every
- * earlier scored point likewise; (2) runs the accumulated score
- * (`accumulatedAnomalyScores`) over the series' scored points in time order,
- * from its first scored point to its last, and returns it for the detection
- * rows.
+ * Univariate: per series, runs the accumulated score
+ * (`accumulatedAnomalyScores`) over the series' scored points in time
+ * order, from its first scored point to its last: the earlier points with
+ * their own z, combined with the seasonal judge's where it speaks and
+ * `judge` is set (`combineJudges`), then the detection points with their
+ * final z; returns it for the detection rows.
  */
-function judgeAndAccumulate(
-  series: SeriesData,
-  m: number,
-  detectionSize: number,
-  level: number,
-  judge: boolean,
-  z: Float64Array,
-  lo: Float64Array,
-  hi: Float64Array,
-  pointZ: Float64Array,
-): Float64Array {
+function judgeAndAccumulate(series: SeriesData, m: number, detectionSize: number, level: number, judge: boolean, z: Float64Array, pointZ: Float64Array): Float64Array {
   const q = gaussianMultiplier(level);
   const judged = new Float64Array(3);
-  const combined = new Float64Array(3);
   const accumulated = new Float64Array(z.length);
   let longest = 0;
   for (let i = 0; i + 1 < series.offsets.length; i++) longest = Math.max(longest, (series.offsets[i + 1] as number) - (series.offsets[i] as number));
@@ -468,23 +478,9 @@ function judgeAndAccumulate(
     while (first < detectionStart && Number.isNaN(pointZ[start + first] as number)) first++;
     for (let t = first; t < detectionStart; t++) {
       const v = pointZ[start + t] as number;
-      if (judge && !Number.isNaN(v) && seasonalJudge(values, t, m, q, judged)) {
-        combineJudges(v, 0, 0, judged[0] as number, judged[1] as number, judged[2] as number, combined);
-        sequence[t - first] = combined[0] as number;
-      } else {
-        sequence[t - first] = v;
-      }
+      sequence[t - first] = judge && !Number.isNaN(v) && seasonalJudge(values, t, m, q, judged) ? combineJudges(v, judged[0] as number) : v;
     }
-    for (let j = 0; j < detectionSize; j++) {
-      const r = i * detectionSize + j;
-      if (judge && seasonalJudge(values, detectionStart + j, m, q, judged)) {
-        combineJudges(z[r] as number, lo[r] as number, hi[r] as number, judged[0] as number, judged[1] as number, judged[2] as number, combined);
-        z[r] = combined[0] as number;
-        lo[r] = combined[1] as number;
-        hi[r] = combined[2] as number;
-      }
-      sequence[detectionStart - first + j] = z[r] as number;
-    }
+    sequence.set(z.subarray(i * detectionSize, (i + 1) * detectionSize), detectionStart - first);
     const run = sequence.subarray(0, n - first);
     accumulatedAnomalyScores(run, level, run, scoreCorrelation(run, detectionStart - first));
     accumulated.set(run.subarray(detectionStart - first), i * detectionSize);

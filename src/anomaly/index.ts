@@ -9,6 +9,7 @@ export {
   multivariateThreshold,
   seriesCalibratedScores,
   type SeriesScoreSummary,
+  type SeasonalOpinion,
   calibrationFitEnd,
   anomalyCalibrationSize,
   ANOMALY_CALIBRATION_MAX,
@@ -21,5 +22,5 @@ export {
   anomalyWindowCount,
   detectAnomalies,
 } from "./detect.js";
-export { SEASONAL_JUDGE_WINDOW, seasonalJudge, combineJudges } from "./seasonal-judge.js";
+export { SEASONAL_JUDGE_WINDOW, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";
 export { ANOMALY_CUSUM_ALLOWANCE, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation } from "./accumulated.js";

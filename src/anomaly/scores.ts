@@ -6,6 +6,7 @@
  */
 import { calibratedZ, conformalMultiplier, gaussianMultiplier, spreadHalfWidth, spreadIsCertain, spreadKnots, spreadScore } from "../intervals/index.js";
 import { chiSquareQuantile, compensatedSum } from "../stats/index.js";
+import { combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";
 
 /**
  * What {@link seriesCalibratedScores} returns besides its outputs.
@@ -108,6 +109,9 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  *   |z| exceeds 4 (in sliding mode the ones left out of the calibration; in
  *   static mode against all the scores, once there are at least 20).
  * @param scratch - Optional work buffer of at least max(y.length, 2C + 1) values.
+ * @param judge - Optional seasonal judge's opinion of each detection point (`SeasonalOpinion`): where it
+ *   speaks, z and the interval are the two judges' combination (`combineJudges`, `judgedInterval`);
+ *   `pointZ` keeps the network's own z.
  * @throws RangeError when lengths or `detectionSize` are invalid, or a detection point has no finite forecast.
  *
  * @example
@@ -140,6 +144,7 @@ export function seriesCalibratedScores(
   level: number,
   out: { z: Float64Array; lo: Float64Array; hi: Float64Array; pointZ?: Float64Array; extreme?: Uint8Array },
   scratch?: Float64Array,
+  judge?: SeasonalOpinion,
 ): SeriesScoreSummary {
   const n = y.length;
   const knots = spreadKnots(levels);
@@ -174,7 +179,10 @@ export function seriesCalibratedScores(
     if (!Number.isFinite(f) || !Number.isFinite(y[t] as number)) throw new RangeError(`seriesCalibratedScores: y and forecast must be finite at point ${t}`);
     if (t < detectionStart) outside++;
   }
-  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work);
+  if (judge !== undefined && (judge.centre.length < detectionSize || judge.sd.length < detectionSize)) {
+    throw new RangeError(`seriesCalibratedScores: judge.centre and judge.sd need ${detectionSize} values`);
+  }
+  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judge);
 
   // Static: every forecast point calibrates every detection point.
   let count = 0;
@@ -201,6 +209,7 @@ export function seriesCalibratedScores(
     out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
     out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
     if (out.pointZ !== undefined) out.pointZ[t] = out.z[j]!;
+    if (judge !== undefined && (judge.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, sorted, count, level, judge, out);
   }
   return { calibrationPoints: count, multiplier, sliding: false };
 }
@@ -247,6 +256,7 @@ function slidingScores(
   C: number,
   out: { z: Float64Array; lo: Float64Array; hi: Float64Array; pointZ?: Float64Array; extreme?: Uint8Array },
   work: Float64Array,
+  judge: SeasonalOpinion | undefined,
 ): SeriesScoreSummary {
   const n = y.length;
   const G = knots.length;
@@ -268,6 +278,7 @@ function slidingScores(
       out.z[j] = z;
       out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
       out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
+      if (judge !== undefined && (judge.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, level, judge, out);
     }
     if (scores.count >= excludeFrom && Math.abs(z) > ANOMALY_EXCLUDE_Z) {
       if (out.extreme !== undefined) out.extreme[t] = 1;
@@ -277,6 +288,59 @@ function slidingScores(
     scores.add(Math.abs(u));
   }
   return first!;
+}
+
+/**
+ * The seasonal judge's opinion of each detection point (see `seasonalJudge`):
+ * its centre y(t − m) + μ and σ; σ NaN (or <= 0) where the judge cannot speak.
+ * @category Anomaly detection
+ */
+export interface SeasonalOpinion {
+  /** y(t − m) + μ of each detection point: where the seasonal judge expects it. */
+  readonly centre: ArrayLike<number>;
+  /** σ of each detection point's seasonal differences; NaN (or <= 0) where the judge cannot speak. */
+  readonly sd: ArrayLike<number>;
+}
+
+/** Work buffer of {@link judgePoint} (the computation is synchronous: one buffer serves every call). */
+const judgedBounds = new Float64Array(2);
+
+/** Detection point j judged by both judges: its z and interval become the combination's (`combineJudges`, `judgedInterval`). */
+function judgePoint(
+  j: number,
+  value: number,
+  f: number,
+  below: ArrayLike<number>,
+  above: ArrayLike<number>,
+  base: number,
+  knots: Float64Array,
+  sorted: ArrayLike<number>,
+  count: number,
+  level: number,
+  judge: SeasonalOpinion,
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array },
+): void {
+  const centre = judge.centre[j] as number;
+  const sd = judge.sd[j] as number;
+  out.z[j] = combineJudges(out.z[j]!, (value - centre) / sd);
+  const q = gaussianMultiplier(level);
+  if (q <= JUDGES_AGREE_Z) {
+    // the hull of the two intervals (no search: at these levels |z| > q exactly when both judges reject y)
+    out.lo[j] = Math.max(Math.min(out.lo[j]!, centre - q * sd), -Number.MAX_VALUE);
+    out.hi[j] = Math.min(Math.max(out.hi[j]!, centre + q * sd), Number.MAX_VALUE);
+    return;
+  }
+  const agree = conformalMultiplier(sorted, 0, count, 99);
+  const network = {
+    forecast: f,
+    lo: out.lo[j]!,
+    hi: out.hi[j]!,
+    loAgree: Math.max(f - spreadHalfWidth(below, base, knots, agree), -Number.MAX_VALUE),
+    hiAgree: Math.min(f + spreadHalfWidth(above, base, knots, agree), Number.MAX_VALUE),
+  };
+  judgedInterval((v) => calibratedZ(spreadScore(v, f, below, above, base, knots), sorted, 0, count), network, centre, sd, q, judgedBounds);
+  out.lo[j] = judgedBounds[0]!;
+  out.hi[j] = judgedBounds[1]!;
 }
 
 /** First index in `sorted[0, count)` whose value is >= v. */

@@ -3,9 +3,10 @@
  * detection point, from the point's difference with the same point one
  * season earlier, and the rule that combines it with the network's calibrated
  * z (a point is an anomaly when both judges find it outside their interval,
- * on the same side).
+ * on the same side; once both reject it at 99 %, its score is their average).
  * @module
  */
+import { gaussianMultiplier } from "../intervals/index.js";
 
 /**
  * Seasonal differences the seasonal judge compares a point's with: the 168
@@ -26,8 +27,9 @@ export const SEASONAL_JUDGE_WINDOW = 168;
  * anomaly in r(t) is not judged an anomaly (on the monitoring benchmark a
  * robust scale ranked anomalies far worse: docs/monitoring-experiments.md).
  *
- * Writes [z_s, lo, hi] to `out` and returns true when the judge can speak:
- * t ≥ m + window and σ > 0; otherwise returns false and leaves `out`.
+ * Writes [z_s, lo, hi, centre, σ] to `out` (the last two when it has room
+ * for them) and returns true when the judge can speak: t ≥ m + window and
+ * σ > 0; otherwise returns false and leaves `out`.
  *
  * Cost: O(window), no allocation.
  *
@@ -35,7 +37,7 @@ export const SEASONAL_JUDGE_WINDOW = 168;
  * @param t - The point judged.
  * @param m - Season length (≥ 1; 1 compares with the point before).
  * @param q - The level's multiplier Φ⁻¹(0.5 + level/200).
- * @param out - Receives z_s, lo, hi.
+ * @param out - Receives z_s, lo, hi (and centre y(t − m) + μ and σ when it has 5 values).
  * @param window - How many differences before t (default {@link SEASONAL_JUDGE_WINDOW}).
  *
  * @example
@@ -69,37 +71,157 @@ export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, 
   out[0] = ((y[t] as number) - centre) / sd;
   out[1] = centre - q * sd;
   out[2] = centre + q * sd;
+  if (out.length >= 5) {
+    out[3] = centre;
+    out[4] = sd;
+  }
   return true;
 }
 
 /**
- * Both judges must agree: the combined z of a point whose network z is
- * `zNetwork` (interval [loNetwork, hiNetwork]) and whose seasonal z is
- * `zSeasonal` (interval [loSeasonal, hiSeasonal]).
+ * Where the two judges' agreement turns into their average:
+ * Φ⁻¹(0.995) = 2.5758…, the multiplier of level 99 (see {@link combineJudges}).
+ * @category Anomaly detection
+ */
+export const JUDGES_AGREE_Z = gaussianMultiplier(99);
+
+/**
+ * The combined z of a point whose network z is `zNetwork` and whose
+ * seasonal z is `zSeasonal`: both judges must agree, and once both reject
+ * the point at level 99 its score is their average.
  *
- * z = sign · min(|z_network|, |z_seasonal|) when both have the same sign,
- * else 0; the interval is the hull [min(lo), max(hi)]. Since each judge's z
- * exceeds q exactly outside its own interval, |z| > q exactly when y lies
- * outside the hull (above both intervals or below both): the flag and the
- * interval keep the contract's equivalence, and the mean stays the
- * network's. A point is flagged only when both judges flag it on the same
- * side, so the combined rule flags fewer normal points than either alone.
+ * With m = min(|z_network|, |z_seasonal|): when the two have one sign,
+ * z = sign · m if m <= τ, else sign · (|z_network| + |z_seasonal|)/2, with
+ * τ = {@link JUDGES_AGREE_Z} = Φ⁻¹(0.995); when their signs differ (or one
+ * is 0), z = 0.
  *
- * Writes [z, lo, hi] to `out`.
+ * Why: a point is flagged at level L only when both judges put it outside
+ * their level-L intervals on the same side (for L <= 99, |z| > q exactly
+ * when m > q), which normal points rarely do; but ranking by the smaller z
+ * understates a point one judge finds extreme. Above τ the score is the
+ * average, which ranked anomalies best on the monitoring benchmark
+ * (docs/monitoring-experiments.md). z is nondecreasing in each |z| on each
+ * side, so "outside the interval" stays one threshold on |z| (see
+ * {@link judgedInterval}).
+ *
+ * Cost: O(1).
+ *
+ * @param zNetwork - The network's calibrated z.
+ * @param zSeasonal - The seasonal judge's z.
+ * @returns The combined signed z.
  *
  * @example
  * ```ts
- * const out = new Float64Array(3);
- * combineJudges(4, 8, 12, 3, 7, 13, out); Array.from(out); // both above: the smaller z, the hull
- * // => [3, 7, 13]
- * combineJudges(4, 8, 12, -1, 15, 25, out); out[0]; // opposite sides: no evidence
+ * combineJudges(4, 2); // both above, not both beyond 2.576: the smaller
+ * // => 2
+ * combineJudges(4, 3); // both beyond 2.576: the average
+ * // => 3.5
+ * combineJudges(-4, -6); // both beyond 2.576 below: the average
+ * // => -5
+ * combineJudges(4, -1); // opposite sides: no evidence
  * // => 0
  * ```
  * @category Anomaly detection
  */
-export function combineJudges(zNetwork: number, loNetwork: number, hiNetwork: number, zSeasonal: number, loSeasonal: number, hiSeasonal: number, out: Float64Array): void {
+export function combineJudges(zNetwork: number, zSeasonal: number): number {
   const sameSide = (zNetwork > 0 && zSeasonal > 0) || (zNetwork < 0 && zSeasonal < 0);
-  out[0] = sameSide ? Math.sign(zNetwork) * Math.min(Math.abs(zNetwork), Math.abs(zSeasonal)) : 0;
-  out[1] = Math.min(loNetwork, loSeasonal);
-  out[2] = Math.max(hiNetwork, hiSeasonal);
+  if (!sameSide) return 0;
+  const a = Math.abs(zNetwork);
+  const b = Math.abs(zSeasonal);
+  const m = a < b ? a : b;
+  return Math.sign(zNetwork) * (m > JUDGES_AGREE_Z ? 0.5 * (a + b) : m);
+}
+
+/** Largest number of bisection steps of {@link judgedInterval} (doubles need at most about 1,100). */
+const BISECTION_STEPS = 2_000;
+
+/**
+ * The level-L interval of a point judged by {@link combineJudges}: the y
+ * whose combined |z| is at most q = Φ⁻¹(0.5 + L/200). `zNetworkAt(y)` is the
+ * network's calibrated z at a value y (nondecreasing in y); the seasonal z
+ * is (y − centre)/σ.
+ *
+ * For q <= τ ({@link JUDGES_AGREE_Z}) it is the hull of the two level-L
+ * intervals (|z| > q exactly when both judges put y outside theirs on one
+ * side). For q > τ each bound is found by bisection between the hull at τ
+ * (inside) and the hull at q (just beyond it: outside), to the last double:
+ * `hi` is the largest y above the forecast with combined z <= q, `lo` the
+ * smallest below, so |z(y)| > q exactly when y < lo or y > hi.
+ *
+ * Writes [lo, hi] to `out`.
+ *
+ * Cost: O(1) for q <= τ; else up to 2 × 2,000 evaluations of `zNetworkAt`
+ * (about 60 when the bounds are of one magnitude).
+ *
+ * @param zNetworkAt - The network's z at y.
+ * @param network - The network's interval at q ([lo, hi]) and at τ ([loAgree, hiAgree]); `forecast` inside both.
+ * @param centre - The seasonal judge's centre y(t − m) + μ.
+ * @param sd - The seasonal judge's σ (> 0).
+ * @param q - The level's multiplier.
+ * @param out - Receives lo, hi.
+ *
+ * @example
+ * ```ts
+ * // a network judge z = y / 1 and a seasonal judge z = (y − 1) / 2
+ * const out = new Float64Array(2);
+ * const net = (q: number, agree: number) => ({ forecast: 0, lo: -q, hi: q, loAgree: -agree, hiAgree: agree });
+ * judgedInterval((y) => y, net(1.96, JUDGES_AGREE_Z), 1, 2, 1.96, out);
+ * Array.from(out); // the hull at 95 %: below both −1.96 and 1 − 2 · 1.96, above both 1.96 and 1 + 2 · 1.96
+ * // => [-2.92, 4.92]
+ * const q = gaussianMultiplier(99.9);
+ * judgedInterval((y) => y, net(q, JUDGES_AGREE_Z), 1, 2, q, out);
+ * out[1]!.toFixed(4); // the average passes q = 3.29 only once the seasonal z reaches 2.576: y = 1 + 2 · 2.576
+ * // => '6.1517'
+ * ```
+ * @category Anomaly detection
+ */
+export function judgedInterval(
+  zNetworkAt: (y: number) => number,
+  network: { forecast: number; lo: number; hi: number; loAgree: number; hiAgree: number },
+  centre: number,
+  sd: number,
+  q: number,
+  out: Float64Array,
+): void {
+  const loHull = Math.max(Math.min(network.lo, centre - q * sd), -Number.MAX_VALUE);
+  const hiHull = Math.min(Math.max(network.hi, centre + q * sd), Number.MAX_VALUE);
+  if (q <= JUDGES_AGREE_Z) {
+    out[0] = loHull;
+    out[1] = hiHull;
+    return;
+  }
+  const beyond = (y: number): boolean => Math.abs(combineJudges(zNetworkAt(y), (y - centre) / sd)) > q;
+  // above: from the hull at τ (both judges at most τ there: inside) up to just past the hull at q (outside)
+  out[1] = lastInside(beyond, network.forecast, Math.max(network.forecast, Math.min(Math.max(network.hiAgree, centre + JUDGES_AGREE_Z * sd), Number.MAX_VALUE)), hiHull, 1);
+  out[0] = lastInside(beyond, network.forecast, Math.min(network.forecast, Math.max(Math.min(network.loAgree, centre - JUDGES_AGREE_Z * sd), -Number.MAX_VALUE)), loHull, -1);
+}
+
+/**
+ * The last y from `inside` in `direction` (+1 up, −1 down) where `beyond(y)`
+ * is false, knowing it is true just past `outside` (bisection to adjacent
+ * doubles; ±MAX_VALUE when nothing is beyond). `inside` is where both
+ * judges are at τ; should rounding put it beyond, the search starts from
+ * `forecast` (combined z 0) instead.
+ */
+function lastInside(beyond: (y: number) => boolean, forecast: number, inside: number, outside: number, direction: 1 | -1): number {
+  let a = inside;
+  let b = outside;
+  if (beyond(a)) {
+    b = a;
+    a = forecast;
+  } else {
+    // step past `outside` until it is beyond (one step usually: just past the hull at q both judges exceed q)
+    for (let step = Math.max(Math.abs(b), 1) * 2 ** -52, i = 0; !beyond(b); step *= 2, i++) {
+      if (i > 1100 || Math.abs(b) >= Number.MAX_VALUE) return direction * Number.MAX_VALUE;
+      a = b;
+      b = Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, b + direction * step));
+    }
+  }
+  for (let i = 0; i < BISECTION_STEPS; i++) {
+    const mid = a + (b - a) / 2;
+    if (mid === a || mid === b) break;
+    if (beyond(mid)) b = mid;
+    else a = mid;
+  }
+  return a;
 }
