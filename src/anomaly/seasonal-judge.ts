@@ -132,7 +132,7 @@ export function combineJudges(zNetwork: number, zSeasonal: number): number {
   return Math.sign(zNetwork) * (m > JUDGES_AGREE_Z ? 0.5 * (a + b) : m);
 }
 
-/** Largest number of bisection steps of {@link judgedInterval} (doubles need at most about 1,100). */
+/** Largest number of search steps of {@link judgedInterval} (halving alone needs at most about 1,100 for doubles). */
 const BISECTION_STEPS = 2_000;
 
 /**
@@ -150,8 +150,8 @@ const BISECTION_STEPS = 2_000;
  *
  * Writes [lo, hi] to `out`.
  *
- * Cost: O(1) for q <= τ; else up to 2 × 2,000 evaluations of `zNetworkAt`
- * (about 60 when the bounds are of one magnitude).
+ * Cost: O(1) for q <= τ; else a few dozen evaluations of `zNetworkAt` per
+ * bound (Illinois steps; at most 2 × 2,000).
  *
  * @param zNetworkAt - The network's z at y.
  * @param network - The network's interval at q ([lo, hi]) and at τ ([loAgree, hiAgree]); `forecast` inside both.
@@ -190,38 +190,96 @@ export function judgedInterval(
     out[1] = hiHull;
     return;
   }
-  const beyond = (y: number): boolean => Math.abs(combineJudges(zNetworkAt(y), (y - centre) / sd)) > q;
+  const excess = (y: number): number => Math.abs(combineJudges(zNetworkAt(y), (y - centre) / sd)) - q;
   // above: from the hull at τ (both judges at most τ there: inside) up to just past the hull at q (outside)
-  out[1] = lastInside(beyond, network.forecast, Math.max(network.forecast, Math.min(Math.max(network.hiAgree, centre + JUDGES_AGREE_Z * sd), Number.MAX_VALUE)), hiHull, 1);
-  out[0] = lastInside(beyond, network.forecast, Math.min(network.forecast, Math.max(Math.min(network.loAgree, centre - JUDGES_AGREE_Z * sd), -Number.MAX_VALUE)), loHull, -1);
+  out[1] = lastInside(excess, network.forecast, Math.max(network.forecast, Math.min(Math.max(network.hiAgree, centre + JUDGES_AGREE_Z * sd), Number.MAX_VALUE)), hiHull, 1);
+  out[0] = lastInside(excess, network.forecast, Math.min(network.forecast, Math.max(Math.min(network.loAgree, centre - JUDGES_AGREE_Z * sd), -Number.MAX_VALUE)), loHull, -1);
 }
 
 /**
- * The last y from `inside` in `direction` (+1 up, −1 down) where `beyond(y)`
- * is false, knowing it is true just past `outside` (bisection to adjacent
- * doubles; ±MAX_VALUE when nothing is beyond). `inside` is where both
- * judges are at τ; should rounding put it beyond, the search starts from
+ * The last y from `inside` in `direction` (+1 up, −1 down) where
+ * `excess(y)` (nondecreasing away from the forecast) is <= 0, knowing it is
+ * > 0 just past `outside`; ±MAX_VALUE when it never is.
+ *
+ * `inside` is the gate, where both judges reach τ: the combined score jumps
+ * there from the smaller z (<= τ) to the average, so when the average is
+ * already beyond q just past the gate, the bound is the gate itself (a few
+ * ulps are searched). Otherwise the score beyond the gate is the average,
+ * continuous but for the calibration's small steps, and Illinois steps
+ * (regula falsi with the stale end's value halved; a halving whenever a step
+ * gains less than half the bracket) find the bound down to adjacent
+ * doubles. Should rounding put `inside` beyond, the search starts from
  * `forecast` (combined z 0) instead.
  */
-function lastInside(beyond: (y: number) => boolean, forecast: number, inside: number, outside: number, direction: 1 | -1): number {
+function lastInside(excess: (y: number) => number, forecast: number, inside: number, outside: number, direction: 1 | -1): number {
+  const clamp = (y: number): number => Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, y));
   let a = inside;
-  let b = outside;
-  if (beyond(a)) {
+  let fa = excess(a);
+  let b: number;
+  let fb: number;
+  if (fa > 0) {
     b = a;
+    fb = fa;
     a = forecast;
+    fa = excess(a);
   } else {
-    // step past `outside` until it is beyond (one step usually: just past the hull at q both judges exceed q)
-    for (let step = Math.max(Math.abs(b), 1) * 2 ** -52, i = 0; !beyond(b); step *= 2, i++) {
-      if (i > 1100 || Math.abs(b) >= Number.MAX_VALUE) return direction * Number.MAX_VALUE;
-      a = b;
-      b = Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, b + direction * step));
+    // just past the gate: beyond already (the jump decides), or the start of the smooth part
+    const past = clamp(a + direction * Math.max(Math.abs(a), Number.MIN_VALUE) * 2 ** -48);
+    const fPast = excess(past);
+    if (fPast > 0) {
+      b = past;
+      fb = fPast;
+    } else {
+      a = past;
+      fa = fPast;
+      b = outside;
+      fb = excess(b);
+      // step past `outside` until it is beyond (one step usually: just past the hull at q both judges exceed q)
+      for (let step = Math.max(Math.abs(b), 1) * 2 ** -52, i = 0; !(fb > 0); step *= 2, i++) {
+        if (i > 1100 || Math.abs(b) >= Number.MAX_VALUE) return direction * Number.MAX_VALUE;
+        a = b;
+        fa = fb;
+        b = clamp(b + direction * step);
+        fb = excess(b);
+      }
     }
   }
+  // invariant: excess(a) <= 0 < excess(b); ga and gb are fa and fb, halved by Illinois when an end goes stale
+  let ga = fa;
+  let gb = fb;
+  let stale = 0; // +1: the last step moved a (b is stale), −1: it moved b
   for (let i = 0; i < BISECTION_STEPS; i++) {
-    const mid = a + (b - a) / 2;
-    if (mid === a || mid === b) break;
-    if (beyond(mid)) b = mid;
-    else a = mid;
+    const half = a + (b - a) / 2;
+    if (half === a || half === b) break;
+    const width = Math.abs(b - a);
+    let m = Number.isFinite(ga) && Number.isFinite(gb) && gb > ga ? a - (ga * (b - a)) / (gb - ga) : half;
+    if (!(direction * (m - a) > 0 && direction * (b - m) > 0)) m = half;
+    const fm = excess(m);
+    if (fm > 0) {
+      b = m;
+      gb = fm;
+      if (stale === -1) ga /= 2;
+      stale = -1;
+    } else {
+      a = m;
+      ga = fm;
+      if (stale === 1) gb /= 2;
+      stale = 1;
+    }
+    if (Math.abs(b - a) > 0.5 * width) {
+      // the step gained little (a step in the calibration, or the stale end): halve once
+      const mid = a + (b - a) / 2;
+      if (mid === a || mid === b) break;
+      const fmid = excess(mid);
+      if (fmid > 0) {
+        b = mid;
+        gb = fmid;
+      } else {
+        a = mid;
+        ga = fmid;
+      }
+      stale = 0;
+    }
   }
   return a;
 }
