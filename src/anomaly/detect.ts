@@ -415,8 +415,8 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
       }
     }
   } else {
-    // (The seasonal judge already spoke in the scoring, where it can.) The accumulated score runs over every scored point before the window too (judged the same way), so that
-    // evidence which started before the window counts.
+    // The seasonal judge already spoke in the scoring, where it can. The accumulated score also runs over the
+    // scored points before the window (judged the same way), so that evidence which started before it counts.
     accumulated = judgeAndAccumulate(series, season, detectionSize, level, judging, zScores, pointZ);
     anomaly = univariateAnomalyFlags(zScores, level);
     intervals = { [intervalKey(level, "lo")]: lower, [intervalKey(level, "hi")]: upper };
