@@ -213,73 +213,67 @@ export function judgedInterval(
  */
 function lastInside(excess: (y: number) => number, forecast: number, inside: number, outside: number, direction: 1 | -1): number {
   const clamp = (y: number): number => Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, y));
-  let a = inside;
-  let fa = excess(a);
-  let b: number;
-  let fb: number;
-  if (fa > 0) {
-    b = a;
-    fb = fa;
-    a = forecast;
-    fa = excess(a);
+  // the bracket: excess(a) <= 0 < excess(b), with their values (fa, fb; halved by Illinois when an end goes stale)
+  const bracket = new Bracket(inside, excess(inside), outside, Number.NaN);
+  if (bracket.fa > 0) {
+    bracket.place(inside, bracket.fa);
+    bracket.place(forecast, excess(forecast));
   } else {
     // just past the gate: beyond already (the jump decides), or the start of the smooth part
-    const past = clamp(a + direction * Math.max(Math.abs(a), Number.MIN_VALUE) * 2 ** -48);
-    const fPast = excess(past);
-    if (fPast > 0) {
-      b = past;
-      fb = fPast;
-    } else {
-      a = past;
-      fa = fPast;
-      b = outside;
-      fb = excess(b);
+    const past = clamp(inside + direction * Math.max(Math.abs(inside), Number.MIN_VALUE) * 2 ** -48);
+    if (!bracket.place(past, excess(past))) {
       // step past `outside` until it is beyond (one step usually: just past the hull at q both judges exceed q)
-      for (let step = Math.max(Math.abs(b), 1) * 2 ** -52, i = 0; !(fb > 0); step *= 2, i++) {
-        if (i > 1100 || Math.abs(b) >= Number.MAX_VALUE) return direction * Number.MAX_VALUE;
-        a = b;
-        fa = fb;
-        b = clamp(b + direction * step);
-        fb = excess(b);
+      let y = outside;
+      for (let step = Math.max(Math.abs(y), 1) * 2 ** -52, i = 0; !bracket.place(y, excess(y)); step *= 2, i++) {
+        if (i > 1100 || Math.abs(y) >= Number.MAX_VALUE) return direction * Number.MAX_VALUE;
+        y = clamp(y + direction * step);
       }
     }
   }
-  // invariant: excess(a) <= 0 < excess(b); ga and gb are fa and fb, halved by Illinois when an end goes stale
-  let ga = fa;
-  let gb = fb;
   let stale = 0; // +1: the last step moved a (b is stale), −1: it moved b
   for (let i = 0; i < BISECTION_STEPS; i++) {
+    const { a, b, fa, fb } = bracket;
     const half = a + (b - a) / 2;
     if (half === a || half === b) break;
     const width = Math.abs(b - a);
-    let m = Number.isFinite(ga) && Number.isFinite(gb) && gb > ga ? a - (ga * (b - a)) / (gb - ga) : half;
+    let m = Number.isFinite(fa) && Number.isFinite(fb) && fb > fa ? a - (fa * (b - a)) / (fb - fa) : half;
     if (!(direction * (m - a) > 0 && direction * (b - m) > 0)) m = half;
-    const fm = excess(m);
-    if (fm > 0) {
-      b = m;
-      gb = fm;
-      if (stale === -1) ga /= 2;
+    if (bracket.place(m, excess(m))) {
+      if (stale === -1) bracket.fa /= 2;
       stale = -1;
     } else {
-      a = m;
-      ga = fm;
-      if (stale === 1) gb /= 2;
+      if (stale === 1) bracket.fb /= 2;
       stale = 1;
     }
-    if (Math.abs(b - a) > 0.5 * width) {
+    if (Math.abs(bracket.b - bracket.a) > 0.5 * width) {
       // the step gained little (a step in the calibration, or the stale end): halve once
-      const mid = a + (b - a) / 2;
-      if (mid === a || mid === b) break;
-      const fmid = excess(mid);
-      if (fmid > 0) {
-        b = mid;
-        gb = fmid;
-      } else {
-        a = mid;
-        ga = fmid;
-      }
+      const mid = bracket.a + (bracket.b - bracket.a) / 2;
+      if (mid === bracket.a || mid === bracket.b) break;
+      bracket.place(mid, excess(mid));
       stale = 0;
     }
   }
-  return a;
+  return bracket.a;
+}
+
+/** The bracket of {@link lastInside}: `a` inside (excess <= 0), `b` beyond (excess > 0), and their values. */
+class Bracket {
+  constructor(
+    public a: number,
+    public fa: number,
+    public b: number,
+    public fb: number,
+  ) {}
+
+  /** Puts y at the end its excess f says (b when f > 0, else a); returns true for b. */
+  place(y: number, f: number): boolean {
+    if (f > 0) {
+      this.b = y;
+      this.fb = f;
+      return true;
+    }
+    this.a = y;
+    this.fa = f;
+    return false;
+  }
 }
