@@ -146,6 +146,22 @@ describe("detectAnomalies with the seasonal judge", () => {
     }
   });
 
+  test.prop([fc.constantFrom(1e-300, 1e-150, 1, 1e150, 1e300, 4e305), fc.constantFrom(99, 99.9, 99.999), fc.integer({ min: 0, max: 1_000_000 })], { numRuns: 30 })(
+    "huge and tiny magnitudes: flags are 'outside the interval', every score and bound finite, at levels above 99 too",
+    (scale, L, seed) => {
+      const rng = seedrandom(String(seed));
+      const y = Array.from({ length: 300 }, (_, t) => scale * (100 + 10 * Math.sin((2 * Math.PI * t) / 24) + 2 * (rng() - 0.5) + (rng() < 0.02 ? 40 * (rng() - 0.5) : 0)));
+      const result = detectAnomalies({ ...request([y], 48), level: L }, forecaster);
+      const lo = result.intervals![`lo-${L}`]!;
+      const hi = result.intervals![`hi-${L}`]!;
+      for (let r = 0; r < 48; r++) {
+        const value = y[result.idxs[r]!]!;
+        expect(result.anomaly[r]).toBe(value < lo[r]! || value > hi[r]! ? 1 : 0);
+        for (const v of [lo[r]!, hi[r]!, result.anomalyScore[r]!, result.accumulatedAnomalyScore[r]!]) expect(Number.isFinite(v)).toBe(true);
+      }
+    },
+  );
+
   // the network's side played by a naive last-value forecaster, which judges differently from the seasonal difference
   const lastValue = fixedModelSource(seasonalNaiveForecaster(1));
   const judgedAndAlone = (y: number[], detectionSize: number) => {
