@@ -21,6 +21,11 @@ export const ANOMALY_CUSUM_ALLOWANCE = 1;
 /** Each z is clipped to ±this before it enters the sums, so one spike cannot hold an alarm up for many points. */
 const CUSUM_CLIP = 4;
 
+/** z clipped to ±{@link CUSUM_CLIP}. */
+function clipped(z: number): number {
+  return z > CUSUM_CLIP ? CUSUM_CLIP : z < -CUSUM_CLIP ? -CUSUM_CLIP : z;
+}
+
 /** Largest lag-1 correlation the accumulated score corrects for (see {@link scoreCorrelation}). */
 const CUSUM_MAX_RHO = 0.5;
 
@@ -66,7 +71,7 @@ export function scoreCorrelation(z: ArrayLike<number>, end: number): number {
       previous = Number.NaN;
       continue;
     }
-    const c = v > CUSUM_CLIP ? CUSUM_CLIP : v < -CUSUM_CLIP ? -CUSUM_CLIP : v;
+    const c = clipped(v);
     if (!Number.isNaN(previous)) {
       cross += c * previous;
       squares += c * c;
@@ -176,6 +181,7 @@ export function accumulatedAnomalyScores(z: ArrayLike<number>, level: number, ou
   if (!(rho >= 0 && rho <= CUSUM_MAX_RHO)) throw new RangeError(`accumulatedAnomalyScores: rho must be in [0, ${CUSUM_MAX_RHO}], got ${String(rho)}`);
   const weight = Math.sqrt((1 - rho) / (1 + rho));
   const k = ANOMALY_CUSUM_ALLOWANCE;
+  const atZero = cusumEquivalentZ(0, k); // most points of normal data leave both sums at 0
   const q2 = q * q;
   let up = 0;
   let down = 0;
@@ -185,10 +191,11 @@ export function accumulatedAnomalyScores(z: ArrayLike<number>, level: number, ou
       out[t] = Number.NaN;
       continue;
     }
-    const c = weight * (v > CUSUM_CLIP ? CUSUM_CLIP : v < -CUSUM_CLIP ? -CUSUM_CLIP : v);
+    const c = weight * clipped(v);
     up = Math.max(0, up + c - k);
     down = Math.max(0, down - c - k);
-    const zc = cusumEquivalentZ(Math.max(up, down), k);
+    const s = Math.max(up, down);
+    const zc = s > 0 ? cusumEquivalentZ(s, k) : atZero;
     const a = Math.max(v * v, zc * zc);
     out[t] = a;
     if (a > q2) {

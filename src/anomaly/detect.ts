@@ -288,11 +288,10 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const pointAbove = new Float64Array(longest * G);
   const mean = new Float64Array(outputRows);
   const idxs = new Int32Array(outputRows);
-  // The seasonal judge's opinion of every detection point (univariate, without exogenous features, which it
-  // cannot see): it depends on y only, so it is formed once for both scorings.
-  const season = modelParams(request.model, request.freq).seasonLength;
-  const judging = !multivariateThresholding && plan === null;
-  const opinion = judging ? seasonalOpinions(series, season, detectionSize, level) : undefined;
+  // The seasonal judge's opinion of every forecast point (univariate, without exogenous features, which it
+  // cannot see): it depends on y only, so it is formed once, for both scorings and the accumulated score.
+  const opinion =
+    !multivariateThresholding && plan === null ? seasonalOpinions(series, modelParams(request.model, request.freq).seasonLength, pointCutoff, level) : undefined;
   const score = (run: typeof cv, forecasts: Float64Array): void => {
     const spread = run.spread!;
     for (let i = 0; i < seriesCount; i++) {
@@ -328,7 +327,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
           extreme: extreme.subarray(start, end),
         },
         scratch,
-        opinion === undefined ? undefined : { centre: opinion.centre.subarray(base, base + detectionSize), sd: opinion.sd.subarray(base, base + detectionSize) },
+        opinion === undefined ? undefined : { centre: opinion.centre.subarray(end - detectionSize, end), sd: opinion.sd.subarray(end - detectionSize, end) },
       );
       for (let j = 0; j < detectionSize; j++) {
         const row = end - detectionSize + j;
@@ -417,7 +416,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   } else {
     // The seasonal judge already spoke in the scoring, where it can. The accumulated score also runs over the
     // scored points before the window (judged the same way), so that evidence which started before it counts.
-    accumulated = judgeAndAccumulate(series, season, detectionSize, level, judging, zScores, pointZ);
+    accumulated = judgeAndAccumulate(series, detectionSize, level, zScores, pointZ, opinion, longest);
     anomaly = univariateAnomalyFlags(zScores, level);
     intervals = { [intervalKey(level, "lo")]: lower, [intervalKey(level, "hi")]: upper };
   }
@@ -436,19 +435,19 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
 }
 
 
-/** The seasonal judge's centre and σ of every detection row (σ NaN where it cannot speak). */
-function seasonalOpinions(series: SeriesData, m: number, detectionSize: number, level: number): { centre: Float64Array; sd: Float64Array } {
-  const rows = (series.offsets.length - 1) * detectionSize;
-  const centre = new Float64Array(rows);
-  const sd = new Float64Array(rows).fill(Number.NaN);
+/** The seasonal judge's centre and σ at every point of `series.y` with a forecast (σ NaN where it cannot speak or there is none). */
+function seasonalOpinions(series: SeriesData, m: number, pointCutoff: Int32Array, level: number): { centre: Float64Array; sd: Float64Array } {
+  const centre = new Float64Array(series.y.length);
+  const sd = new Float64Array(series.y.length).fill(Number.NaN);
   const judged = new Float64Array(5);
   const q = gaussianMultiplier(level);
   for (let i = 0; i + 1 < series.offsets.length; i++) {
-    const values = series.y.subarray(series.offsets[i] as number, series.offsets[i + 1] as number);
-    for (let j = 0; j < detectionSize; j++) {
-      if (!seasonalJudge(values, values.length - detectionSize + j, m, q, judged)) continue;
-      centre[i * detectionSize + j] = judged[3] as number;
-      sd[i * detectionSize + j] = judged[4] as number;
+    const start = series.offsets[i] as number;
+    const values = series.y.subarray(start, series.offsets[i + 1] as number);
+    for (let t = 0; t < values.length; t++) {
+      if ((pointCutoff[start + t] as number) < 0 || !seasonalJudge(values, t, m, q, judged)) continue;
+      centre[start + t] = judged[3] as number;
+      sd[start + t] = judged[4] as number;
     }
   }
   return { centre, sd };
@@ -458,27 +457,31 @@ function seasonalOpinions(series: SeriesData, m: number, detectionSize: number, 
  * Univariate: per series, runs the accumulated score
  * (`accumulatedAnomalyScores`) over the series' scored points in time
  * order, from its first scored point to its last: the earlier points with
- * their own z, combined with the seasonal judge's where it speaks and
- * `judge` is set (`combineJudges`), then the detection points with their
- * final z; returns it for the detection rows.
+ * their own z, combined with the seasonal judge's where it speaks
+ * (`combineJudges`, `opinion` per point of `series.y`), then the detection
+ * points with their final z; returns it for the detection rows.
  */
-function judgeAndAccumulate(series: SeriesData, m: number, detectionSize: number, level: number, judge: boolean, z: Float64Array, pointZ: Float64Array): Float64Array {
-  const q = gaussianMultiplier(level);
-  const judged = new Float64Array(3);
+function judgeAndAccumulate(
+  series: SeriesData,
+  detectionSize: number,
+  level: number,
+  z: Float64Array,
+  pointZ: Float64Array,
+  opinion: { centre: Float64Array; sd: Float64Array } | undefined,
+  longest: number,
+): Float64Array {
   const accumulated = new Float64Array(z.length);
-  let longest = 0;
-  for (let i = 0; i + 1 < series.offsets.length; i++) longest = Math.max(longest, (series.offsets[i + 1] as number) - (series.offsets[i] as number));
   const sequence = new Float64Array(longest);
   for (let i = 0; i + 1 < series.offsets.length; i++) {
     const start = series.offsets[i] as number;
-    const values = series.y.subarray(start, series.offsets[i + 1] as number);
-    const n = values.length;
+    const n = (series.offsets[i + 1] as number) - start;
     const detectionStart = n - detectionSize;
     let first = 0;
     while (first < detectionStart && Number.isNaN(pointZ[start + first] as number)) first++;
     for (let t = first; t < detectionStart; t++) {
       const v = pointZ[start + t] as number;
-      sequence[t - first] = judge && !Number.isNaN(v) && seasonalJudge(values, t, m, q, judged) ? combineJudges(v, judged[0] as number) : v;
+      const sd = opinion === undefined ? Number.NaN : (opinion.sd[start + t] as number);
+      sequence[t - first] = sd > 0 && !Number.isNaN(v) ? combineJudges(v, ((series.y[start + t] as number) - (opinion!.centre[start + t] as number)) / sd) : v;
     }
     sequence.set(z.subarray(i * detectionSize, (i + 1) * detectionSize), detectionStart - first);
     const run = sequence.subarray(0, n - first);

@@ -182,7 +182,8 @@ export function seriesCalibratedScores(
   if (judge !== undefined && (judge.centre.length < detectionSize || judge.sd.length < detectionSize)) {
     throw new RangeError(`seriesCalibratedScores: judge.centre and judge.sd need ${detectionSize} values`);
   }
-  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judge);
+  const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, q: gaussianMultiplier(level) };
+  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging);
 
   // Static: every forecast point calibrates every detection point.
   let count = 0;
@@ -209,7 +210,7 @@ export function seriesCalibratedScores(
     out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
     out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
     if (out.pointZ !== undefined) out.pointZ[t] = out.z[j]!;
-    if (judge !== undefined && (judge.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, sorted, count, level, judge, out);
+    if (judging !== undefined && (judging.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, sorted, count, judging, out);
   }
   return { calibrationPoints: count, multiplier, sliding: false };
 }
@@ -256,7 +257,7 @@ function slidingScores(
   C: number,
   out: { z: Float64Array; lo: Float64Array; hi: Float64Array; pointZ?: Float64Array; extreme?: Uint8Array },
   work: Float64Array,
-  judge: SeasonalOpinion | undefined,
+  judge: Judging | undefined,
 ): SeriesScoreSummary {
   const n = y.length;
   const G = knots.length;
@@ -278,7 +279,7 @@ function slidingScores(
       out.z[j] = z;
       out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
       out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
-      if (judge !== undefined && (judge.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, level, judge, out);
+      if (judge !== undefined && (judge.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, judge, out);
     }
     if (scores.count >= excludeFrom && Math.abs(z) > ANOMALY_EXCLUDE_Z) {
       if (out.extreme !== undefined) out.extreme[t] = 1;
@@ -302,7 +303,53 @@ export interface SeasonalOpinion {
   readonly sd: ArrayLike<number>;
 }
 
-/** Work buffer of {@link judgePoint} (the computation is synchronous: one buffer serves every call). */
+/** A {@link SeasonalOpinion} with the level's multiplier q, as the scoring passes it to {@link judgePoint}. */
+type Judging = SeasonalOpinion & { readonly q: number };
+
+/**
+ * The network's side of one judged detection point, as `judgedInterval` reads
+ * it: its interval at q and at 99 % (the latter only when q is above 99 %)
+ * and its calibrated z at any y. One instance serves every judged point (the
+ * computation is synchronous), so judging allocates nothing per point.
+ */
+class NetworkAtPoint {
+  forecast = 0;
+  lo = 0;
+  hi = 0;
+  loAgree = Number.NaN;
+  hiAgree = Number.NaN;
+  private below: ArrayLike<number> = [];
+  private above: ArrayLike<number> = [];
+  private base = 0;
+  private knots: Float64Array = new Float64Array(0);
+  private sorted: ArrayLike<number> = [];
+  private count = 0;
+  /** The network's calibrated z at y (as the scoring computes it). */
+  readonly zAt = (y: number): number => calibratedZ(spreadScore(y, this.forecast, this.below, this.above, this.base, this.knots), this.sorted, 0, this.count);
+
+  /** Points the instance at one detection point (forecast f, interval [lo, hi] at q, spread at `base`, calibration `sorted[0, count)`). */
+  at(f: number, lo: number, hi: number, below: ArrayLike<number>, above: ArrayLike<number>, base: number, knots: Float64Array, sorted: ArrayLike<number>, count: number, q: number): this {
+    this.forecast = f;
+    this.lo = lo;
+    this.hi = hi;
+    this.below = below;
+    this.above = above;
+    this.base = base;
+    this.knots = knots;
+    this.sorted = sorted;
+    this.count = count;
+    if (q > JUDGES_AGREE_Z) {
+      const agree = conformalMultiplier(sorted, 0, count, 99);
+      this.loAgree = Math.max(f - spreadHalfWidth(below, base, knots, agree), -Number.MAX_VALUE);
+      this.hiAgree = Math.min(f + spreadHalfWidth(above, base, knots, agree), Number.MAX_VALUE);
+    }
+    return this;
+  }
+}
+
+const networkAtPoint = new NetworkAtPoint();
+
+/** Work buffer of {@link judgePoint}'s bounds. */
 const judgedBounds = new Float64Array(2);
 
 /** Detection point j judged by both judges: its z and interval become the combination's (`combineJudges`, `judgedInterval`). */
@@ -316,29 +363,14 @@ function judgePoint(
   knots: Float64Array,
   sorted: ArrayLike<number>,
   count: number,
-  level: number,
-  judge: SeasonalOpinion,
+  judge: Judging,
   out: { z: Float64Array; lo: Float64Array; hi: Float64Array },
 ): void {
   const centre = judge.centre[j] as number;
   const sd = judge.sd[j] as number;
   out.z[j] = combineJudges(out.z[j]!, (value - centre) / sd);
-  const q = gaussianMultiplier(level);
-  if (q <= JUDGES_AGREE_Z) {
-    // the hull of the two intervals (no search: at these levels |z| > q exactly when both judges reject y)
-    out.lo[j] = Math.max(Math.min(out.lo[j]!, centre - q * sd), -Number.MAX_VALUE);
-    out.hi[j] = Math.min(Math.max(out.hi[j]!, centre + q * sd), Number.MAX_VALUE);
-    return;
-  }
-  const agree = conformalMultiplier(sorted, 0, count, 99);
-  const network = {
-    forecast: f,
-    lo: out.lo[j]!,
-    hi: out.hi[j]!,
-    loAgree: Math.max(f - spreadHalfWidth(below, base, knots, agree), -Number.MAX_VALUE),
-    hiAgree: Math.min(f + spreadHalfWidth(above, base, knots, agree), Number.MAX_VALUE),
-  };
-  judgedInterval((v) => calibratedZ(spreadScore(v, f, below, above, base, knots), sorted, 0, count), network, centre, sd, q, judgedBounds);
+  const network = networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judge.q);
+  judgedInterval(network.zAt, network, centre, sd, judge.q, judgedBounds);
   out.lo[j] = judgedBounds[0]!;
   out.hi[j] = judgedBounds[1]!;
 }

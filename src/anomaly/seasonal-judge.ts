@@ -154,7 +154,7 @@ const BISECTION_STEPS = 2_000;
  * bound (Illinois steps; at most 2 × 2,000).
  *
  * @param zNetworkAt - The network's z at y.
- * @param network - The network's interval at q ([lo, hi]) and at τ ([loAgree, hiAgree]); `forecast` inside both.
+ * @param network - The network's interval at q ([lo, hi]) and at τ ([loAgree, hiAgree], read only when q > τ); `forecast` inside both.
  * @param centre - The seasonal judge's centre y(t − m) + μ.
  * @param sd - The seasonal judge's σ (> 0).
  * @param q - The level's multiplier.
