@@ -8,11 +8,10 @@
  * (level 99 by default; above 99 the seasonal judge's interval bounds are bisected)
  */
 import "../src/model/weights/default.js";
-import seedrandom from "seedrandom";
 import { anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../src/cv/index.js";
 import type { AnomalyInput, Forecaster, SeriesData } from "../src/types.js";
-import { univariateAnomalyRequest } from "./anomaly-request.js";
+import { hourlyBenchValues, univariateAnomalyRequest } from "./anomaly-request.js";
 import { modelSource, fixedModelSource } from "../src/finetune/index.js";
 
 const seriesCount = Number(process.argv[2] ?? 1000);
@@ -22,18 +21,7 @@ const detectionSize = 48;
 const level = Number(process.argv[4] ?? 99);
 
 function makeSeries(): SeriesData {
-  const random = seedrandom("anomaly-bench");
-  const y = new Float64Array(seriesCount * points);
-  for (let i = 0; i < seriesCount; i++) {
-    const base = 50 + 100 * random();
-    const amplitude = 5 + 20 * random();
-    const phase = 24 * random();
-    for (let t = 0; t < points; t++) {
-      let v = base + amplitude * Math.sin((2 * Math.PI * (t + phase)) / 24) + 2 * (random() - 0.5) * 3;
-      if (random() < 0.002) v += 10 * amplitude;
-      y[i * points + t] = v;
-    }
-  }
+  const y = hourlyBenchValues("anomaly-bench", seriesCount, points, true);
   const sizes = new Int32Array(seriesCount).fill(points);
   const offsets = Int32Array.from({ length: seriesCount + 1 }, (_, i) => i * points);
   return { y, sizes, offsets, X: [] };

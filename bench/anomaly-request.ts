@@ -6,18 +6,32 @@ import seedrandom from "seedrandom";
 import type { AnomalyInput, Freq, SeriesData } from "../src/types.js";
 
 /**
- * The large request of the flow benchmarks (bench/flow-throughput.ts,
- * bench/parallel-ceiling.ts): hourly series with a daily cycle, noise and a
- * rare spike, seeded; h 24, detection_size 48, level 99.
+ * The hourly series of the anomaly benchmarks, seeded with `seed`: per series
+ * a level of 50 to 150, a daily cycle of amplitude 5 to 25 (with a random
+ * phase when `phase`), uniform noise of ±3 and a rare spike of 10 amplitudes.
+ * Series after series in one `Float64Array`.
  */
-export function flowBenchmarkRequest(seriesCount: number, points: number) {
-  const random = seedrandom("flow-throughput");
-  const y: number[] = [];
+export function hourlyBenchValues(seed: string, seriesCount: number, points: number, phase: boolean): Float64Array {
+  const random = seedrandom(seed);
+  const y = new Float64Array(seriesCount * points);
   for (let i = 0; i < seriesCount; i++) {
     const level = 50 + 100 * random();
     const amplitude = 5 + 20 * random();
-    for (let t = 0; t < points; t++) y.push(level + amplitude * Math.sin((2 * Math.PI * t) / 24) + 6 * (random() - 0.5) + (random() < 0.002 ? 10 * amplitude : 0));
+    const shift = phase ? 24 * random() : 0;
+    for (let t = 0; t < points; t++) {
+      y[i * points + t] = level + amplitude * Math.sin((2 * Math.PI * (t + shift)) / 24) + 6 * (random() - 0.5) + (random() < 0.002 ? 10 * amplitude : 0);
+    }
   }
+  return y;
+}
+
+/**
+ * The large request of the flow benchmarks (bench/flow-throughput.ts,
+ * bench/parallel-ceiling.ts): {@link hourlyBenchValues} without phase;
+ * h 24, detection_size 48, level 99.
+ */
+export function flowBenchmarkRequest(seriesCount: number, points: number) {
+  const y = Array.from(hourlyBenchValues("flow-throughput", seriesCount, points, false));
   return { series: { y, sizes: Array.from({ length: seriesCount }, () => points) }, freq: "H" as const, h: 24, detection_size: 48, level: 99 };
 }
 

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import seedrandom from "seedrandom";
 import { anomalyCalibrationSize, anomalyMinimumLength, anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../src/cv/index.js";
-import type { Forecaster, Freq, SeriesData } from "../src/types.js";
+import type { Freq, SeriesData } from "../src/types.js";
 import { gaussianMultiplier } from "../src/intervals/index.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
 import { modelSource, fixedModelSource } from "../src/finetune/index.js";
@@ -182,27 +182,30 @@ interface Detection {
   seconds: number;
 }
 
-/** The model's detections by group and level: its "flags" and "alarms" rows count the same run, done once. */
-const modelDetections = new Map<Group, Map<number, Detection>>();
+/** Who detects: the model (its "flags" and "alarms" rows count the same run) or the seasonal naive forecaster. */
+type Detector = "model" | "seasonal naive";
 
-function detect(group: Group, level: number, forecaster: Forecaster | undefined): Detection {
-  const cached = forecaster === undefined ? modelDetections.get(group)?.get(level) : undefined;
+/** Every detection by detector, group and level, run once (the rows and the recall table share them). */
+const detections = new Map<Detector, Map<Group, Map<number, Detection>>>();
+
+function detect(group: Group, level: number, detector: Detector): Detection {
+  const byGroup = detections.get(detector) ?? new Map<Group, Map<number, Detection>>();
+  detections.set(detector, byGroup);
+  const byLevel = byGroup.get(group) ?? new Map<number, Detection>();
+  byGroup.set(group, byLevel);
+  const cached = byLevel.get(level);
   if (cached !== undefined) return cached;
   const request = univariateAnomalyRequest(group.series, group.freq, group.h, DETECTION_SIZE, level);
   const start = process.hrtime.bigint();
-  const result = detectAnomalies(request, forecaster === undefined ? modelSource(request) : fixedModelSource(forecaster));
+  const result = detectAnomalies(request, detector === "model" ? modelSource(request) : fixedModelSource(seasonalNaiveForecaster(group.season)));
   const detection = { result, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
-  if (forecaster === undefined) {
-    const byLevel = modelDetections.get(group) ?? new Map<number, Detection>();
-    byLevel.set(level, detection);
-    modelDetections.set(group, byLevel);
-  }
+  byLevel.set(level, detection);
   return detection;
 }
 
-/** Counts the flags of `rule` into `counts`; returns the seconds the detection took (a model run, shared by both rules, is done once). */
-function evaluate(group: Group, level: number, forecaster: Forecaster | undefined, counts: Counts, rule: Rule): number {
-  const { result, seconds } = detect(group, level, forecaster);
+/** Counts the flags of `rule` into `counts`; returns the seconds the detection took (a run shared by several rows is done once). */
+function evaluate(group: Group, level: number, detector: Detector, counts: Counts, rule: Rule): number {
+  const { result, seconds } = detect(group, level, detector);
   const q2 = gaussianMultiplier(level) ** 2;
   group.injected.forEach((e, i) => {
     let anyFlag = false;
@@ -244,10 +247,10 @@ const setups: { title: string; oneStep: boolean }[] = [
   { title: "h = 1, step_size = 1 (one-step-ahead forecasts)", oneStep: true },
 ];
 const prepared = setups.map((setup) => ({ ...setup, ...groups(setup.oneStep) }));
-const forecasters: [string, (g: Group) => Forecaster | undefined, Rule][] = [
-  ["forecastmodel-1", () => undefined, "flags"],
-  ["forecastmodel-1, accumulated alarms (accumulated_anomaly_score > q²)", () => undefined, "alarms"],
-  ["seasonal naive", (g) => seasonalNaiveForecaster(g.season), "flags"],
+const forecasters: [string, Detector, Rule][] = [
+  ["forecastmodel-1", "model", "flags"],
+  ["forecastmodel-1, accumulated alarms (accumulated_anomaly_score > q²)", "model", "alarms"],
+  ["seasonal naive", "seasonal naive", "flags"],
 ];
 const lines: string[] = [];
 const weightsHeader = readFileSync(join(root, "src", "model", "weights", "forecastmodel-1.ts"), "utf8")
@@ -303,7 +306,7 @@ lines.push("");
 
 const byPosition: string[] = [];
 for (const setup of prepared) {
-  for (const [name, make, rule] of forecasters) {
+  for (const [name, detector, rule] of forecasters) {
     lines.push(`## ${name}: ${setup.title}`);
     lines.push("");
     lines.push("| level | precision | recall | spike events | level-shift events | variance-change events | false-alarm series | clean points flagged |");
@@ -311,7 +314,7 @@ for (const setup of prepared) {
     for (const level of LEVELS) {
       const counts = emptyCounts();
       let seconds = 0;
-      for (const group of setup.groups) seconds += evaluate(group, level, make(group), counts, rule);
+      for (const group of setup.groups) seconds += evaluate(group, level, detector, counts, rule);
       const flagged = counts.truePositives + counts.falsePositives;
       lines.push(
         `| ${level} | ${percent(counts.truePositives, flagged)} | ${percent(counts.truePositives, counts.labelled)} | ` +
@@ -335,17 +338,16 @@ for (const setup of prepared) {
 const ROC_SHARES = [0.035, 0.08, 0.18];
 const rocRows: string[] = [];
 for (const setup of prepared) {
-  const scorers: [string, (g: Group) => { scores: Float64Array }][] = [
-    ["forecastmodel-1, |anomaly_score|", (g) => ({ scores: detect(g, 99, undefined).result.anomalyScore.map(Math.abs) })],
-    ["forecastmodel-1, √accumulated_anomaly_score", (g) => ({ scores: detect(g, 99, undefined).result.accumulatedAnomalyScore.map(Math.sqrt) })],
-    ["seasonal naive, |anomaly_score|", (g) => ({ scores: detect(g, 99, seasonalNaiveForecaster(g.season)).result.anomalyScore.map(Math.abs) })],
+  const scorers: [string, (g: Group) => Float64Array][] = [
+    ["forecastmodel-1, |anomaly_score|", (g) => detect(g, 99, "model").result.anomalyScore.map(Math.abs)],
+    ["forecastmodel-1, √accumulated_anomaly_score", (g) => detect(g, 99, "model").result.accumulatedAnomalyScore.map(Math.sqrt)],
+    ["seasonal naive, |anomaly_score|", (g) => detect(g, 99, "seasonal naive").result.anomalyScore.map(Math.abs)],
   ];
   for (const [name, scoresOf] of scorers) {
     const clean: number[] = [];
-    const events: { kind: Kind; freq: Freq; max: number }[] = [];
-    const cleanByFreq = new Map<Freq, number[]>();
+    const events: { kind: Kind; max: number }[] = [];
     for (const group of setup.groups) {
-      const { scores } = scoresOf(group);
+      const scores = scoresOf(group);
       group.injected.forEach((e, i) => {
         let cleanMax = 0;
         let labelledMax = 0;
@@ -354,10 +356,8 @@ for (const setup of prepared) {
           if (e.labels[j] === 1) labelledMax = Math.max(labelledMax, v);
           else cleanMax = Math.max(cleanMax, v);
         }
-        if (e.kind === null) {
-          clean.push(cleanMax);
-          cleanByFreq.set(group.freq, [...(cleanByFreq.get(group.freq) ?? []), cleanMax]);
-        } else events.push({ kind: e.kind, freq: group.freq, max: labelledMax });
+        if (e.kind === null) clean.push(cleanMax);
+        else events.push({ kind: e.kind, max: labelledMax });
       });
     }
     const sorted = clean.sort((a, b) => b - a);

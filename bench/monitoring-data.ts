@@ -195,9 +195,9 @@ export function bestThresholdScore(streams: readonly MonitoringStream[], scores:
 /**
  * |x(t) − mean| / sd over the previous w values of x (NaN for the first w
  * points and where one of them is NaN; 0 when they are all equal): the
- * rolling Gaussian z of the baselines.
+ * rolling Gaussian z of the baselines; with `signed`, (x(t) − mean) / sd.
  */
-export function trailingGaussianZ(x: Float64Array, w: number): Float64Array {
+export function trailingGaussianZ(x: Float64Array, w: number, signed = false): Float64Array {
   const out = new Float64Array(x.length).fill(Number.NaN);
   for (let t = w; t < x.length; t++) {
     if (Number.isNaN(x[t - w]!)) continue;
@@ -207,7 +207,7 @@ export function trailingGaussianZ(x: Float64Array, w: number): Float64Array {
     let ss = 0;
     for (let i = t - w; i < t; i++) ss += (x[i]! - mean) ** 2;
     const sd = Math.sqrt(ss / (w - 1));
-    out[t] = sd > 0 ? Math.abs(x[t]! - mean) / sd : 0;
+    out[t] = sd > 0 ? (signed ? x[t]! - mean : Math.abs(x[t]! - mean)) / sd : 0;
   }
   return out;
 }

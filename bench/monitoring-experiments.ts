@@ -132,17 +132,6 @@ function scaleCalibrated(x: Float64Array, C: number): Float64Array {
   return out;
 }
 
-/** Signed (x(t) − mean) / sd over the previous w values of x (NaN where not defined): the baseline's z with its sign. */
-function signedTrailingZ(x: Float64Array, w: number): Float64Array {
-  const magnitude = trailingGaussianZ(x, w);
-  return magnitude.map((v, t) => {
-    if (Number.isNaN(v)) return v;
-    let mean = 0;
-    for (let i = t - w; i < t; i++) mean += x[i]!;
-    return (x[t]! >= mean / w ? 1 : -1) * v;
-  });
-}
-
 /** √A of the shipped accumulated score (a CUSUM reset after alarms at level 99) over z, with or without the correlation correction (ρ from the points before `from`). */
 function cusumScore(z: Float64Array, from: number, corrected: boolean): Float64Array {
   const valid = z.map((v, t) => (t >= from - 336 ? v : Number.NaN));
@@ -152,37 +141,41 @@ function cusumScore(z: Float64Array, from: number, corrected: boolean): Float64A
 }
 
 const abs = (z: Float64Array) => z.map(Math.abs);
-const maxOf = (a: Float64Array, b: Float64Array) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : Math.max(v, b[t]!)));
+/** f(a, b) pointwise, a where b is NaN. */
+const pairOf = (a: Float64Array, b: Float64Array, f: (x: number, y: number) => number) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : f(v, b[t]!)));
+const maxOf = (a: Float64Array, b: Float64Array) => pairOf(a, b, Math.max);
+const minOf = (a: Float64Array, b: Float64Array) => pairOf(a, b, Math.min);
+const halfSum = (a: Float64Array, b: Float64Array) => pairOf(a, b, (x, y) => 0.5 * (x + y));
 
 const streams = monitoringStreams();
 const rows: string[] = [];
 const from = (i: number) => streams[i]!.warmup - LEAD + 40;
 // the series below depend on the streams only, not on h: computed once for both
 // evidence the network's adaptation hides: the point against the same point one season earlier
-const seasonal = streams.map((stream, i) => abs(slidingZ(seasonalDifferences(stream), from(i), 336, 4)));
-const baseline = streams.map((stream) => trailingGaussianZ(seasonalDifferences(stream), 168));
-const signedBaseline = streams.map((stream) => signedTrailingZ(seasonalDifferences(stream), 168));
-const seasonalOver = [72, 336].map((W) => ({ W, other: streams.map((stream) => trailingGaussianZ(seasonalDifferences(stream), W)) }));
-const centredOver = [168, 336].map((w) => ({ w, sc: streams.map((stream, i) => abs(slidingZ(centred(seasonalDifferences(stream), w), from(i), 336, 4))) }));
+const differences = streams.map(seasonalDifferences);
+const seasonal = differences.map((d, i) => abs(slidingZ(d, from(i), 336, 4)));
+const signedBaseline = differences.map((d) => trailingGaussianZ(d, 168, true));
+const baseline = signedBaseline.map(abs);
+const seasonalOver = [72, 336].map((W) => ({ W, other: differences.map((d) => trailingGaussianZ(d, W)) }));
+const centredOver = [168, 336].map((w) => ({ w, sc: differences.map((d, i) => abs(slidingZ(centred(d, w), from(i), 336, 4))) }));
+// the normal (unlabelled) points of each stream, for the share a level-99 rule flags
+const labelled = streams.map((stream) => {
+  const mask = new Uint8Array(stream.values.length);
+  for (const w of stream.windows) mask.fill(1, w.start, w.end);
+  return mask;
+});
 for (const h of [1, 6]) {
   const u = streams.map((s) => spreadScores(s, h));
   const score = (name: string, scores: Float64Array[]) => {
     const masked = scores.map((s, i) => s.map((v, t) => (t >= streams[i]!.warmup ? v : Number.NaN)));
     const { best, threshold } = bestThresholdScore(streams, masked);
-    // what a level-99 flag rule (score > Φ⁻¹(0.995)) would flag among the normal points: 1 % when the score holds its level
+    // the NAB score of flagging every point over 2.576 (the level-99 rule on a z-like score), and what that rule
+    // flags among the normal points (its false alarms): 1 % when the score holds its level
+    const parts = masked.map((m, i) => nabScore(streams[i]!, (t) => m[t]! > 2.5758, streams[i]!.warmup));
+    const atLevel = normalisedScore(parts);
+    const over = parts.reduce((sum, part) => sum + part.falseAlarms, 0);
     let normal = 0;
-    let over = 0;
-    masked.forEach((m, i) => {
-      const labelled = new Uint8Array(m.length);
-      for (const w of streams[i]!.windows) labelled.fill(1, w.start, w.end);
-      m.forEach((v, t) => {
-        if (Number.isNaN(v) || labelled[t] === 1) return;
-        normal++;
-        if (v > 2.5758) over++;
-      });
-    });
-    // the NAB score of flagging every point over 2.576 (the level-99 rule on a z-like score)
-    const atLevel = normalisedScore(masked.map((m, i) => nabScore(streams[i]!, (t) => m[t]! > 2.5758, streams[i]!.warmup)));
+    masked.forEach((m, i) => m.forEach((v, t) => (Number.isNaN(v) || labelled[i]![t] === 1 ? undefined : normal++)));
     rows.push(`| ${h} | ${name} | ${best.toFixed(1)} | ${threshold.toFixed(2)} | ${((100 * over) / normal).toFixed(2)} % | ${atLevel.toFixed(1)} |`);
     console.log(h, name, best.toFixed(1), ((100 * over) / normal).toFixed(2), atLevel.toFixed(1));
   };
@@ -201,19 +194,16 @@ for (const h of [1, 6]) {
   score("calibrated seasonal difference alone (y − y₋ₘ, C = 336, |z| > 4 excluded)", seasonal);
   score("max(|z|, calibrated seasonal difference)", z.map((zi, i) => maxOf(abs(zi), seasonal[i]!)));
   score("max(|z|, moving sum of u over 8, seasonal difference)", moving.map((mi, i) => maxOf(mi, seasonal[i]!)));
-  const meanOf = (a: Float64Array, b: Float64Array) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : 0.5 * (v + b[t]!)));
   score("seasonal-naive baseline z (mean and sd of 168)", baseline);
-  const combined = z.map((zi, i) => meanOf(abs(zi), baseline[i]!));
+  const combined = z.map((zi, i) => halfSum(abs(zi), baseline[i]!));
   score("mean of |z| and the baseline z", combined);
   score("max(|z|, baseline z)", z.map((zi, i) => maxOf(abs(zi), baseline[i]!)));
-  score("min(|z|, baseline z): both judges must agree", z.map((zi, i) => abs(zi).map((v, t) => (Number.isNaN(baseline[i]![t]!) ? v : Math.min(v, baseline[i]![t]!)))));
-  const minOf = (a: Float64Array, b: Float64Array) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : Math.min(v, b[t]!)));
+  score("min(|z|, baseline z): both judges must agree", z.map((zi, i) => minOf(abs(zi), baseline[i]!)));
   for (const { W, other } of seasonalOver) {
     score(`min(|z|, seasonal z over ${W} differences)`, z.map((zi, i) => minOf(abs(zi), other[i]!)));
   }
-  score("geometric mean of |z| and the baseline z", z.map((zi, i) => abs(zi).map((v, t) => (Number.isNaN(baseline[i]![t]!) ? v : Math.sqrt(v * baseline[i]![t]!)))));
-  score("min(|z|, baseline z) up to 2.576, their mean once both exceed it (shipped: combineJudges)", z.map((zi, i) => abs(zi).map((v, t) => { const b = baseline[i]![t]!; if (Number.isNaN(b)) return v; const m = Math.min(v, b); return m > 2.5758293035489004 ? 0.5 * (v + b) : m; })));
-  const pairOf = (a: Float64Array, b: Float64Array, f: (x: number, y: number) => number) => a.map((v, t) => (Number.isNaN(b[t]!) ? v : f(v, b[t]!)));
+  score("geometric mean of |z| and the baseline z", z.map((zi, i) => pairOf(abs(zi), baseline[i]!, (x, y) => Math.sqrt(x * y))));
+  score("min(|z|, baseline z) up to 2.576, their mean once both exceed it (shipped: combineJudges)", z.map((zi, i) => pairOf(abs(zi), baseline[i]!, (x, y) => (Number.isNaN(x) ? x : combineJudges(x, y)))));
   for (const p of [-1, -2, -4]) {
     score(`power mean (p = ${p}) of |z| and the baseline z`, z.map((zi, i) => pairOf(abs(zi), baseline[i]!, (x, y) => (x <= 0 || y <= 0 ? 0 : (0.5 * (x ** p + y ** p)) ** (1 / p)))));
   }
@@ -221,24 +211,20 @@ for (const h of [1, 6]) {
     score(`${w} · min + ${(1 - w).toFixed(1)} · max of |z| and the baseline z`, z.map((zi, i) => pairOf(abs(zi), baseline[i]!, (x, y) => w * Math.min(x, y) + (1 - w) * Math.max(x, y))));
   }
   // the shipped accumulated score: a CUSUM of the combined z, reset after every alarm
-  const judged = z.map((zi, i) => zi.map((v, t) => {
-    const b = signedBaseline[i]![t]!;
-    if (Number.isNaN(b) || Number.isNaN(v)) return v;
-    return combineJudges(v, b);
-  }));
+  const judged = z.map((zi, i) => pairOf(zi, signedBaseline[i]!, (v, b) => (Number.isNaN(v) ? v : combineJudges(v, b))));
   score("combined z with signs (combineJudges: same side required), the shipped anomaly_score", judged.map(abs));
   score("accumulated: CUSUM of the combined z, k = 1, reset after alarms, no correlation correction", judged.map((j, i) => cusumScore(j, streams[i]!.warmup, false)));
   score("accumulated: the same with the correlation correction (shipped)", judged.map((j, i) => cusumScore(j, streams[i]!.warmup, true)));
   score("mean of |z| and the baseline z, scale-calibrated (90 % of the last 336 → 1.645)", combined.map((c) => scaleCalibrated(c, 336)));
-  score("mean of |z| and the baseline z rank-calibrated (C = 336, nothing excluded)", z.map((zi, i) => meanOf(abs(zi), abs(slidingZ(baseline[i]!, from(i) + 200, 336, Infinity)))));
+  score("mean of |z| and the baseline z rank-calibrated (C = 336, nothing excluded)", z.map((zi, i) => halfSum(abs(zi), abs(slidingZ(baseline[i]!, from(i) + 200, 336, Infinity)))));
   // the same combination calibrated on its own past values, so that a level keeps its meaning
-  score("mean of |z| and the baseline z, calibrated (C = 336, > 4 excluded)", z.map((zi, i) => abs(slidingZ(meanOf(abs(zi), baseline[i]!), from(i) + 200, 336, 4))));
+  score("mean of |z| and the baseline z, calibrated (C = 336, > 4 excluded)", z.map((zi, i) => abs(slidingZ(halfSum(abs(zi), baseline[i]!), from(i) + 200, 336, 4))));
   for (const { w, sc } of centredOver) {
     score(`seasonal difference less its mean over ${w}, calibrated`, sc);
-    score(`mean of |z| and that (${w})`, z.map((zi, i) => meanOf(abs(zi), sc[i]!)));
+    score(`mean of |z| and that (${w})`, z.map((zi, i) => halfSum(abs(zi), sc[i]!)));
     score(`max(|z|, that) (${w})`, z.map((zi, i) => maxOf(abs(zi), sc[i]!)));
   }
-  score("mean of |z| and the seasonal difference's |z|", z.map((zi, i) => abs(zi).map((v, t) => (Number.isNaN(seasonal[i]![t]!) ? v : 0.5 * (v + seasonal[i]![t]!)))));
+  score("mean of |z| and the seasonal difference's |z|", z.map((zi, i) => halfSum(abs(zi), seasonal[i]!)));
 }
 
 const lines = [

@@ -12,7 +12,7 @@ import "../src/model/weights/default.js";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { computePart } from "../docs/recipes/bullmq-parts.js";
+import { computePart, partValues, withValues } from "../docs/recipes/bullmq-parts.js";
 import { partition, type RequestPart } from "../src/index.js";
 import { flowBenchmarkRequest } from "./anomaly-request.js";
 
@@ -21,10 +21,7 @@ const self = fileURLToPath(import.meta.url);
 /** The parts of the flow-throughput request, with y as Float64Array (as a worker has them after reading Redis). */
 function parts(): RequestPart[] {
   const request = flowBenchmarkRequest(2000, 1000);
-  return partition(request, 8).map((part) => {
-    const body = part.body as { series: { y: number[] } };
-    return { ...part, body: { ...body, series: { ...body.series, y: Float64Array.from(body.series.y) } } };
-  });
+  return partition(request, 8).map((part) => withValues(part, Float64Array.from(partValues(part))));
 }
 
 /** One child: computes its share of the parts `rounds` times from `startAt` (epoch ms); prints its time. */

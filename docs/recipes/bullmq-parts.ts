@@ -84,14 +84,14 @@ export async function submitInParts(flow: FlowProducer, redis: Redis, body: unkn
 }
 
 /** The part's `series.y` (as the partition made it: a list of numbers). */
-function partValues(part: RequestPart): ArrayLike<number> {
+export function partValues(part: RequestPart): ArrayLike<number> {
   const y = (part.body as { series?: { y?: unknown } }).series?.y;
   if (!Array.isArray(y) && !(y instanceof Float64Array)) throw new TypeError(`part ${part.index}: series.y is not a list of numbers`);
   return y as ArrayLike<number>;
 }
 
 /** The part with `series.y` replaced (by a {@link ValuesRef} to send, by the values to compute). */
-function withValues(part: RequestPart, y: ValuesRef | Float64Array): RequestPart {
+export function withValues(part: RequestPart, y: ValuesRef | Float64Array): RequestPart {
   const body = part.body as { series: Record<string, unknown> };
   return { ...part, body: { ...body, series: { ...body.series, y } } };
 }
