@@ -22,7 +22,7 @@ import {
   type ServiceLimits,
   type ValidatedBodies,
 } from "./requests.js";
-import { anomalyResultJson, finetuneResultJson, forecastResultJson, type AnomalyResult, type ForecastResult, type HistoricResult, type TokenCounts } from "./results.js";
+import { anomalyResultJson, finetuneResultJson, forecastResultJson, type AnomalyResult, type FinetuneResult, type ForecastResult, type HistoricResult } from "./results.js";
 import { CORE_REQUEST_SCHEMAS, type ApiEndpoint } from "./schemas.js";
 
 /**
@@ -40,19 +40,9 @@ export interface CoreCallOptions {
  * Result of the core `finetune`: tokens, the model's id and its weights (store them to use the id later).
  * @category Types
  */
-export interface FinetuneCallResult extends TokenCounts {
-  /** Numbers received: y plus every X value. */
-  input_tokens: number;
-  /** Always 0: a fine-tune returns no per-row values. */
-  output_tokens: number;
-  /** finetune_steps × number of series. */
-  finetune_tokens: number;
+export interface FinetuneCallResult extends FinetuneResult {
   /** `output_model_id` of the request, or an id derived from the request's content. */
   finetuned_model_id: string;
-  /** The fine-tuned parameters (only what changed). */
-  weights: FinetunedWeights;
-  /** Warnings of the pipeline (none so far). */
-  warnings: string[];
 }
 
 /**
@@ -97,16 +87,11 @@ function withLevelWarning<R extends { warnings: string[] }>(result: R, levels: r
   return result;
 }
 
-/** The typed request of each endpoint's pipeline. */
-interface TypedRequests {
-  forecast: ForecastInput;
-  anomaly: AnomalyInput;
-  historic: HistoricInput;
-  finetune: FinetuneInput;
-}
+/** The typed request of each endpoint's pipeline (as `ApiPipelines` takes it). */
+type TypedRequests = { [E in ApiEndpoint]: Parameters<ApiPipelines[E]>[0] };
 
 /** The JSON result of each endpoint. */
-type EndpointResult<E extends ApiEndpoint> = E extends "anomaly" ? AnomalyResult : E extends "finetune" ? Omit<FinetuneCallResult, "finetuned_model_id"> : ForecastResult;
+type EndpointResult<E extends ApiEndpoint> = E extends "anomaly" ? AnomalyResult : E extends "finetune" ? FinetuneResult : ForecastResult;
 
 /**
  * The typed request of a validated body of `endpoint`. The rules that need

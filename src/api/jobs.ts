@@ -85,18 +85,17 @@ export async function runPendingJobs(store: ServiceStore, now: () => string, run
     const outcome = await runOneJob(store, now, queued.jobId, run);
     if (outcome === null) continue;
     summary.ran++;
-    if (outcome.status === "succeeded") summary.succeeded++;
-    else summary.failed++;
+    summary[outcome]++;
   }
   return summary;
 }
 
 /**
  * Runs one job if it is still pending: claims it by compare-and-set, runs it,
- * and records succeeded or failed. Null when it was not pending (unknown,
- * cancelled, or claimed by another runner): nothing was done.
+ * records succeeded or failed and returns which. Null when it was not pending
+ * (unknown, cancelled, or claimed by another runner): nothing was done.
  */
-export async function runOneJob(store: ServiceStore, now: () => string, jobId: string, run: (job: StoredJob) => Promise<unknown>): Promise<StoredJob | null> {
+export async function runOneJob(store: ServiceStore, now: () => string, jobId: string, run: (job: StoredJob) => Promise<unknown>): Promise<"succeeded" | "failed" | null> {
   const current = await store.getJob(jobId);
   if (current === undefined || current.status !== "pending") return null;
   const running: StoredJob = { ...current, status: "running", updatedAt: now() };
@@ -114,7 +113,7 @@ export async function runOneJob(store: ServiceStore, now: () => string, jobId: s
   }
   // Terminal states are final: only the claimer moves its running job on.
   await store.updateJob(running.jobId, "running", finished);
-  return finished;
+  return finished.status === "succeeded" ? "succeeded" : "failed";
 }
 
 /** A validated body as the JSON a job stores (typed arrays as lists; `model` only when the caller gave it). */

@@ -330,30 +330,38 @@ function histExogRules(histExog: number[] | null, features: number, out: ErrorIt
  * `future` holds the length of each given array (null: not a list; the
  * whole null: no `X_future`), `need` is len(sizes) · h (null: unknown, the
  * lengths are then not judged). Shared by the request validation and
- * `checkSeriesInput`, so both say the same.
+ * `checkSeriesInput`, so both say the same; `loc` is where `X_future` sits
+ * (["body", "X_future"] in a request body).
  */
-export function xFutureRules(features: number, histExog: readonly number[] | null, future: readonly (number | null)[] | null, need: number | null, out: ErrorItem[]): void {
+export function xFutureRules(
+  features: number,
+  histExog: readonly number[] | null,
+  future: readonly (number | null)[] | null,
+  need: number | null,
+  loc: readonly (string | number)[],
+  out: ErrorItem[],
+): void {
   const hist = new Set(histExog ?? []);
   let futureFeatures = 0;
   for (let k = 0; k < features; k++) if (!hist.has(k)) futureFeatures++;
   if (future !== null) {
     const perFeature = future.length === features;
-    if (features === 0) out.push(valueError(["body", "X_future"], "X_future is given but series.X is not: future values need the features' history"));
+    if (features === 0) out.push(valueError([...loc], "X_future is given but series.X is not: future values need the features' history"));
     else if (!perFeature && future.length !== futureFeatures) {
       out.push(
         valueError(
-          ["body", "X_future"],
+          [...loc],
           `X_future must have one array per feature of series.X (${features}) or per feature not in hist_exog (${futureFeatures}), got ${future.length}`,
         ),
       );
     } else if (need !== null) {
       future.forEach((length, k) => {
         if (length === null || length === need || (perFeature && hist.has(k) && length === 0)) return;
-        out.push(valueError(["body", "X_future", k], `X_future[${k}] must have len(sizes) * h = ${need} values, got ${length}`));
+        out.push(valueError([...loc, k], `X_future[${k}] must have len(sizes) * h = ${need} values, got ${length}`));
       });
     }
   } else if (futureFeatures > 0 && need !== null) {
-    out.push(valueError(["body", "X_future"], `X_future is required when series.X is given (one array of len(sizes) * h = ${need} values per feature), unless every feature is listed in hist_exog`));
+    out.push(valueError([...loc], `X_future is required when series.X is given (one array of len(sizes) * h = ${need} values per feature), unless every feature is listed in hist_exog`));
   }
 }
 
@@ -371,7 +379,7 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
   if (endpoint === "forecast") {
     const b = v as unknown as ValidatedForecastBody;
     histExogRules(b.hist_exog, features, out);
-    xFutureRules(features, b.hist_exog, b.X_future === null ? null : b.X_future.map((f) => f.length), series.sizes.length * b.h, out);
+    xFutureRules(features, b.hist_exog, b.X_future === null ? null : b.X_future.map((f) => f.length), series.sizes.length * b.h, ["body", "X_future"], out);
   } else if (endpoint === "anomaly") {
     const b = v as unknown as ValidatedAnomalyBody;
     histExogRules(b.hist_exog, features, out);

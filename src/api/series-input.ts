@@ -121,9 +121,7 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
         const h = options.h;
         const need = sizes !== null && h !== undefined && Number.isInteger(h) && h > 0 ? sizes.length * h : null;
         const lengths = Array.from(rawFuture, (f) => (isArrayLike(f) ? f.length : null));
-        const found: ErrorItem[] = [];
-        xFutureRules(features, histExogIndices(options.histExog), lengths, need, found);
-        for (const e of found) errors.push({ ...e, loc: [...futureLoc, ...e.loc.slice(2)] });
+        xFutureRules(features, histExogIndices(options.histExog), lengths, need, futureLoc, errors);
       }
     }
   }

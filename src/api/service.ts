@@ -598,8 +598,8 @@ export function createService(options: ServiceOptions): ForecastService {
   const runJobs = (): Promise<RunJobsSummary> => runPendingJobs(store, now, runStoredJob);
 
   const runJob = async (jobId: string): Promise<JobRunOutcome | null> => {
-    const finished = await runOneJob(store, now, jobId, runStoredJob);
-    return finished === null ? null : { jobId, status: finished.status === "succeeded" ? "succeeded" : "failed" };
+    const status = await runOneJob(store, now, jobId, runStoredJob);
+    return status === null ? null : { jobId, status };
   };
 
   return { handle, runJobs, runJob };

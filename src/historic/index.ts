@@ -6,6 +6,7 @@
  * @module
  */
 import { withoutSpikes } from "../series/spikes.js";
+import { seriesOffsets } from "../series/pack.js";
 import type { HistoricInput, HistoricOutput, IntervalBounds, ModelSource } from "../types.js";
 import { modelParams } from "../model/config.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
@@ -140,23 +141,21 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
   const block = outcome.inSample as { mean: Float64Array; contributions: Float64Array[] | null };
   const mean = block.mean;
 
+  // rows per series: every window's horizon
+  const sizes = new Int32Array(seriesCount);
+  for (let i = 0; i < seriesCount; i++) sizes[i] = (windows[i] as number) * horizon;
   let intervals: IntervalBounds | null = null;
   if (dist !== null) {
     const G = dist.levels.length;
     const seriesOfRow = new Int32Array(rowsTotal);
-    const firstRow = new Int32Array(seriesCount + 1);
-    for (let i = 0; i < seriesCount; i++) {
-      firstRow[i + 1] = (firstRow[i] as number) + (windows[i] as number) * horizon;
-      seriesOfRow.fill(i, firstRow[i] as number, firstRow[i + 1] as number);
-    }
+    const firstRow = seriesOffsets(sizes);
+    for (let i = 0; i < seriesCount; i++) seriesOfRow.fill(i, firstRow[i] as number, firstRow[i + 1] as number);
     const calibration = collectCalibrationScores(seriesCount, dist.levels, (i, add) => {
       for (let r = firstRow[i] as number; r < (firstRow[i + 1] as number); r++) add(series.y[rows[r] as number] as number, mean[r] as number, dist.below, dist.above, r * G);
     });
     intervals = calibratedIntervals(dist, seriesOfRow, calibration, request.levels, mean);
   }
 
-  const sizes = new Int32Array(seriesCount);
-  for (let i = 0; i < seriesCount; i++) sizes[i] = (windows[i] as number) * horizon;
   return {
     mean,
     sizes,
