@@ -28,7 +28,8 @@ export interface MonitoringStream {
 
 type Uniform = () => number;
 
-function gaussian(u: Uniform): number {
+/** A standard normal draw by Box–Muller from two calls of `u` (the first clamped to 1e-300, so never log 0). */
+export function gaussian(u: Uniform): number {
   return Math.sqrt(-2 * Math.log(Math.max(u(), 1e-300))) * Math.cos(2 * Math.PI * u());
 }
 

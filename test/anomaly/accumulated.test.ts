@@ -3,10 +3,11 @@ import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
 import { ANOMALY_CUSUM_ALLOWANCE, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation } from "../../src/anomaly/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
+import { gaussian } from "../../bench/monitoring-data.js";
 
 function gaussians(seed: string, n: number): Float64Array {
   const random = seedrandom(seed);
-  return Float64Array.from({ length: n }, () => Math.sqrt(-2 * Math.log(Math.max(random(), 1e-300))) * Math.cos(2 * Math.PI * random()));
+  return Float64Array.from({ length: n }, () => gaussian(random));
 }
 
 function alarmRate(z: Float64Array, level: number, rho = 0): number {

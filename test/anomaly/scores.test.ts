@@ -10,6 +10,7 @@ import {
 import { calibratedZ, conformalMultiplier, gaussianMultiplier, SPREAD_SCORE_CAP, spreadKnots, spreadScaleRatio } from "../../src/intervals/index.js";
 import { SPREAD_LEVELS } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
+import { gaussian } from "../../bench/monitoring-data.js";
 
 const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true });
 const moderate = fc.double({ min: -1e3, max: 1e3, noNaN: true });
@@ -113,7 +114,7 @@ describe("seriesCalibratedScores", () => {
 
   test("on exchangeable scores, level L flags at most about (100 − L) % of points (Monte Carlo, seeded)", () => {
     const random = seedrandom("calibrated-flags");
-    const gauss = (): number => Math.sqrt(-2 * Math.log(Math.max(random(), 1e-300))) * Math.cos(2 * Math.PI * random());
+    const gauss = (): number => gaussian(random);
     for (const lv of [80, 95, 99]) {
       let flagged = 0;
       let total = 0;
@@ -190,7 +191,7 @@ describe("seriesCalibratedScores", () => {
 
   test("sliding: on exchangeable scores, level L flags about (100 − L) % of points (Monte Carlo, seeded)", () => {
     const random = seedrandom("sliding-flags");
-    const gauss = (): number => Math.sqrt(-2 * Math.log(Math.max(random(), 1e-300))) * Math.cos(2 * Math.PI * random());
+    const gauss = (): number => gaussian(random);
     const rates: number[] = [];
     for (const lv of [80, 95, 99]) {
       let flagged = 0;

@@ -10,17 +10,7 @@ import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api
 import { ValidationError } from "../../src/errors.js";
 import { createService } from "../../src/api/service.js";
 import { MAX_ERROR_ITEMS } from "../../src/errors.js";
-import { bearer, KEY_A, testService } from "./helpers.js";
-
-function detail(run: () => unknown): { loc: (string | number)[]; msg: string }[] {
-  try {
-    run();
-  } catch (e) {
-    if (e instanceof ValidationError) return e.detail as { loc: (string | number)[]; msg: string }[];
-    throw e;
-  }
-  throw new Error("expected a ValidationError");
-}
+import { bearer, KEY_A, testService, validationDetail as detail } from "./helpers.js";
 
 const daily = (n: number): number[] => Array.from({ length: n }, (_, t) => 10 + (t % 7));
 

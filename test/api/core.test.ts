@@ -7,12 +7,10 @@ import { fc, test } from "@fast-check/vitest";
 import { createService, detectAnomaliesOnline, finetune, forecast, historicForecast, ValidationError } from "../../src/index.js";
 import type { FinetunedWeights } from "../../src/types.js";
 import { createMemoryStore } from "../../src/api/store.js";
-import { validationDetail } from "./helpers.js";
+import { validationDetail as detailOf } from "./helpers.js";
 
 const seasonal = (n: number, phase = 0) => Array.from({ length: n }, (_, t) => 50 + 10 * Math.sin((2 * Math.PI * (t + phase)) / 7) + (t % 3));
 const twoSeries = { y: [...seasonal(120), ...seasonal(100, 2)], sizes: [120, 100] };
-
-const detailOf = validationDetail;
 
 describe("core entry points", () => {
   it("forecast: JSON body in, the forecast result with warnings out", () => {

@@ -6,7 +6,7 @@ import { expect } from "vitest";
 import { ValidationError, type ErrorItem } from "../../src/errors.js";
 import type { ApiPipelines } from "../../src/api/pipelines.js";
 import { seededIdSequence } from "../../src/api/ids.js";
-import { createService, type ServiceOptions } from "../../src/api/service.js";
+import { createService, type ServiceOptions, type ServiceRequest } from "../../src/api/service.js";
 
 export const HORIZON_WARNING = "The specified horizon h exceeds the model horizon (14 for freq D with forecastmodel-1). This may lead to less accurate forecasts.";
 
@@ -102,6 +102,25 @@ export function testService(extra: Partial<ServiceOptions> = {}) {
 }
 
 export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** A POST / GET request to the service, authorised with `key` (KEY_A by default). */
+export const post = (path: string, body: unknown, key = KEY_A): ServiceRequest => ({ method: "POST", path, headers: bearer(key), body });
+export const get = (path: string, key = KEY_A): ServiceRequest => ({ method: "GET", path, headers: bearer(key) });
+
+/** `fakePipelines` whose `finetune` counts its calls (`finetunes()` is the count so far). */
+export function countingPipelines(): { pipelines: ApiPipelines; finetunes: () => number } {
+  let count = 0;
+  return {
+    pipelines: {
+      ...fakePipelines,
+      finetune: (r) => {
+        count++;
+        return fakePipelines.finetune(r);
+      },
+    },
+    finetunes: () => count,
+  };
+}
 
 export const smallSeries = { y: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], sizes: [4, 6] };
 

@@ -5,10 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { ServiceRequest, SubmittedJob } from "../../src/api/service.js";
 import { createMemoryStore, type ServiceStore } from "../../src/api/store.js";
-import { KEY_A, KEY_B, bearer, smallSeries, testService } from "./helpers.js";
+import { KEY_A, KEY_B, bearer, get, post, smallSeries, testService } from "./helpers.js";
 
-const post = (path: string, body: unknown, key = KEY_A): ServiceRequest => ({ method: "POST", path, headers: bearer(key), body });
-const get = (path: string, key = KEY_A): ServiceRequest => ({ method: "GET", path, headers: bearer(key) });
 const ftBody = (extra: Record<string, unknown> = {}) => ({ series: smallSeries, freq: "D", finetune_steps: 3, ...extra });
 
 type Job = { job_id: string; status: string; result: unknown; error: string | null; created_at: string; updated_at: string };

@@ -5,10 +5,9 @@
  * a repeating id never overwrites a job, and a 500 carries its request id.
  */
 import { describe, expect, it } from "vitest";
-import type { ApiPipelines } from "../../src/api/pipelines.js";
 import { createService, type ServiceRequest } from "../../src/api/service.js";
 import { createMemoryStore, type ServiceStore } from "../../src/api/store.js";
-import { fakePipelines, KEY_A, bearer, smallSeries } from "./helpers.js";
+import { countingPipelines, fakePipelines, KEY_A, bearer, smallSeries } from "./helpers.js";
 
 const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -23,20 +22,6 @@ function slowStore(): ServiceStore {
     };
   }
   return slow as unknown as ServiceStore;
-}
-
-function countingPipelines(): { pipelines: ApiPipelines; finetunes: () => number } {
-  let count = 0;
-  return {
-    pipelines: {
-      ...fakePipelines,
-      finetune: (r) => {
-        count++;
-        return fakePipelines.finetune(r);
-      },
-    },
-    finetunes: () => count,
-  };
 }
 
 const post = (path: string, body: unknown): ServiceRequest => ({ method: "POST", path, headers: bearer(KEY_A), body });

@@ -1,24 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { ValidationError, type ErrorItem } from "../../src/errors.js";
+import type { ErrorItem } from "../../src/errors.js";
 import { echoInput, locateJsonError, readJsonBody } from "../../src/api/json.js";
 import { ErrorCollector, INVALID, expectedLiteralText, validateAgainst, type ApiSchema } from "../../src/api/schema-validator.js";
 import { checkRequestLimits, DEFAULT_SERVICE_LIMITS, resolveLimits, UNLIMITED, validateEndpointBody, toForecastRequest } from "../../src/api/requests.js";
+import { validationDetail as detailOf } from "./helpers.js";
 
 function errorsOf(schema: ApiSchema, value: unknown): ErrorItem[] {
   const c = new ErrorCollector();
   validateAgainst(schema, value, ["body", "x"], c);
   return c.items;
-}
-
-function detailOf(f: () => unknown): ErrorItem[] {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof ValidationError) return e.detail;
-    throw e;
-  }
-  throw new Error("expected a ValidationError");
 }
 
 const base = { series: { y: [1, 2, 3, 4, 5, 6], sizes: [3, 3] }, freq: "D", h: 2 };

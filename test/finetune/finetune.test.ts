@@ -8,9 +8,9 @@ import {
   FINETUNE_DEPTH_FIXED_MODEL_2_1,
 } from "../../src/finetune/index.js";
 import { applyFinetuned, createNetworkForecaster, depthStart, networkShape, parameterLayout, pretrainedParameters } from "../../src/model/index.js";
-import { ValidationError } from "../../src/errors.js";
 import { forecast } from "../../src/api/index.js";
 import { finetuneResultJson } from "../../src/api/results.js";
+import { validationDetail } from "../api/helpers.js";
 import type { FinetuneDepth, FinetunedWeights, LossName, ModelName, ModelSpec, SeriesData } from "../../src/types.js";
 
 function seriesOf(list: readonly number[][]): SeriesData {
@@ -266,13 +266,7 @@ describe("bad input", () => {
   /** The 422 items of a JSON forecast body with these fine-tune fields: the API checks them before any tuning. */
   function apiLocs(fields: Record<string, unknown>): (string | number)[][] {
     const y = Array.from(weeklyData().y);
-    try {
-      forecast({ series: { y, sizes: [y.length] }, freq: "W", h: 1, ...fields } as never);
-    } catch (e) {
-      if (e instanceof ValidationError) return e.detail.map((d) => d.loc);
-      throw e;
-    }
-    throw new Error("expected a ValidationError");
+    return validationDetail(() => forecast({ series: { y, sizes: [y.length] }, freq: "W", h: 1, ...fields } as never)).map((d) => d.loc);
   }
   vtest("bad steps, depth and loss are reported together with their fields", () => {
     const spec = { ...specOf(1), finetune: { steps: 1.5, depth: 7 as FinetuneDepth, loss: "huber" as LossName } };

@@ -18,6 +18,7 @@ import {
 import { seasonalNaiveForecaster } from "../../src/cv/index.js";
 import { SPREAD_LEVELS } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
+import { gaussian } from "../../bench/monitoring-data.js";
 
 const G = SPREAD_LEVELS.length;
 const knots = spreadKnots(SPREAD_LEVELS);
@@ -126,7 +127,7 @@ describe("conformalMultiplier and calibratedZ", () => {
 
   test("finite-sample coverage on exchangeable scores: a new point falls inside level L at least L % of the time (Monte Carlo)", () => {
     const random = seedrandom("conformal-coverage");
-    const gauss = (): number => Math.sqrt(-2 * Math.log(Math.max(random(), 1e-300))) * Math.cos(2 * Math.PI * random());
+    const gauss = (): number => gaussian(random);
     for (const [n, level] of [[30, 80], [60, 95], [20, 50]] as const) {
       let inside = 0;
       const runs = 4000;

@@ -9,14 +9,11 @@ import { beforeAll, expect, it } from "vitest";
 import { Queue, QueueEvents, type Worker } from "bullmq";
 import { enqueueJob, JOBS_QUEUE, jobsWorker } from "../../docs/recipes/bullmq-jobs.js";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
-import { createService, type ServiceRequest } from "../../src/api/service.js";
-import { fakePipelines, KEY_A, bearer, smallSeries } from "../api/helpers.js";
+import { createService } from "../../src/api/service.js";
+import { countingPipelines, get, KEY_A, post, smallSeries } from "../api/helpers.js";
 import { redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the BullMQ jobs tests");
-
-const post = (path: string, body: unknown): ServiceRequest => ({ method: "POST", path, headers: bearer(KEY_A), body });
-const get = (path: string): ServiceRequest => ({ method: "GET", path, headers: bearer(KEY_A) });
 
 suite("async jobs on BullMQ workers", () => {
   const redis = redisForSuite(binary);
@@ -37,8 +34,7 @@ suite("async jobs on BullMQ workers", () => {
     const account = { id: "acme", apiKeys: [KEY_A], credits: 1e9, hasPaymentMethod: true };
     let n = 0;
     const ids = () => `bullmq-${n++}`;
-    let finetunes = 0;
-    const pipelines = { ...fakePipelines, finetune: (r: Parameters<typeof fakePipelines.finetune>[0]) => (finetunes++, fakePipelines.finetune(r)) };
+    const { pipelines, finetunes } = countingPipelines();
     // the service answering HTTP, and two worker services (other processes in production) on the same store
     const api = createService({ accounts: [account], store: createRedisStore(redis.server().connect(), "jobs:"), pipelines, ids, onJobSubmitted: enqueueJob(queue) });
     const workerServices = [0, 1].map(() => createService({ accounts: [account], store: createRedisStore(redis.server().connect(), "jobs:"), pipelines }));
@@ -60,7 +56,7 @@ suite("async jobs on BullMQ workers", () => {
     const outcomes = await Promise.all(finished);
     expect(outcomes.slice(0, 3).map((o) => (o as { status: string }).status)).toEqual(["succeeded", "succeeded", "succeeded"]);
     expect(outcomes[3]).toBeNull();
-    expect(finetunes).toBe(3);
+    expect(finetunes()).toBe(3);
     const statuses = [];
     for (const id of jobIds) statuses.push(((await api.handle(get(`/v2/finetune/jobs/${id}`))).body as { status: string }).status);
     expect(statuses).toEqual(["succeeded", "succeeded", "succeeded", "cancelled"]);

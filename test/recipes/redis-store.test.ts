@@ -10,17 +10,14 @@
  */
 import { expect, it } from "vitest";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
-import { createService, type ServiceRequest } from "../../src/api/service.js";
+import { createService } from "../../src/api/service.js";
 import type { ServiceStore, StoredJob } from "../../src/api/store.js";
-import { fakePipelines, KEY_A, KEY_B, bearer, smallSeries } from "../api/helpers.js";
+import { countingPipelines, fakePipelines, get, KEY_A, KEY_B, post, smallSeries } from "../api/helpers.js";
 import { redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the Redis store tests");
 
 let prefixCount = 0;
-
-const post = (path: string, body: unknown, key = KEY_A): ServiceRequest => ({ method: "POST", path, headers: bearer(key), body });
-const get = (path: string, key = KEY_A): ServiceRequest => ({ method: "GET", path, headers: bearer(key) });
 
 function job(jobId: string, status: StoredJob["status"] = "pending"): StoredJob {
   return { jobId, task: "ft", accountId: "acme", status, request: { a: [1, 2] }, result: null, error: null, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
@@ -89,15 +86,14 @@ suite("Redis store", () => {
     const { store: first, prefix } = freshStore();
     const second = createRedisStore(redis.server().connect(), prefix);
     const account = { id: "acme", apiKeys: [KEY_A], credits: 1e9, hasPaymentMethod: true };
-    let finetunes = 0;
-    const pipelines = { ...fakePipelines, finetune: (r: Parameters<typeof fakePipelines.finetune>[0]) => (finetunes++, fakePipelines.finetune(r)) };
+    const { pipelines, finetunes } = countingPipelines();
     let n = 0;
     const a = createService({ accounts: [account], store: first, pipelines, ids: () => `a-${n++}` });
     const b = createService({ accounts: [account], store: second, pipelines, ids: () => `b-${n++}` });
     for (let j = 0; j < 6; j++) expect((await a.handle(post("/v2/finetune/async", { series: smallSeries, freq: "D", finetune_steps: 2 }))).status).toBe(200);
     const [ra, rb] = await Promise.all([a.runJobs(), b.runJobs()]);
     expect(ra.ran + rb.ran).toBe(6);
-    expect(finetunes).toBe(6);
+    expect(finetunes()).toBe(6);
     // input 10 values + finetune 2 steps × 2 series per job
     expect(await first.spentTokens("acme")).toBe(6 * 14);
     expect((await first.listModels("acme")).length).toBe(6);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
-import { cleanSpikes } from "../../src/series/index.js";
+import { cleanSpikes, packSeries, seriesOffsets } from "../../src/series/index.js";
 
 /** A seasonal series with Gaussian noise of sd sigma (seeded, Box–Muller). */
 function seasonal(n: number, m: number, amplitude: number, sigma: number, seed: number, trend = 0): Float64Array {
@@ -88,10 +88,8 @@ describe("cleanSpikes", () => {
         }
         return y;
       });
-      const offsets = new Int32Array(list.length + 1);
-      list.forEach((y, i) => (offsets[i + 1] = offsets[i]! + y.length));
-      const packed = new Float64Array(offsets[list.length]!);
-      list.forEach((y, i) => packed.set(y, offsets[i]!));
+      const { y: packed, sizes } = packSeries(list);
+      const offsets = seriesOffsets(sizes);
       const together = cleanSpikes(packed, offsets, m);
       const alone = list.flatMap((y, i) => Array.from(cleanSpikes(y, one(y), m).positions, (p) => p + offsets[i]!));
       expect(Array.from(together.positions)).toEqual(alone);
