@@ -19,6 +19,7 @@ import { createNetworkForecaster, modelParams } from "../src/model/index.js";
 import type { Freq } from "../src/types.js";
 import { meanOf } from "../src/stats/index.js";
 import { bestThresholdScore, monitoringStreams, nabScore, normalisedScore, trailingGaussianZ, type MonitoringStream } from "./monitoring-data.js";
+import { tableCell } from "./markdown.js";
 
 const LEAD = 400;
 
@@ -176,7 +177,7 @@ for (const h of [1, 6]) {
     const over = parts.reduce((sum, part) => sum + part.falseAlarms, 0);
     let normal = 0;
     masked.forEach((m, i) => m.forEach((v, t) => (Number.isNaN(v) || labelled[i]![t] === 1 ? undefined : normal++)));
-    rows.push(`| ${h} | ${name} | ${best.toFixed(1)} | ${threshold.toFixed(2)} | ${((100 * over) / normal).toFixed(2)} % | ${atLevel.toFixed(1)} |`);
+    rows.push(`| ${h} | ${tableCell(name)} | ${best.toFixed(1)} | ${threshold.toFixed(2)} | ${((100 * over) / normal).toFixed(2)} % | ${atLevel.toFixed(1)} |`);
     console.log(h, name, best.toFixed(1), ((100 * over) / normal).toFixed(2), atLevel.toFixed(1));
   };
   score("|u|, uncalibrated", u.map(abs));
