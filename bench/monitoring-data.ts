@@ -170,27 +170,72 @@ export function normalisedScore(parts: readonly { raw: number; perfect: number; 
   return (100 * (raw - none)) / (perfect - none);
 }
 
+/** The 61 thresholds tried on a detector's scores: its quantiles from 0.9 to 0.99997 (NaN scores left out). */
+function thresholdGrid(scores: readonly Float64Array[]): number[] {
+  const all: number[] = [];
+  scores.forEach((s) => s.forEach((v) => (Number.isNaN(v) ? null : all.push(v))));
+  all.sort((a, b) => a - b);
+  return Array.from({ length: 61 }, (_, k) => {
+    const p = 1 - Math.pow(10, -1 - (k / 60) * 3.5);
+    return all[Math.min(all.length - 1, Math.floor(p * all.length))]!;
+  });
+}
+
+/** NAB parts of every stream at every threshold of the grid: parts[k][i] for threshold k and stream i. */
+function partsByThreshold(streams: readonly MonitoringStream[], scores: readonly Float64Array[], grid: readonly number[]) {
+  return grid.map((threshold) => streams.map((s, i) => nabScore(s, (t) => scores[i]![t]! > threshold, s.warmup)));
+}
+
 /**
  * The best normalised NAB score of one threshold on |score| for all streams
  * (a ranking measure): thresholds at 61 quantiles of the scores, from 0.9 to
  * 0.99997. NaN scores are never flagged.
  */
 export function bestThresholdScore(streams: readonly MonitoringStream[], scores: readonly Float64Array[]): { best: number; threshold: number } {
-  const all: number[] = [];
-  scores.forEach((s) => s.forEach((v) => (Number.isNaN(v) ? null : all.push(v))));
-  all.sort((a, b) => a - b);
+  const grid = thresholdGrid(scores);
+  const parts = partsByThreshold(streams, scores, grid);
   let best = -Infinity;
   let bestThreshold = Infinity;
-  for (let k = 0; k <= 60; k++) {
-    const p = 1 - Math.pow(10, -1 - (k / 60) * 3.5);
-    const threshold = all[Math.min(all.length - 1, Math.floor(p * all.length))]!;
-    const v = normalisedScore(streams.map((s, i) => nabScore(s, (t) => scores[i]![t]! > threshold, s.warmup)));
+  parts.forEach((atThreshold, k) => {
+    const v = normalisedScore(atThreshold);
     if (v > best) {
       best = v;
-      bestThreshold = threshold;
+      bestThreshold = grid[k]!;
     }
-  }
+  });
   return { best, threshold: bestThreshold };
+}
+
+/**
+ * How sure the best-threshold margin of detector A over detector B is: the
+ * streams are drawn with replacement `resamples` times (seeded), and each
+ * draw scores both detectors by their best threshold on the grid of the full
+ * benchmark. Returns the share of draws where A scores above B and the 5th
+ * and 95th percentiles of the margin A − B.
+ */
+export function bootstrapMargin(
+  streams: readonly MonitoringStream[],
+  a: readonly Float64Array[],
+  b: readonly Float64Array[],
+  resamples: number,
+  seed: string,
+): { aAbove: number; low: number; high: number } {
+  const partsA = partsByThreshold(streams, a, thresholdGrid(a));
+  const partsB = partsByThreshold(streams, b, thresholdGrid(b));
+  const random = seedrandom(seed);
+  const margins: number[] = [];
+  const draw = new Int32Array(streams.length);
+  const bestOf = (parts: ReturnType<typeof partsByThreshold>) => Math.max(...parts.map((atThreshold) => normalisedScore(Array.from(draw, (i) => atThreshold[i]!))));
+  for (let r = 0; r < resamples; r++) {
+    for (let j = 0; j < draw.length; j++) draw[j] = Math.floor(random() * streams.length);
+    margins.push(bestOf(partsA) - bestOf(partsB));
+  }
+  margins.sort((x, y) => x - y);
+  return {
+    aAbove: margins.filter((m) => m > 0).length / resamples,
+    low: margins[Math.floor(0.05 * resamples)]!,
+    high: margins[Math.min(resamples - 1, Math.floor(0.95 * resamples))]!,
+  };
 }
 
 /**
