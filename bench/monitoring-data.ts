@@ -19,6 +19,8 @@ export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
 /** One labelled stream. */
 export interface MonitoringStream {
   readonly name: string;
+  /** False for the held-out synthetic streams (see {@link DEVELOPMENT_SYNTHETIC_STREAMS}). */
+  readonly development: boolean;
   readonly values: Float64Array;
   /** Points before this index are never labelled (the history a detector starts from). */
   readonly warmup: number;
@@ -95,17 +97,27 @@ function inject(u: Uniform, values: Float64Array, warmup: number, count: number,
   return windows;
 }
 
-/** The benchmark's streams (deterministic). */
+/**
+ * Synthetic streams the scores' choices were made on (streams 0–15, with the
+ * three R series); the streams after them were added later and never used
+ * to choose anything: a held-out part.
+ */
+export const DEVELOPMENT_SYNTHETIC_STREAMS = 16;
+
+/** Synthetic streams in the benchmark: the development ones, then the held-out ones. */
+export const SYNTHETIC_STREAMS = 64;
+
+/** The benchmark's streams (deterministic): the synthetic ones in order, then forecast::taylor, datasets::sunspot.month and datasets::treering. */
 export function monitoringStreams(): MonitoringStream[] {
   const streams: MonitoringStream[] = [];
-  for (let i = 0; i < 16; i++) {
+  for (let i = 0; i < SYNTHETIC_STREAMS; i++) {
     const u = seedrandom(`monitoring:${i}`);
     const n = Math.round(2000 * Math.pow(10, u()));
     const { values } = syntheticStream(u, n);
     const warmup = 600;
     const s = robustNoise(values, 24, warmup);
     const windows = inject(u, values, warmup, 1 + Math.floor(u() * 3), 24, s);
-    streams.push({ name: `synthetic-${String(i).padStart(2, "0")} (hourly, ${n} points)`, values, warmup, windows });
+    streams.push({ name: `synthetic-${String(i).padStart(2, "0")} (hourly, ${n} points)`, development: i < DEVELOPMENT_SYNTHETIC_STREAMS, values, warmup, windows });
   }
   const r = JSON.parse(readFileSync("bench/data/r-datasets.json", "utf8")) as Record<string, { y: number[]; frequency: number; package: string }>;
   for (const [name, season] of [["taylor", 48], ["sunspot.month", 12], ["treering", 1]] as const) {
@@ -114,7 +126,7 @@ export function monitoringStreams(): MonitoringStream[] {
     const warmup = 600;
     const s = robustNoise(values, Math.max(season, 1), warmup);
     const windows = inject(u, values, warmup, 2, Math.max(season, 2), s);
-    streams.push({ name: `${r[name]!.package}::${name} (${values.length} points)`, values, warmup, windows });
+    streams.push({ name: `${r[name]!.package}::${name} (${values.length} points)`, development: true, values, warmup, windows });
   }
   return streams;
 }

@@ -148,7 +148,7 @@ const maxOf = (a: Float64Array, b: Float64Array) => pairOf(a, b, Math.max);
 const minOf = (a: Float64Array, b: Float64Array) => pairOf(a, b, Math.min);
 const halfSum = (a: Float64Array, b: Float64Array) => pairOf(a, b, (x, y) => 0.5 * (x + y));
 
-const streams = monitoringStreams();
+const streams = monitoringStreams().filter((s) => s.development); // the choices are made on the development streams only
 const rows: string[] = [];
 const from = (i: number) => streams[i]!.warmup - LEAD + 40;
 // the series below depend on the streams only, not on h: computed once for both
