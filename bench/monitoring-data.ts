@@ -98,14 +98,16 @@ function inject(u: Uniform, values: Float64Array, warmup: number, count: number,
 }
 
 /**
- * Synthetic streams the scores' choices were made on (streams 0–15, with the
- * three R series); the streams after them were added later and never used
- * to choose anything: a held-out part.
+ * Synthetic streams the scores' choices were made on, with the three R
+ * series: streams 0–15 for every choice up to the two-judge rule, and 16–63,
+ * added as held-out streams, then used to choose the weekly seasonal judge.
+ * The streams after them were added after that choice and never used to
+ * choose anything: the held-out part.
  */
-export const DEVELOPMENT_SYNTHETIC_STREAMS = 16;
+export const DEVELOPMENT_SYNTHETIC_STREAMS = 64;
 
 /** Synthetic streams in the benchmark: the development ones, then the held-out ones. */
-export const SYNTHETIC_STREAMS = 64;
+export const SYNTHETIC_STREAMS = 128;
 
 /** The benchmark's streams (deterministic): the synthetic ones in order, then forecast::taylor, datasets::sunspot.month and datasets::treering. */
 export function monitoringStreams(): MonitoringStream[] {

@@ -8,7 +8,7 @@
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
-import { combineJudges, seasonalJudge } from "./seasonal-judge.js";
+import { combineJudges, SECOND_JUDGE_MIN_WINDOW, SECOND_SEASON_LENGTH, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "./seasonal-judge.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning, modelParams } from "../model/config.js";
 import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
@@ -19,6 +19,7 @@ import {
   calibrationFitEnd,
   anomalyCalibrationSize,
   univariateAnomalyFlags,
+  type SeasonalOpinion,
 } from "./scores.js";
 
 /**
@@ -291,7 +292,9 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   // The seasonal judge's opinion of every forecast point (univariate, without exogenous features, which it
   // cannot see): it depends on y only, so it is formed once, for both scorings and the accumulated score.
   const opinion =
-    !multivariateThresholding && plan === null ? seasonalOpinions(series, modelParams(request.model, request.freq).seasonLength, pointCutoff, level) : undefined;
+    !multivariateThresholding && plan === null
+      ? seasonalOpinions(series, modelParams(request.model, request.freq).seasonLength, SECOND_SEASON_LENGTH[request.freq] ?? null, pointCutoff, level)
+      : undefined;
   const score = (run: typeof cv, forecasts: Float64Array): void => {
     const spread = run.spread!;
     for (let i = 0; i < seriesCount; i++) {
@@ -327,7 +330,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
           extreme: extreme.subarray(start, end),
         },
         scratch,
-        opinion === undefined ? undefined : { centre: opinion.centre.subarray(end - detectionSize, end), sd: opinion.sd.subarray(end - detectionSize, end) },
+        opinion === undefined ? undefined : opinionsAt(opinion, end - detectionSize, end),
       );
       for (let j = 0; j < detectionSize; j++) {
         const row = end - detectionSize + j;
@@ -435,10 +438,34 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
 }
 
 
-/** The seasonal judge's centre and σ at every point of `series.y` with a forecast (σ NaN where it cannot speak or there is none). */
-function seasonalOpinions(series: SeriesData, m: number, pointCutoff: Int32Array, level: number): { centre: Float64Array; sd: Float64Array } {
-  const centre = new Float64Array(series.y.length);
-  const sd = new Float64Array(series.y.length).fill(Number.NaN);
+/** The seasonal judges' centre and σ at every point of `series.y` (σ NaN where a judge cannot speak or there is no forecast). */
+interface Opinions {
+  centre: Float64Array;
+  sd: Float64Array;
+  /** The second seasonal judge's (hourly data: a week back), when the frequency has one. */
+  second?: { centre: Float64Array; sd: Float64Array };
+}
+
+/** The opinions of points [from, to) of `series.y`, as views. */
+function opinionsAt(opinion: Opinions, from: number, to: number): SeasonalOpinion {
+  const { centre, sd, second } = opinion;
+  return {
+    centre: centre.subarray(from, to),
+    sd: sd.subarray(from, to),
+    second: second === undefined ? undefined : { centre: second.centre.subarray(from, to), sd: second.sd.subarray(from, to) },
+  };
+}
+
+/**
+ * The seasonal judges' opinions of every point of `series.y` with a forecast:
+ * the judge at season m with {@link SEASONAL_JUDGE_WINDOW} differences, and
+ * the second judge at season `second` (when not null) with
+ * min(SEASONAL_JUDGE_WINDOW, t − second) differences, at least
+ * {@link SECOND_JUDGE_MIN_WINDOW}.
+ */
+function seasonalOpinions(series: SeriesData, m: number, second: number | null, pointCutoff: Int32Array, level: number): Opinions {
+  const blank = (): { centre: Float64Array; sd: Float64Array } => ({ centre: new Float64Array(series.y.length), sd: new Float64Array(series.y.length).fill(Number.NaN) });
+  const opinion: Opinions = { ...blank(), second: second === null ? undefined : blank() };
   const judged = new Float64Array(5);
   const q = gaussianMultiplier(level);
   for (let i = 0; i + 1 < series.offsets.length; i++) {
@@ -446,11 +473,15 @@ function seasonalOpinions(series: SeriesData, m: number, pointCutoff: Int32Array
     const values = series.y.subarray(start, series.offsets[i + 1] as number);
     for (let t = 0; t < values.length; t++) {
       if ((pointCutoff[start + t] as number) < 0 || !seasonalJudge(values, t, m, q, judged)) continue;
-      centre[start + t] = judged[3] as number;
-      sd[start + t] = judged[4] as number;
+      opinion.centre[start + t] = judged[3] as number;
+      opinion.sd[start + t] = judged[4] as number;
+      const window = second === null ? 0 : Math.min(SEASONAL_JUDGE_WINDOW, t - second);
+      if (window < SECOND_JUDGE_MIN_WINDOW || !seasonalJudge(values, t, second!, q, judged, window)) continue;
+      opinion.second!.centre[start + t] = judged[3] as number;
+      opinion.second!.sd[start + t] = judged[4] as number;
     }
   }
-  return { centre, sd };
+  return opinion;
 }
 
 /**
@@ -467,7 +498,7 @@ function judgeAndAccumulate(
   level: number,
   z: Float64Array,
   pointZ: Float64Array,
-  opinion: { centre: Float64Array; sd: Float64Array } | undefined,
+  opinion: Opinions | undefined,
   longest: number,
 ): Float64Array {
   const accumulated = new Float64Array(z.length);
@@ -481,7 +512,14 @@ function judgeAndAccumulate(
     for (let t = first; t < detectionStart; t++) {
       const v = pointZ[start + t] as number;
       const sd = opinion === undefined ? Number.NaN : (opinion.sd[start + t] as number);
-      sequence[t - first] = sd > 0 && !Number.isNaN(v) ? combineJudges(v, ((series.y[start + t] as number) - (opinion!.centre[start + t] as number)) / sd) : v;
+      if (!(sd > 0) || Number.isNaN(v)) {
+        sequence[t - first] = v;
+        continue;
+      }
+      const value = series.y[start + t] as number;
+      const secondSd = opinion!.second === undefined ? Number.NaN : (opinion!.second.sd[start + t] as number);
+      const zSecond = secondSd > 0 ? (value - (opinion!.second!.centre[start + t] as number)) / secondSd : 0;
+      sequence[t - first] = combineJudges(v, (value - (opinion!.centre[start + t] as number)) / sd, zSecond);
     }
     sequence.set(z.subarray(i * detectionSize, (i + 1) * detectionSize), detectionStart - first);
     const run = sequence.subarray(0, n - first);

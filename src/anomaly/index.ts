@@ -10,6 +10,7 @@ export {
   seriesCalibratedScores,
   type SeriesScoreSummary,
   type SeasonalOpinion,
+  type SecondSeasonalOpinion,
   calibrationFitEnd,
   anomalyCalibrationSize,
   ANOMALY_CALIBRATION_MAX,
@@ -22,5 +23,5 @@ export {
   anomalyWindowCount,
   detectAnomalies,
 } from "./detect.js";
-export { SEASONAL_JUDGE_WINDOW, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";
+export { SEASONAL_JUDGE_WINDOW, SECOND_SEASON_LENGTH, SECOND_JUDGE_MIN_WINDOW, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";
 export { ANOMALY_CUSUM_ALLOWANCE, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation } from "./accumulated.js";

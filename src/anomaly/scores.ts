@@ -109,8 +109,8 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  *   |z| exceeds 4 (in sliding mode the ones left out of the calibration; in
  *   static mode against all the scores, once there are at least 20).
  * @param scratch - Optional work buffer of at least max(y.length, 2C + 1) values.
- * @param judge - Optional seasonal judge's opinion of each detection point (`SeasonalOpinion`): where it
- *   speaks, z and the interval are the two judges' combination (`combineJudges`, `judgedInterval`);
+ * @param judge - Optional seasonal judge's opinion of each detection point (`SeasonalOpinion`, with an optional
+ *   second seasonal judge): where it speaks, z and the interval are the judges' combination (`combineJudges`, `judgedInterval`);
  *   `pointZ` keeps the network's own z.
  * @throws RangeError when lengths or `detectionSize` are invalid, or a detection point has no finite forecast.
  *
@@ -182,7 +182,10 @@ export function seriesCalibratedScores(
   if (judge !== undefined && (judge.centre.length < detectionSize || judge.sd.length < detectionSize)) {
     throw new RangeError(`seriesCalibratedScores: judge.centre and judge.sd need ${detectionSize} values`);
   }
-  const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, q: gaussianMultiplier(level) };
+  if (judge?.second !== undefined && (judge.second.centre.length < detectionSize || judge.second.sd.length < detectionSize)) {
+    throw new RangeError(`seriesCalibratedScores: judge.second.centre and judge.second.sd need ${detectionSize} values`);
+  }
+  const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, second: judge.second, q: gaussianMultiplier(level) };
   if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging);
 
   // Static: every forecast point calibrates every detection point.
@@ -301,6 +304,22 @@ export interface SeasonalOpinion {
   readonly centre: ArrayLike<number>;
   /** σ of each detection point's seasonal differences; NaN (or <= 0) where the judge cannot speak. */
   readonly sd: ArrayLike<number>;
+  /**
+   * The second seasonal judge (hourly data: the same hour a week earlier), when there is one: its centre and σ
+   * per detection point, σ NaN (or <= 0) where it cannot speak. It is heard only where the first judge speaks.
+   */
+  readonly second?: SecondSeasonalOpinion;
+}
+
+/**
+ * The second seasonal judge's opinion of each detection point (see {@link SeasonalOpinion}).
+ * @category Anomaly detection
+ */
+export interface SecondSeasonalOpinion {
+  /** y(t − m₂) + μ₂ of each detection point. */
+  readonly centre: ArrayLike<number>;
+  /** σ₂ of each detection point's differences at the second season; NaN (or <= 0) where the judge cannot speak. */
+  readonly sd: ArrayLike<number>;
 }
 
 /** A {@link SeasonalOpinion} with the level's multiplier q, as the scoring passes it to {@link judgePoint}. */
@@ -352,7 +371,10 @@ const networkAtPoint = new NetworkAtPoint();
 /** Work buffer of {@link judgePoint}'s bounds. */
 const judgedBounds = new Float64Array(2);
 
-/** Detection point j judged by both judges: its z and interval become the combination's (`combineJudges`, `judgedInterval`). */
+/** The second seasonal judge of the point being judged, as `judgedInterval` reads it (one instance, rewritten per point). */
+const secondAtPoint = { centre: 0, sd: 0 };
+
+/** Detection point j judged by the network and the seasonal judge(s): its z and interval become the combination's (`combineJudges`, `judgedInterval`). */
 function judgePoint(
   j: number,
   value: number,
@@ -368,9 +390,15 @@ function judgePoint(
 ): void {
   const centre = judge.centre[j] as number;
   const sd = judge.sd[j] as number;
-  out.z[j] = combineJudges(out.z[j]!, (value - centre) / sd);
+  const secondSd = judge.second === undefined ? Number.NaN : (judge.second.sd[j] as number);
+  const second = secondSd > 0 ? secondAtPoint : undefined;
+  if (second !== undefined) {
+    second.centre = judge.second!.centre[j] as number;
+    second.sd = secondSd;
+  }
+  out.z[j] = combineJudges(out.z[j]!, (value - centre) / sd, second === undefined ? 0 : (value - second.centre) / second.sd);
   const network = networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judge.q);
-  judgedInterval(network.zAt, network, centre, sd, judge.q, judgedBounds);
+  judgedInterval(network.zAt, network, centre, sd, judge.q, judgedBounds, second);
   out.lo[j] = judgedBounds[0]!;
   out.hi[j] = judgedBounds[1]!;
 }
