@@ -130,8 +130,10 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    scores; a point the model was certain of scores 0 when met exactly).
  * 5. Univariate: the interval is the model's spread at the level's calibrated
  *    multiplier, flagged iff |z| > q = Φ⁻¹(0.5 + level/200) (y outside the
- *    interval); the seasonal judge (`seasonalJudge`, `combineJudges`) where it
- *    can speak; `accumulatedAnomalyScore` = max(z², z_c²), z_c from a
+ *    interval); where they can speak, the seasonal judges (`seasonalJudge`,
+ *    `combineJudges`): the network and the same point a season earlier must
+ *    agree, or, for hourly data with a week of differences, the same point a
+ *    day and a week earlier must agree (the network abstains); `accumulatedAnomalyScore` = max(z², z_c²), z_c from a
  *    two-sided CUSUM of the judged z of every scored point in time order,
  *    reset after each alarm (see {@link accumulatedAnomalyScores}).
  *    Multivariate: all series of one length; A_t = Σᵢ zᵢ,ₜ² on every series'
@@ -518,8 +520,9 @@ function judgeAndAccumulate(
       }
       const value = series.y[start + t] as number;
       const secondSd = opinion!.second === undefined ? Number.NaN : (opinion!.second.sd[start + t] as number);
-      const zSecond = secondSd > 0 ? (value - (opinion!.second!.centre[start + t] as number)) / secondSd : 0;
-      sequence[t - first] = combineJudges(v, (value - (opinion!.centre[start + t] as number)) / sd, zSecond);
+      const zSeasonal = (value - (opinion!.centre[start + t] as number)) / sd;
+      // where the weekly judge speaks the network abstains (see judgePoint in scores.ts)
+      sequence[t - first] = secondSd > 0 ? combineJudges(0, zSeasonal, (value - (opinion!.second!.centre[start + t] as number)) / secondSd) : combineJudges(v, zSeasonal);
     }
     sequence.set(z.subarray(i * detectionSize, (i + 1) * detectionSize), detectionStart - first);
     const run = sequence.subarray(0, n - first);

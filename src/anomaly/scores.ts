@@ -306,7 +306,8 @@ export interface SeasonalOpinion {
   readonly sd: ArrayLike<number>;
   /**
    * The second seasonal judge (hourly data: the same hour a week earlier), when there is one: its centre and σ
-   * per detection point, σ NaN (or <= 0) where it cannot speak. It is heard only where the first judge speaks.
+   * per detection point, σ NaN (or <= 0) where it cannot speak. It is heard only where the first judge speaks,
+   * and there the network abstains: the two seasonal judges must agree.
    */
   readonly second?: SecondSeasonalOpinion;
 }
@@ -374,7 +375,17 @@ const judgedBounds = new Float64Array(2);
 /** The second seasonal judge of the point being judged, as `judgedInterval` reads it (one instance, rewritten per point). */
 const secondAtPoint = { centre: 0, sd: 0 };
 
-/** Detection point j judged by the network and the seasonal judge(s): its z and interval become the combination's (`combineJudges`, `judgedInterval`). */
+/**
+ * The network abstaining from judging a point (where the weekly judge speaks): z 0 everywhere, an unbounded
+ * interval, so `judgedInterval` with it is the two seasonal judges' interval. One instance; `forecast` per point.
+ */
+const abstainingNetwork = { forecast: 0, lo: -Number.MAX_VALUE, hi: Number.MAX_VALUE, loAgree: -Number.MAX_VALUE, hiAgree: Number.MAX_VALUE, zAt: (): number => 0 };
+
+/**
+ * Detection point j judged by the network and the seasonal judge (both must agree), or, where the weekly judge
+ * speaks, by the two seasonal judges (both must agree; the network abstains): its z and interval become the
+ * combination's (`combineJudges`, `judgedInterval`).
+ */
 function judgePoint(
   j: number,
   value: number,
@@ -391,14 +402,18 @@ function judgePoint(
   const centre = judge.centre[j] as number;
   const sd = judge.sd[j] as number;
   const secondSd = judge.second === undefined ? Number.NaN : (judge.second.sd[j] as number);
-  const second = secondSd > 0 ? secondAtPoint : undefined;
-  if (second !== undefined) {
-    second.centre = judge.second!.centre[j] as number;
-    second.sd = secondSd;
+  if (!(secondSd > 0)) {
+    out.z[j] = combineJudges(out.z[j]!, (value - centre) / sd);
+    const network = networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judge.q);
+    judgedInterval(network.zAt, network, centre, sd, judge.q, judgedBounds);
+  } else {
+    // the weekly judge speaks: the network abstains (its context cannot see a week), so both seasonal judges must agree
+    secondAtPoint.centre = judge.second!.centre[j] as number;
+    secondAtPoint.sd = secondSd;
+    out.z[j] = combineJudges(0, (value - centre) / sd, (value - secondAtPoint.centre) / secondSd);
+    abstainingNetwork.forecast = f;
+    judgedInterval(abstainingNetwork.zAt, abstainingNetwork, centre, sd, judge.q, judgedBounds, secondAtPoint);
   }
-  out.z[j] = combineJudges(out.z[j]!, (value - centre) / sd, second === undefined ? 0 : (value - second.centre) / second.sd);
-  const network = networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judge.q);
-  judgedInterval(network.zAt, network, centre, sd, judge.q, judgedBounds, second);
   out.lo[j] = judgedBounds[0]!;
   out.hi[j] = judgedBounds[1]!;
 }

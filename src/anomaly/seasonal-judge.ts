@@ -1,10 +1,12 @@
 /**
- * The seasonal judges of online anomaly detection: second (and, for hourly
- * data, third) opinions on each detection point, from the point's difference
- * with the same point one season (and one week) earlier, and the rule that
- * combines them with the network's calibrated z (a point is an anomaly when
- * two judges find it outside their interval on the same side; once two
- * reject it at 99 %, its score is the average of those two).
+ * The seasonal judges of online anomaly detection: other opinions on each
+ * detection point, from the point's difference with the same point one
+ * season earlier (and, for hourly data, one week earlier), and the rule that
+ * combines them with the network's calibrated z: a point is an anomaly when
+ * two judges find it outside their interval on the same side (the network
+ * and the seasonal judge; where the weekly judge speaks, the two seasonal
+ * judges, the network abstaining); once two reject it at 99 %, its score is
+ * the average of those two.
  * @module
  */
 import { gaussianMultiplier } from "../intervals/index.js";
@@ -21,7 +23,11 @@ export const SEASONAL_JUDGE_WINDOW = 168;
  * Season length of the second seasonal judge, by frequency: hourly data
  * also repeat weekly (weekdays and weekends differ, which the same hour one
  * day earlier cannot show), so the second judge compares a point with the
- * same hour 168 points earlier. Other frequencies have one seasonal judge.
+ * same hour 168 points earlier. Where it speaks, the network abstains (its
+ * 96-point context cannot see a week either: at the first hours of a
+ * weekday after a weekend, it and the daily judge both reject a normal
+ * point), and the daily and the weekly judge must agree. Other frequencies
+ * have one seasonal judge.
  * @category Anomaly detection
  */
 export const SECOND_SEASON_LENGTH: Readonly<Partial<Record<Freq, number>>> = { H: 168 };
@@ -111,8 +117,8 @@ export const JUDGES_AGREE_Z = gaussianMultiplier(99);
  * `zSecond`: two judges must agree, and once two reject the point at level
  * 99 its score is their average.
  *
- * With three opinions (a missing third counts as 0, a judge who sees
- * nothing unusual), m = their median (signed): z = m if |m| <= τ, else the
+ * With three opinions (a missing or abstaining judge counts as 0, a judge
+ * who sees nothing unusual), m = their median (signed): z = m if |m| <= τ, else the
  * average of the two opinions furthest out on m's side, with
  * τ = {@link JUDGES_AGREE_Z} = Φ⁻¹(0.995). With two judges this is "both on
  * one side: the smaller |z| up to τ, then their average; opposite sides (or
@@ -129,7 +135,7 @@ export const JUDGES_AGREE_Z = gaussianMultiplier(99);
  *
  * Cost: O(1).
  *
- * @param zNetwork - The network's calibrated z.
+ * @param zNetwork - The network's calibrated z (0 where it abstains).
  * @param zSeasonal - The seasonal judge's z.
  * @param zSecond - The second seasonal judge's z (0, the default, when there is none).
  * @returns The combined signed z.
