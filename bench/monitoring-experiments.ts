@@ -14,7 +14,7 @@ import "../src/model/weights/default.js";
 import { writeFileSync } from "node:fs";
 import { crossValidate } from "../src/cv/index.js";
 import { calibratedZ, spreadKnots, spreadScore, withSpread } from "../src/intervals/index.js";
-import { accumulatedAnomalyScores, combineJudges, scoreCorrelation, SECOND_SEASON_LENGTH } from "../src/anomaly/index.js";
+import { accumulatedAnomalyScores, combineJudges, JUDGES_AGREE_Z, scoreCorrelation, SECOND_SEASON_LENGTH } from "../src/anomaly/index.js";
 import { createNetworkForecaster, modelParams } from "../src/model/index.js";
 import type { Freq } from "../src/types.js";
 import { meanOf } from "../src/stats/index.js";
@@ -230,6 +230,14 @@ for (const h of [1, 6]) {
   score("mean of |z| and the seasonal difference's |z|", z.map((zi, i) => halfSum(abs(zi), seasonal[i]!)));
 }
 
+/** The “two of three” rule (not chosen): the median of three signed z up to 2.576, then the average of the two furthest out on its side. */
+function twoOfThree(a: number, b: number, c: number): number {
+  const [low, middle, high] = [a, b, c].sort((x, y) => x - y) as [number, number, number];
+  if (middle > JUDGES_AGREE_Z) return 0.5 * (middle + high);
+  if (middle < -JUDGES_AGREE_Z) return 0.5 * (low + middle);
+  return middle === 0 ? 0 : middle;
+}
+
 // The weekly seasonal judge, on every development stream (synthetic 0–63 and the R series): hourly data also repeat
 // weekly, which the same hour a day earlier cannot show.
 const development = all.filter((s) => s.development);
@@ -255,7 +263,7 @@ const weeklyRows: string[] = [];
       const w = weekly[i]![t]!;
       if (Number.isNaN(v) || Number.isNaN(d)) return v;
       if (Number.isNaN(w)) return combineJudges(v, d);
-      return combineJudges(networkVotes ? v : 0, d, w);
+      return networkVotes ? twoOfThree(v, d, w) : combineJudges(d, w);
     });
   for (const h of [1, 6]) {
     const z = development.map((s, i) => slidingZ(spreadScores(s, h), s.warmup - LEAD + 40, 336, 4));

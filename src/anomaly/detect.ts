@@ -133,7 +133,7 @@ export function anomalyMinimumLength(detectionSize: number, h: number, stepSize:
  *    interval); where they can speak, the seasonal judges (`seasonalJudge`,
  *    `combineJudges`): the network and the same point a season earlier must
  *    agree, or, for hourly data with a week of differences, the same point a
- *    day and a week earlier must agree (the network abstains); `accumulatedAnomalyScore` = max(z², z_c²), z_c from a
+ *    day and a week earlier must agree; `accumulatedAnomalyScore` = max(z², z_c²), z_c from a
  *    two-sided CUSUM of the judged z of every scored point in time order,
  *    reset after each alarm (see {@link accumulatedAnomalyScores}).
  *    Multivariate: all series of one length; A_t = Σᵢ zᵢ,ₜ² on every series'
@@ -521,8 +521,8 @@ function judgeAndAccumulate(
       const value = series.y[start + t] as number;
       const secondSd = opinion!.second === undefined ? Number.NaN : (opinion!.second.sd[start + t] as number);
       const zSeasonal = (value - (opinion!.centre[start + t] as number)) / sd;
-      // where the weekly judge speaks the network abstains (see judgePoint in scores.ts)
-      sequence[t - first] = secondSd > 0 ? combineJudges(0, zSeasonal, (value - (opinion!.second!.centre[start + t] as number)) / secondSd) : combineJudges(v, zSeasonal);
+      // where the weekly judge speaks it takes the network's place (see judgePoint in scores.ts)
+      sequence[t - first] = secondSd > 0 ? combineJudges(zSeasonal, (value - (opinion!.second!.centre[start + t] as number)) / secondSd) : combineJudges(v, zSeasonal);
     }
     sequence.set(z.subarray(i * detectionSize, (i + 1) * detectionSize), detectionStart - first);
     const run = sequence.subarray(0, n - first);

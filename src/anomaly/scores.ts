@@ -307,7 +307,7 @@ export interface SeasonalOpinion {
   /**
    * The second seasonal judge (hourly data: the same hour a week earlier), when there is one: its centre and σ
    * per detection point, σ NaN (or <= 0) where it cannot speak. It is heard only where the first judge speaks,
-   * and there the network abstains: the two seasonal judges must agree.
+   * and there it takes the network's place: the two seasonal judges must agree.
    */
   readonly second?: SecondSeasonalOpinion;
 }
@@ -372,19 +372,36 @@ const networkAtPoint = new NetworkAtPoint();
 /** Work buffer of {@link judgePoint}'s bounds. */
 const judgedBounds = new Float64Array(2);
 
-/** The second seasonal judge of the point being judged, as `judgedInterval` reads it (one instance, rewritten per point). */
-const secondAtPoint = { centre: 0, sd: 0 };
-
 /**
- * The network abstaining from judging a point (where the weekly judge speaks): z 0 everywhere, an unbounded
- * interval, so `judgedInterval` with it is the two seasonal judges' interval. One instance; `forecast` per point.
+ * The daily judge in the network's place (where the weekly judge speaks), as `judgedInterval` reads its first
+ * judge: z = (y − centre)/σ, its intervals at q and at τ, centred on `forecast` = its centre. One instance.
  */
-const abstainingNetwork = { forecast: 0, lo: -Number.MAX_VALUE, hi: Number.MAX_VALUE, loAgree: -Number.MAX_VALUE, hiAgree: Number.MAX_VALUE, zAt: (): number => 0 };
+class DailyAtPoint {
+  forecast = 0;
+  lo = 0;
+  hi = 0;
+  loAgree = 0;
+  hiAgree = 0;
+  private sd = 1;
+  readonly zAt = (y: number): number => (y - this.forecast) / this.sd;
+
+  at(centre: number, sd: number, q: number): this {
+    this.forecast = centre;
+    this.sd = sd;
+    this.lo = centre - q * sd;
+    this.hi = centre + q * sd;
+    this.loAgree = centre - JUDGES_AGREE_Z * sd;
+    this.hiAgree = centre + JUDGES_AGREE_Z * sd;
+    return this;
+  }
+}
+
+const dailyAtPoint = new DailyAtPoint();
 
 /**
  * Detection point j judged by the network and the seasonal judge (both must agree), or, where the weekly judge
- * speaks, by the two seasonal judges (both must agree; the network abstains): its z and interval become the
- * combination's (`combineJudges`, `judgedInterval`).
+ * speaks, by the daily and the weekly judge (both must agree): its z and interval become the combination's
+ * (`combineJudges`, `judgedInterval`).
  */
 function judgePoint(
   j: number,
@@ -407,12 +424,10 @@ function judgePoint(
     const network = networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judge.q);
     judgedInterval(network.zAt, network, centre, sd, judge.q, judgedBounds);
   } else {
-    // the weekly judge speaks: the network abstains (its context cannot see a week), so both seasonal judges must agree
-    secondAtPoint.centre = judge.second!.centre[j] as number;
-    secondAtPoint.sd = secondSd;
-    out.z[j] = combineJudges(0, (value - centre) / sd, (value - secondAtPoint.centre) / secondSd);
-    abstainingNetwork.forecast = f;
-    judgedInterval(abstainingNetwork.zAt, abstainingNetwork, centre, sd, judge.q, judgedBounds, secondAtPoint);
+    // the weekly judge speaks and takes the network's place (its context cannot see a week): daily and weekly must agree
+    const weeklyCentre = judge.second!.centre[j] as number;
+    out.z[j] = combineJudges((value - centre) / sd, (value - weeklyCentre) / secondSd);
+    judgedInterval(dailyAtPoint.zAt, dailyAtPoint.at(centre, sd, judge.q), weeklyCentre, secondSd, judge.q, judgedBounds);
   }
   out.lo[j] = judgedBounds[0]!;
   out.hi[j] = judgedBounds[1]!;

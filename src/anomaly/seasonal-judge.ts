@@ -1,12 +1,11 @@
 /**
- * The seasonal judges of online anomaly detection: other opinions on each
+ * The seasonal judges of online anomaly detection: a second opinion on each
  * detection point, from the point's difference with the same point one
- * season earlier (and, for hourly data, one week earlier), and the rule that
- * combines them with the network's calibrated z: a point is an anomaly when
- * two judges find it outside their interval on the same side (the network
- * and the seasonal judge; where the weekly judge speaks, the two seasonal
- * judges, the network abstaining); once two reject it at 99 %, its score is
- * the average of those two.
+ * season earlier, and the rule that combines two judges (a point is an
+ * anomaly when both find it outside their interval, on the same side; once
+ * both reject it at 99 %, its score is their average). The two judges are
+ * the network and the seasonal judge; for hourly data with a week of
+ * differences, the same hour a day and a week earlier.
  * @module
  */
 import { gaussianMultiplier } from "../intervals/index.js";
@@ -23,11 +22,11 @@ export const SEASONAL_JUDGE_WINDOW = 168;
  * Season length of the second seasonal judge, by frequency: hourly data
  * also repeat weekly (weekdays and weekends differ, which the same hour one
  * day earlier cannot show), so the second judge compares a point with the
- * same hour 168 points earlier. Where it speaks, the network abstains (its
- * 96-point context cannot see a week either: at the first hours of a
- * weekday after a weekend, it and the daily judge both reject a normal
- * point), and the daily and the weekly judge must agree. Other frequencies
- * have one seasonal judge.
+ * same hour 168 points earlier. Where it speaks, it takes the network's
+ * place: the daily and the weekly judge must agree (the network's 96-point
+ * context cannot see a week either: at the first hours of a weekday after a
+ * weekend, it and the daily judge both reject a normal point). Other
+ * frequencies have one seasonal judge.
  * @category Anomaly detection
  */
 export const SECOND_SEASON_LENGTH: Readonly<Partial<Record<Freq, number>>> = { H: 168 };
@@ -113,31 +112,27 @@ export const JUDGES_AGREE_Z = gaussianMultiplier(99);
 
 /**
  * The combined z of a point whose network z is `zNetwork` and whose
- * seasonal judges' z are `zSeasonal` and (hourly data, a week back)
- * `zSecond`: two judges must agree, and once two reject the point at level
- * 99 its score is their average.
+ * seasonal z is `zSeasonal`: both judges must agree, and once both reject
+ * the point at level 99 its score is their average.
  *
- * With three opinions (a missing or abstaining judge counts as 0, a judge
- * who sees nothing unusual), m = their median (signed): z = m if |m| <= τ, else the
- * average of the two opinions furthest out on m's side, with
- * τ = {@link JUDGES_AGREE_Z} = Φ⁻¹(0.995). With two judges this is "both on
- * one side: the smaller |z| up to τ, then their average; opposite sides (or
- * one at 0): 0".
+ * With m = min(|z_network|, |z_seasonal|): when the two have one sign,
+ * z = sign · m if m <= τ, else sign · (|z_network| + |z_seasonal|)/2, with
+ * τ = {@link JUDGES_AGREE_Z} = Φ⁻¹(0.995); when their signs differ (or one
+ * is 0), z = 0.
  *
- * Why: a point is flagged at level L only when two judges put it outside
+ * Why: a point is flagged at level L only when both judges put it outside
  * their level-L intervals on the same side (for L <= 99, |z| > q exactly
- * when |m| > q), which normal points rarely do; but ranking by the
- * second-smallest z understates a point two judges find extreme, so above τ
- * the score is the average of those two, which ranked anomalies best on the
- * monitoring benchmark (docs/monitoring-experiments.md). z is
- * nondecreasing in each opinion, so "outside the interval" stays one
- * threshold on |z| (see {@link judgedInterval}).
+ * when m > q), which normal points rarely do; but ranking by the smaller z
+ * understates a point one judge finds extreme. Above τ the score is the
+ * average, which ranked anomalies best on the monitoring benchmark
+ * (docs/monitoring-experiments.md). z is nondecreasing in each |z| on each
+ * side, so "outside the interval" stays one threshold on |z| (see
+ * {@link judgedInterval}).
  *
  * Cost: O(1).
  *
- * @param zNetwork - The network's calibrated z (0 where it abstains).
- * @param zSeasonal - The seasonal judge's z.
- * @param zSecond - The second seasonal judge's z (0, the default, when there is none).
+ * @param zNetwork - The network's calibrated z (where the weekly judge speaks: the daily judge's z).
+ * @param zSeasonal - The seasonal judge's z (where the weekly judge speaks: the weekly judge's z).
  * @returns The combined signed z.
  *
  * @example
@@ -150,32 +145,16 @@ export const JUDGES_AGREE_Z = gaussianMultiplier(99);
  * // => -5
  * combineJudges(4, -1); // opposite sides: no evidence
  * // => 0
- * combineJudges(1, 5, 3); // the two seasonal judges agree: the average of 5 and 3
- * // => 4
- * combineJudges(1, 5, -3); // only one judge rejects it: the median
- * // => 1
  * ```
  * @category Anomaly detection
  */
-export function combineJudges(zNetwork: number, zSeasonal: number, zSecond: number = 0): number {
-  // the three opinions in order: low <= middle <= high
-  let low = zNetwork;
-  let high = zSeasonal;
-  if (low > high) {
-    low = zSeasonal;
-    high = zNetwork;
-  }
-  let middle = zSecond;
-  if (middle < low) {
-    middle = low;
-    low = zSecond;
-  } else if (middle > high) {
-    middle = high;
-    high = zSecond;
-  }
-  if (middle > JUDGES_AGREE_Z) return 0.5 * (middle + high);
-  if (middle < -JUDGES_AGREE_Z) return 0.5 * (low + middle);
-  return middle === 0 ? 0 : middle;
+export function combineJudges(zNetwork: number, zSeasonal: number): number {
+  const sameSide = (zNetwork > 0 && zSeasonal > 0) || (zNetwork < 0 && zSeasonal < 0);
+  if (!sameSide) return 0;
+  const a = Math.abs(zNetwork);
+  const b = Math.abs(zSeasonal);
+  const m = a < b ? a : b;
+  return Math.sign(zNetwork) * (m > JUDGES_AGREE_Z ? 0.5 * (a + b) : m);
 }
 
 /** Largest number of search steps of {@link judgedInterval} (halving alone needs at most about 1,100 for doubles). */
@@ -184,32 +163,28 @@ const BISECTION_STEPS = 2_000;
 /**
  * The level-L interval of a point judged by {@link combineJudges}: the y
  * whose combined |z| is at most q = Φ⁻¹(0.5 + L/200). `zNetworkAt(y)` is the
- * network's calibrated z at a value y (nondecreasing in y); each seasonal
- * judge's z is (y − centre)/σ.
+ * network's calibrated z at a value y (nondecreasing in y); the seasonal z
+ * is (y − centre)/σ.
  *
- * For q <= τ ({@link JUDGES_AGREE_Z}) each bound is the middle of the
- * judges' level-L bounds (with two judges, the hull of their intervals;
- * |z| > q exactly when two judges put y outside theirs on one side). For
- * q > τ each bound is found by search between the middle bound at τ
- * (inside) and the middle bound at q (just beyond it: outside), to the last
- * double: `hi` is the largest y with combined z <= q, `lo` the smallest, so
- * |z(y)| > q exactly when y < lo or y > hi. With one seasonal judge the
- * interval holds the network's forecast; with two it holds the middle of the
- * three judges' centres, and not always the forecast (when both seasonal
- * judges would reject the forecast itself on one side).
+ * For q <= τ ({@link JUDGES_AGREE_Z}) it is the hull of the two level-L
+ * intervals (|z| > q exactly when both judges put y outside theirs on one
+ * side). For q > τ each bound is found by bisection between the hull at τ
+ * (inside) and the hull at q (just beyond it: outside), to the last double:
+ * `hi` is the largest y above the forecast with combined z <= q, `lo` the
+ * smallest below, so |z(y)| > q exactly when y < lo or y > hi.
  *
  * Writes [lo, hi] to `out`.
  *
  * Cost: O(1) for q <= τ; else a few dozen evaluations of `zNetworkAt` per
  * bound (Illinois steps; at most 2 × 2,000).
  *
- * @param zNetworkAt - The network's z at y.
- * @param network - The network's interval at q ([lo, hi]) and at τ ([loAgree, hiAgree], read only when q > τ); `forecast` inside both.
- * @param centre - The seasonal judge's centre y(t − m) + μ.
+ * @param zNetworkAt - The network's z at y (where the weekly judge speaks: the daily judge's).
+ * @param network - The network's interval at q ([lo, hi]) and at τ ([loAgree, hiAgree], read only when q > τ); `forecast` inside both
+ *   (where the weekly judge speaks: the daily judge's intervals and centre).
+ * @param centre - The seasonal judge's centre y(t − m) + μ (where the weekly judge speaks: the weekly judge's).
  * @param sd - The seasonal judge's σ (> 0).
  * @param q - The level's multiplier.
  * @param out - Receives lo, hi.
- * @param second - The second seasonal judge's centre and σ (> 0), when there is one.
  *
  * @example
  * ```ts
@@ -223,10 +198,6 @@ const BISECTION_STEPS = 2_000;
  * judgedInterval((y) => y, net(q, JUDGES_AGREE_Z), 1, 2, q, out);
  * out[1]!.toFixed(4); // the average passes q = 3.29 only once the seasonal z reaches 2.576: y = 1 + 2 · 2.576
  * // => '6.1517'
- * // a second seasonal judge z = (y + 1) / 1: two of three must reject, so the middle bound counts
- * judgedInterval((y) => y, net(1.96, JUDGES_AGREE_Z), 1, 2, 1.96, out, { centre: -1, sd: 1 });
- * Array.from(out).map((v) => +v.toFixed(2)); // lo: middle of −1.96, −2.92, −2.96; hi: middle of 1.96, 4.92, 0.96
- * // => [-2.92, 1.96]
  * ```
  * @category Anomaly detection
  */
@@ -237,40 +208,23 @@ export function judgedInterval(
   sd: number,
   q: number,
   out: Float64Array,
-  second?: { readonly centre: number; readonly sd: number },
 ): void {
-  // a missing second judge never rejects: its bounds are ∓∞, and the middle bound is the hull of the other two
-  const secondLo = (k: number): number => (second === undefined ? -Infinity : second.centre - k * second.sd);
-  const secondHi = (k: number): number => (second === undefined ? Infinity : second.centre + k * second.sd);
-  const loAt = (k: number, networkLo: number): number => Math.max(middleOf(networkLo, centre - k * sd, secondLo(k)), -Number.MAX_VALUE);
-  const hiAt = (k: number, networkHi: number): number => Math.min(middleOf(networkHi, centre + k * sd, secondHi(k)), Number.MAX_VALUE);
-  const loBound = loAt(q, network.lo);
-  const hiBound = hiAt(q, network.hi);
+  const loHull = Math.max(Math.min(network.lo, centre - q * sd), -Number.MAX_VALUE);
+  const hiHull = Math.min(Math.max(network.hi, centre + q * sd), Number.MAX_VALUE);
   if (q <= JUDGES_AGREE_Z) {
-    out[0] = loBound;
-    out[1] = hiBound;
+    out[0] = loHull;
+    out[1] = hiHull;
     return;
   }
-  const excess =
-    second === undefined
-      ? (y: number): number => Math.abs(combineJudges(zNetworkAt(y), (y - centre) / sd)) - q
-      : (y: number): number => Math.abs(combineJudges(zNetworkAt(y), (y - centre) / sd, (y - second.centre) / second.sd)) - q;
-  // where the combined z is 0: the forecast (two judges disagree in sign between it and the seasonal centre), or the
-  // middle of the three judges' centres (two of them at most 0 there, two at least 0)
-  const zero = second === undefined ? network.forecast : middleOf(network.forecast, centre, second.centre);
-  // above: from the middle bound at τ (two judges at most τ there: inside) up to just past the middle bound at q (outside)
-  out[1] = lastInside(excess, zero, Math.max(zero, hiAt(JUDGES_AGREE_Z, network.hiAgree)), hiBound, 1);
-  out[0] = lastInside(excess, zero, Math.min(zero, loAt(JUDGES_AGREE_Z, network.loAgree)), loBound, -1);
-}
-
-/** The middle of three numbers (±Infinity allowed). */
-function middleOf(a: number, b: number, c: number): number {
-  return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
+  const excess = (y: number): number => Math.abs(combineJudges(zNetworkAt(y), (y - centre) / sd)) - q;
+  // above: from the hull at τ (both judges at most τ there: inside) up to just past the hull at q (outside)
+  out[1] = lastInside(excess, network.forecast, Math.max(network.forecast, Math.min(Math.max(network.hiAgree, centre + JUDGES_AGREE_Z * sd), Number.MAX_VALUE)), hiHull, 1);
+  out[0] = lastInside(excess, network.forecast, Math.min(network.forecast, Math.max(Math.min(network.loAgree, centre - JUDGES_AGREE_Z * sd), -Number.MAX_VALUE)), loHull, -1);
 }
 
 /**
  * The last y from `inside` in `direction` (+1 up, −1 down) where
- * `excess(y)` (nondecreasing away from `zero`) is <= 0, knowing it is
+ * `excess(y)` (nondecreasing away from the forecast) is <= 0, knowing it is
  * > 0 just past `outside`; ±MAX_VALUE when it never is.
  *
  * `inside` is the gate, where both judges reach τ: the combined score jumps
@@ -281,15 +235,15 @@ function middleOf(a: number, b: number, c: number): number {
  * (regula falsi with the stale end's value halved; a halving whenever a step
  * gains less than half the bracket) find the bound down to adjacent
  * doubles. Should rounding put `inside` beyond, the search starts from
- * `zero` (combined z 0) instead.
+ * `forecast` (combined z 0) instead.
  */
-function lastInside(excess: (y: number) => number, zero: number, inside: number, outside: number, direction: 1 | -1): number {
+function lastInside(excess: (y: number) => number, forecast: number, inside: number, outside: number, direction: 1 | -1): number {
   const clamp = (y: number): number => Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, y));
   // the bracket: excess(a) <= 0 < excess(b), with their values (fa, fb; halved by Illinois when an end goes stale)
   const bracket = new Bracket(inside, excess(inside), outside, Number.NaN);
   if (bracket.fa > 0) {
     bracket.place(inside, bracket.fa);
-    bracket.place(zero, excess(zero));
+    bracket.place(forecast, excess(forecast));
   } else {
     // just past the gate: beyond already (the jump decides), or the start of the smooth part
     const past = clamp(inside + direction * Math.max(Math.abs(inside), Number.MIN_VALUE) * 2 ** -48);
