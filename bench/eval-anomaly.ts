@@ -18,6 +18,7 @@ import { seasonalNaiveForecaster } from "../src/cv/index.js";
 import type { Freq, SeriesData } from "../src/types.js";
 import { gaussianMultiplier } from "../src/intervals/index.js";
 import { normalCdf } from "../src/stats/index.js";
+import { packSeries, seriesOffsets } from "../src/series/index.js";
 import { univariateAnomalyRequest } from "./anomaly-request.js";
 import { tableCell } from "./markdown.js";
 import { modelSource, fixedModelSource } from "../src/finetune/index.js";
@@ -136,15 +137,19 @@ function groups(oneStep: boolean): { groups: Group[]; skipped: number } {
     byFreq.set(freq, entry);
   }
   const result: Group[] = [];
-  for (const [freq, { h, season, list }] of byFreq) {
-    const sizes = Int32Array.from(list, (e) => e.values.length);
-    const offsets = new Int32Array(list.length + 1);
-    for (let i = 0; i < list.length; i++) offsets[i + 1] = offsets[i]! + sizes[i]!;
-    const y = new Float64Array(offsets[list.length]!);
-    list.forEach((e, i) => y.set(e.values, offsets[i]!));
-    result.push({ freq, h, season, series: { y, sizes, offsets, X: [] }, injected: list });
-  }
+  for (const [freq, { h, season, list }] of byFreq) result.push({ freq, h, season, series: seriesOf(list.map((e) => e.values)), injected: list });
   return { groups: result, skipped };
+}
+
+/** The series of a list, packed as a request carries them (no features). */
+function seriesOf(list: readonly (readonly number[])[]): SeriesData {
+  const { y, sizes } = packSeries(list);
+  return { y, sizes, offsets: seriesOffsets(sizes), X: [] };
+}
+
+/** The threshold that `share` of the clean windows' largest scores exceed (sorts `cleanMax`, largest first). */
+function thresholdLeaving(cleanMax: number[], share: number): number {
+  return cleanMax.sort((a, b) => b - a)[Math.floor(share * cleanMax.length)]!;
 }
 
 interface Counts {
@@ -365,9 +370,8 @@ for (const setup of prepared) {
         else events.push({ kind: e.kind, max: labelledMax });
       });
     }
-    const sorted = clean.sort((a, b) => b - a);
     const cells = ROC_SHARES.map((share) => {
-      const threshold = sorted[Math.floor(share * sorted.length)]!;
+      const threshold = thresholdLeaving(clean, share);
       return KINDS.map((k) => {
         const of = events.filter((e) => e.kind === k);
         return percent(of.filter((e) => e.max > threshold).length, of.length);
@@ -415,12 +419,7 @@ function oneStepErrors(groups: readonly Group[]): OneStepErrors[] {
     }
     for (const [d, list] of [...byLength].sort(([a], [b]) => a - b)) {
       const run = (pick: (e: Injected) => readonly number[]) => {
-        const sizes = Int32Array.from(list, (e) => e.values.length);
-        const offsets = new Int32Array(list.length + 1);
-        for (let i = 0; i < list.length; i++) offsets[i + 1] = offsets[i]! + sizes[i]!;
-        const y = new Float64Array(offsets[list.length]!);
-        list.forEach((e, i) => y.set(pick(e), offsets[i]!));
-        const request = univariateAnomalyRequest({ y, sizes, offsets, X: [] }, group.freq, 1, d, 99);
+        const request = univariateAnomalyRequest(seriesOf(list.map(pick)), group.freq, 1, d, 99);
         const mean = detectAnomalies(request, modelSource(request)).mean;
         return list.map((e, i) => Float64Array.from({ length: d }, (_, j) => pick(e)[e.values.length - d + j]! - mean[i * d + j]!));
       };
@@ -476,7 +475,7 @@ const limitRows: string[] = [];
 for (const [name, scoresOf] of limitScores) {
   const scored = errors.map((x) => ({ x, scores: scoresOf(x).map((v) => (Number.isFinite(v) ? v : Number.MAX_VALUE)) }));
   const cleanMax = scored.filter(({ x }) => x.e.kind === null).map(({ scores }) => Math.max(...scores));
-  const threshold = cleanMax.sort((a, b) => b - a)[Math.floor(LIMIT_SHARE * cleanMax.length)]!;
+  const threshold = thresholdLeaving(cleanMax, LIMIT_SHARE);
   const cell = (freq: Freq | null) => {
     const of = scored.filter(({ x }) => freq === null || x.freq === freq);
     const clean = of.filter(({ x }) => x.e.kind === null);

@@ -8,7 +8,7 @@
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
-import { combineJudges, SECOND_JUDGE_MIN_WINDOW, SECOND_SEASON_LENGTH, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "./seasonal-judge.js";
+import { SECOND_JUDGE_MIN_WINDOW, SECOND_SEASON_LENGTH, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "./seasonal-judge.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning, modelParams } from "../model/config.js";
 import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
@@ -19,6 +19,7 @@ import {
   calibrationFitEnd,
   anomalyCalibrationSize,
   univariateAnomalyFlags,
+  judgedZ,
   type SeasonalOpinion,
 } from "./scores.js";
 
@@ -440,12 +441,15 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
 }
 
 
-/** The seasonal judges' centre and σ at every point of `series.y` (σ NaN where a judge cannot speak or there is no forecast). */
-interface Opinions {
+/** One seasonal judge's centre and σ at every point of `series.y` (σ NaN where it cannot speak or there is no forecast). */
+interface JudgeOpinions {
   centre: Float64Array;
   sd: Float64Array;
-  /** The second seasonal judge's (hourly data: a week back), when the frequency has one. */
-  second?: { centre: Float64Array; sd: Float64Array };
+}
+
+/** The seasonal judges' opinions, with the second judge's (hourly data: a week back) when the frequency has one. */
+interface Opinions extends JudgeOpinions {
+  second?: JudgeOpinions;
 }
 
 /** The opinions of points [from, to) of `series.y`, as views. */
@@ -466,7 +470,7 @@ function opinionsAt(opinion: Opinions, from: number, to: number): SeasonalOpinio
  * {@link SECOND_JUDGE_MIN_WINDOW}.
  */
 function seasonalOpinions(series: SeriesData, m: number, second: number | null, pointCutoff: Int32Array, level: number): Opinions {
-  const blank = (): { centre: Float64Array; sd: Float64Array } => ({ centre: new Float64Array(series.y.length), sd: new Float64Array(series.y.length).fill(Number.NaN) });
+  const blank = (): JudgeOpinions => ({ centre: new Float64Array(series.y.length), sd: new Float64Array(series.y.length).fill(Number.NaN) });
   const opinion: Opinions = { ...blank(), second: second === null ? undefined : blank() };
   const judged = new Float64Array(5);
   const q = gaussianMultiplier(level);
@@ -490,8 +494,8 @@ function seasonalOpinions(series: SeriesData, m: number, second: number | null, 
  * Univariate: per series, runs the accumulated score
  * (`accumulatedAnomalyScores`) over the series' scored points in time
  * order, from its first scored point to its last: the earlier points with
- * their own z, combined with the seasonal judge's where it speaks
- * (`combineJudges`, `opinion` per point of `series.y`), then the detection
+ * their own z, judged where the seasonal judge speaks (`judgedZ`, `opinion`
+ * per point of `series.y`), then the detection
  * points with their final z; returns it for the detection rows.
  */
 function judgeAndAccumulate(
@@ -518,11 +522,15 @@ function judgeAndAccumulate(
         sequence[t - first] = v;
         continue;
       }
-      const value = series.y[start + t] as number;
-      const secondSd = opinion!.second === undefined ? Number.NaN : (opinion!.second.sd[start + t] as number);
-      const zSeasonal = (value - (opinion!.centre[start + t] as number)) / sd;
-      // where the weekly judge speaks it takes the network's place (see judgePoint in scores.ts)
-      sequence[t - first] = secondSd > 0 ? combineJudges(zSeasonal, (value - (opinion!.second!.centre[start + t] as number)) / secondSd) : combineJudges(v, zSeasonal);
+      const second = opinion!.second;
+      sequence[t - first] = judgedZ(
+        v,
+        series.y[start + t] as number,
+        opinion!.centre[start + t] as number,
+        sd,
+        second === undefined ? Number.NaN : (second.centre[start + t] as number),
+        second === undefined ? Number.NaN : (second.sd[start + t] as number),
+      );
     }
     sequence.set(z.subarray(i * detectionSize, (i + 1) * detectionSize), detectionStart - first);
     const run = sequence.subarray(0, n - first);

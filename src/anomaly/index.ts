@@ -10,7 +10,6 @@ export {
   seriesCalibratedScores,
   type SeriesScoreSummary,
   type SeasonalOpinion,
-  type SecondSeasonalOpinion,
   calibrationFitEnd,
   anomalyCalibrationSize,
   ANOMALY_CALIBRATION_MAX,

@@ -309,18 +309,28 @@ export interface SeasonalOpinion {
    * per detection point, σ NaN (or <= 0) where it cannot speak. It is heard only where the first judge speaks,
    * and there it takes the network's place: the two seasonal judges must agree.
    */
-  readonly second?: SecondSeasonalOpinion;
+  readonly second?: Pick<SeasonalOpinion, "centre" | "sd">;
 }
 
 /**
- * The second seasonal judge's opinion of each detection point (see {@link SeasonalOpinion}).
- * @category Anomaly detection
+ * The judged z of a point whose value is `y` and whose network z is
+ * `zNetwork`: where the second seasonal judge speaks (`secondSd` > 0) it takes
+ * the network's place and the two seasonal judges are combined, else the
+ * network and the seasonal judge (`combineJudges`). The one place that rule
+ * is written: the detection points' scoring and the accumulated score's
+ * earlier points both ask it.
+ *
+ * @example
+ * ```ts
+ * judgedZ(4, 13, 10, 1, 0, Number.NaN); // no second judge: the network (4) and the seasonal judge (3) agree
+ * // => 3.5
+ * judgedZ(4, 13, 10, 1, 13, 2); // the weekly judge (0) disagrees with the daily judge (3): no evidence
+ * // => 0
+ * ```
  */
-export interface SecondSeasonalOpinion {
-  /** y(t − m₂) + μ₂ of each detection point. */
-  readonly centre: ArrayLike<number>;
-  /** σ₂ of each detection point's differences at the second season; NaN (or <= 0) where the judge cannot speak. */
-  readonly sd: ArrayLike<number>;
+export function judgedZ(zNetwork: number, y: number, centre: number, sd: number, secondCentre: number, secondSd: number): number {
+  const zSeasonal = (y - centre) / sd;
+  return secondSd > 0 ? combineJudges(zSeasonal, (y - secondCentre) / secondSd) : combineJudges(zNetwork, zSeasonal);
 }
 
 /** A {@link SeasonalOpinion} with the level's multiplier q, as the scoring passes it to {@link judgePoint}. */
@@ -418,16 +428,15 @@ function judgePoint(
 ): void {
   const centre = judge.centre[j] as number;
   const sd = judge.sd[j] as number;
+  const secondCentre = judge.second === undefined ? Number.NaN : (judge.second.centre[j] as number);
   const secondSd = judge.second === undefined ? Number.NaN : (judge.second.sd[j] as number);
+  out.z[j] = judgedZ(out.z[j]!, value, centre, sd, secondCentre, secondSd);
   if (!(secondSd > 0)) {
-    out.z[j] = combineJudges(out.z[j]!, (value - centre) / sd);
     const network = networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judge.q);
     judgedInterval(network.zAt, network, centre, sd, judge.q, judgedBounds);
   } else {
     // the weekly judge speaks and takes the network's place (its context cannot see a week): daily and weekly must agree
-    const weeklyCentre = judge.second!.centre[j] as number;
-    out.z[j] = combineJudges((value - centre) / sd, (value - weeklyCentre) / secondSd);
-    judgedInterval(dailyAtPoint.zAt, dailyAtPoint.at(centre, sd, judge.q), weeklyCentre, secondSd, judge.q, judgedBounds);
+    judgedInterval(dailyAtPoint.zAt, dailyAtPoint.at(centre, sd, judge.q), secondCentre, secondSd, judge.q, judgedBounds);
   }
   out.lo[j] = judgedBounds[0]!;
   out.hi[j] = judgedBounds[1]!;
