@@ -100,7 +100,7 @@ export async function runOneJob(store: ServiceStore, now: () => string, jobId: s
   if (current === undefined || current.status !== "pending") return null;
   const running: StoredJob = { ...current, status: "running", updatedAt: now() };
   if (!(await store.updateJob(current.jobId, "pending", running))) return null;
-  let finished: StoredJob;
+  let finished: StoredJob & { status: "succeeded" | "failed" };
   try {
     const result = await run(running);
     finished = { ...running, status: "succeeded", result, updatedAt: now() };
@@ -113,7 +113,7 @@ export async function runOneJob(store: ServiceStore, now: () => string, jobId: s
   }
   // Terminal states are final: only the claimer moves its running job on.
   await store.updateJob(running.jobId, "running", finished);
-  return finished.status === "succeeded" ? "succeeded" : "failed";
+  return finished.status;
 }
 
 /** A validated body as the JSON a job stores (typed arrays as lists; `model` only when the caller gave it). */

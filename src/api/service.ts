@@ -154,8 +154,6 @@ export interface JobRunOutcome {
   readonly status: "succeeded" | "failed";
 }
 
-
-
 /** What a prepared request answers: the body without warnings, the warnings, the tokens used. */
 interface WorkOutcome {
   readonly value: Record<string, unknown>;
@@ -543,7 +541,7 @@ export function createService(options: ServiceOptions): ForecastService {
         await checkCredits(account, requestID);
         const { forecastBody, future } = readLegacyBody(readBody(req), limits);
         const done = await runPaid(account, requestID, await endpointWork("forecast", account.id, forecastBody));
-        return ok(legacyAnswer(done.value as Pick<ForecastResult, "mean" | "input_tokens" | "output_tokens" | "finetune_tokens">, future, requestID), warningHeader(done.warnings));
+        return ok(legacyAnswer(done.value as Parameters<typeof legacyAnswer>[0], future, requestID), warningHeader(done.warnings));
       }
       default:
         // openapi, validateKey and usage are answered by `route` before any account work
