@@ -7,6 +7,7 @@ import "../src/model/weights/default.js";
 import { runForecast } from "../src/forecast/index.js";
 import type { ForecastInput, Freq, ModelName } from "../src/types.js";
 import { modelSource } from "../src/finetune/index.js";
+import { packSeries, seriesOffsets } from "../src/series/index.js";
 
 /** Point forecast and 80 % / 95 % bounds of one hold-out window. */
 export interface WindowIntervals {
@@ -86,13 +87,9 @@ export function addWindow(t: IntervalTotals, actual: ArrayLike<number>, w: Windo
  * Run it with `runForecast(request, modelSource(request))`.
  */
 export function forecastRequest(model: ModelName, freq: Freq, trains: readonly ArrayLike<number>[], h: number, levels: readonly number[]): ForecastInput {
-  const sizes = Int32Array.from(trains.map((t) => t.length));
-  const offsets = new Int32Array(trains.length + 1);
-  trains.forEach((t, i) => (offsets[i + 1] = offsets[i]! + t.length));
-  const y = new Float64Array(offsets[trains.length]!);
-  trains.forEach((t, i) => y.set(Array.from(t), offsets[i]!));
+  const { y, sizes } = packSeries(trains);
   return {
-    series: { y, sizes, offsets, X: [] }, h, freq, levels, model,
+    series: { y, sizes, offsets: seriesOffsets(sizes), X: [] }, h, freq, levels, model,
     finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null,
     Xfuture: [], cleanExFirst: true, histExog: [],
   };

@@ -6,15 +6,10 @@ import { seasonalNaiveForecaster } from "../../src/cv/index.js";
 import { fixedModelSource } from "../../src/finetune/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
 import { anomalyRequestForTest, packForTest } from "./helpers.js";
+import { seasonal } from "../series/helpers.js";
 
 /** A daily-cycle hourly series with seeded Gaussian noise (sd 1). */
-function hourly(n: number, seed: number, amplitude = 10): Float64Array {
-  const rng = seedrandom(String(seed));
-  return Float64Array.from({ length: n }, (_, t) => {
-    const noise = Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
-    return 100 + amplitude * Math.sin((2 * Math.PI * t) / 24) + noise;
-  });
-}
+const hourly = (n: number, seed: number, amplitude = 10): Float64Array => seasonal(n, 24, amplitude, 1, seed);
 
 const level = fc.constantFrom(80, 90, 95, 99, 99.9);
 

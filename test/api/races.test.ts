@@ -5,9 +5,9 @@
  * a repeating id never overwrites a job, and a 500 carries its request id.
  */
 import { describe, expect, it } from "vitest";
-import { createService, type ServiceRequest } from "../../src/api/service.js";
+import { createService } from "../../src/api/service.js";
 import { createMemoryStore, type ServiceStore } from "../../src/api/store.js";
-import { countingPipelines, fakePipelines, KEY_A, bearer, smallSeries } from "./helpers.js";
+import { countingPipelines, fakePipelines, KEY_A, post, smallSeries } from "./helpers.js";
 
 const pause = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1));
 
@@ -23,8 +23,6 @@ function slowStore(): ServiceStore {
   }
   return slow as unknown as ServiceStore;
 }
-
-const post = (path: string, body: unknown): ServiceRequest => ({ method: "POST", path, headers: bearer(KEY_A), body });
 
 describe("races over a 1 ms store", () => {
   it("100 rounds: two runJobs at once run each job exactly once and charge its tokens once", async () => {

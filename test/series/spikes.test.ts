@@ -2,19 +2,8 @@ import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
 import { cleanSpikes, packSeries, seriesOffsets } from "../../src/series/index.js";
+import { seasonal } from "./helpers.js";
 
-/** A seasonal series with Gaussian noise of sd sigma (seeded, Box–Muller). */
-function seasonal(n: number, m: number, amplitude: number, sigma: number, seed: number, trend = 0): Float64Array {
-  const rng = seedrandom(String(seed));
-  const y = new Float64Array(n);
-  for (let t = 0; t < n; t++) {
-    const u = 1 - rng();
-    const v = rng();
-    const noise = Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-    y[t] = 100 + trend * t + (m > 1 ? amplitude * Math.sin((2 * Math.PI * t) / m) : 0) + sigma * noise;
-  }
-  return y;
-}
 const one = (y: Float64Array): Int32Array => Int32Array.of(0, y.length);
 
 const shape = fc.record({
