@@ -8,7 +8,8 @@
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
-import { SECOND_JUDGE_MIN_WINDOW, SECOND_SEASON_LENGTH, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "./seasonal-judge.js";
+import { SEASONAL_JUDGE_MIN_WINDOW, SEASONAL_JUDGE_WINDOW, judgeLag, seasonCandidates, seasonalJudge } from "./seasonal-judge.js";
+import { detectPeriods } from "../series/period.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning, modelParams } from "../model/config.js";
 import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
@@ -296,7 +297,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   // cannot see): it depends on y only, so it is formed once, for both scorings and the accumulated score.
   const opinion =
     !multivariateThresholding && plan === null
-      ? seasonalOpinions(series, modelParams(request.model, request.freq).seasonLength, SECOND_SEASON_LENGTH[request.freq] ?? null, pointCutoff, level)
+      ? seasonalOpinions(series, seasonCandidates(request.freq), detectionSize, pointCutoff, level)
       : undefined;
   const score = (run: typeof cv, forecasts: Float64Array): void => {
     const spread = run.spread!;
@@ -463,26 +464,41 @@ function opinionsAt(opinion: Opinions, from: number, to: number): SeasonalOpinio
 }
 
 /**
- * The seasonal judges' opinions of every point of `series.y` with a forecast:
- * the judge at season m with {@link SEASONAL_JUDGE_WINDOW} differences, and
- * the second judge at season `second` (when not null) with
- * min(SEASONAL_JUDGE_WINDOW, t − second) differences, at least
- * {@link SECOND_JUDGE_MIN_WINDOW}.
+ * The seasonal judges' opinions of every point of `series.y` with a forecast.
+ * Per series, the periods are found on the history before the detection
+ * window (`detectPeriods` among `candidates`): no period, no judge; one, a
+ * judge beside the network; two or more, the two strongest judge and the
+ * network abstains. A judge compares point t at lag `judgeLag` (inside the
+ * window: the same phase of the last season before it) against the
+ * differences just before min(t, window start): min({@link SEASONAL_JUDGE_WINDOW},
+ * what the history holds) of them, at least {@link SEASONAL_JUDGE_MIN_WINDOW}.
  */
-function seasonalOpinions(series: SeriesData, m: number, second: number | null, pointCutoff: Int32Array, level: number): Opinions {
+function seasonalOpinions(series: SeriesData, candidates: readonly number[], detectionSize: number, pointCutoff: Int32Array, level: number): Opinions {
   const blank = (): JudgeOpinions => ({ centre: new Float64Array(series.y.length), sd: new Float64Array(series.y.length).fill(Number.NaN) });
-  const opinion: Opinions = { ...blank(), second: second === null ? undefined : blank() };
+  const opinion: Opinions = { ...blank(), second: blank() };
   const judged = new Float64Array(5);
   const q = gaussianMultiplier(level);
+  const judge = (values: Float64Array, t: number, m: number, windowStart: number): boolean => {
+    const lag = judgeLag(t, m, windowStart);
+    const end = Math.min(t, windowStart);
+    const window = Math.min(SEASONAL_JUDGE_WINDOW, end - lag);
+    return window >= SEASONAL_JUDGE_MIN_WINDOW && seasonalJudge(values, t, lag, q, judged, window, end);
+  };
   for (let i = 0; i + 1 < series.offsets.length; i++) {
     const start = series.offsets[i] as number;
     const values = series.y.subarray(start, series.offsets[i + 1] as number);
+    const windowStart = values.length - detectionSize;
+    const periods = candidates.length === 0 ? [] : detectPeriods(values.subarray(0, windowStart), candidates);
+    if (periods.length === 0) continue;
+    // the two strongest, the shorter first: it speaks with less history (where only it can, the network is the other judge)
+    const two = periods.slice(0, 2).map((p) => p.period).sort((a, b) => a - b);
+    const first = two[0]!;
+    const second = two.length > 1 ? two[1]! : null;
     for (let t = 0; t < values.length; t++) {
-      if ((pointCutoff[start + t] as number) < 0 || !seasonalJudge(values, t, m, q, judged)) continue;
+      if ((pointCutoff[start + t] as number) < 0 || !judge(values, t, first, windowStart)) continue;
       opinion.centre[start + t] = judged[3] as number;
       opinion.sd[start + t] = judged[4] as number;
-      const window = second === null ? 0 : Math.min(SEASONAL_JUDGE_WINDOW, t - second);
-      if (window < SECOND_JUDGE_MIN_WINDOW || !seasonalJudge(values, t, second!, q, judged, window)) continue;
+      if (second === null || !judge(values, t, second, windowStart)) continue;
       opinion.second!.centre[start + t] = judged[3] as number;
       opinion.second!.sd[start + t] = judged[4] as number;
     }

@@ -288,7 +288,8 @@ function slidingScores(
       if (out.extreme !== undefined) out.extreme[t] = 1;
       continue;
     }
-    if (certain) continue;
+    // the seed's rule: the window's own values calibrate none of its points
+    if (certain || t >= detectionStart) continue;
     scores.add(Math.abs(u));
   }
   return first!;

@@ -19,32 +19,70 @@ import type { Freq } from "../types.js";
 export const SEASONAL_JUDGE_WINDOW = 168;
 
 /**
- * Season length of the second seasonal judge, by frequency: hourly data
- * also repeat weekly (weekdays and weekends differ, which the same hour one
- * day earlier cannot show), so the second judge compares a point with the
- * same hour 168 points earlier. Where it speaks, it takes the network's
- * place: the daily and the weekly judge must agree (the network's 96-point
- * context cannot see a week either: at the first hours of a weekday after a
- * weekend, it and the daily judge both reject a normal point). Other
- * frequencies have one seasonal judge.
+ * Fewest seasonal differences a seasonal judge speaks with: two days of
+ * hourly data. It uses min({@link SEASONAL_JUDGE_WINDOW}, what the history
+ * holds) of them.
  * @category Anomaly detection
  */
-export const SECOND_SEASON_LENGTH: Readonly<Partial<Record<Freq, number>>> = { H: 168 };
+export const SEASONAL_JUDGE_MIN_WINDOW = 48;
 
 /**
- * Fewest seasonal differences the second seasonal judge speaks with: two
- * days of hourly data. It uses min({@link SEASONAL_JUDGE_WINDOW}, t − m₂) of
- * them, so a call that sends 264 points (detection_size 24) hears it with
- * 72 to 95 differences.
+ * Relative floor of a seasonal judge's σ: σ is at least this times the
+ * largest |y| among the values it compares, so a noise-free season (all
+ * differences equal up to rounding) is judged certain, not by rounding noise.
  * @category Anomaly detection
  */
-export const SECOND_JUDGE_MIN_WINDOW = 48;
+export const SEASONAL_JUDGE_SD_FLOOR = 1e-9;
+
+/**
+ * The seasons a frequency's data may have, the candidates of the period
+ * detector (`detectPeriods`): a day and a week of hourly data, a week of
+ * daily data, a year of weekly, monthly and quarterly data.
+ *
+ * @example
+ * ```ts
+ * seasonCandidates("H");
+ * // => [24, 168]
+ * seasonCandidates("Y");
+ * // => []
+ * ```
+ * @category Anomaly detection
+ */
+export function seasonCandidates(freq: Freq): readonly number[] {
+  return SEASON_CANDIDATES[freq] ?? [];
+}
+
+const SEASON_CANDIDATES: Readonly<Partial<Record<Freq, readonly number[]>>> = { H: [24, 168], D: [7], W: [52], M: [12], Q: [4] };
+
+/**
+ * The lag at which point t is compared with its season m when the values
+ * from `windowStart` on may not be read (the detection window: its values
+ * touch neither its own intervals nor its threshold): m before the window,
+ * and inside it the smallest multiple of m that reaches back before it, so
+ * every point of the window is compared with the same phase of the last
+ * season before the window.
+ *
+ * @example
+ * ```ts
+ * judgeLag(100, 24, 200); // before the window
+ * // => 24
+ * judgeLag(230, 24, 200); // 30 points into the window: two seasons back, to 182
+ * // => 48
+ * ```
+ * @category Anomaly detection
+ */
+export function judgeLag(t: number, m: number, windowStart: number): number {
+  return t < windowStart ? m : m * Math.ceil((t - windowStart + 1) / m);
+}
 
 /**
  * The seasonal judge of point t of one series: r(t) = y(t) − y(t − m) against
- * the mean μ and standard deviation σ of the {@link SEASONAL_JUDGE_WINDOW}
- * seasonal differences before it, z_s = (r(t) − μ) / σ, and its interval at
- * multiplier q: y(t − m) + μ ± q·σ.
+ * the mean μ and standard deviation σ of the `window` differences
+ * y(k) − y(k − m) for k in [end − window, end) (by default the
+ * {@link SEASONAL_JUDGE_WINDOW} before t), z_s = (r(t) − μ) / σ, and its
+ * interval at multiplier q: y(t − m) + μ ± q·σ. σ is at least
+ * {@link SEASONAL_JUDGE_SD_FLOOR} times the largest |y| compared, so a
+ * noise-free season scores 0 where it repeats.
  *
  * The mean takes a trend out (a trend makes every seasonal difference about
  * m × slope); σ is the plain standard deviation, not a robust one, on
@@ -53,8 +91,9 @@ export const SECOND_JUDGE_MIN_WINDOW = 48;
  * robust scale ranked anomalies far worse: docs/monitoring-experiments.md).
  *
  * Writes [z_s, lo, hi, centre, σ] to `out` (the last two when it has room
- * for them) and returns true when the judge can speak: t ≥ m + window and
- * σ > 0; otherwise returns false and leaves `out`.
+ * for them) and returns true when the judge can speak: end − window ≥ m,
+ * t ≥ m and σ > 0 (only an all-zero history has σ = 0); otherwise returns
+ * false and leaves `out`.
  *
  * Cost: O(window), no allocation.
  *
@@ -63,15 +102,18 @@ export const SECOND_JUDGE_MIN_WINDOW = 48;
  * @param m - Season length (≥ 1; 1 compares with the point before).
  * @param q - The level's multiplier Φ⁻¹(0.5 + level/200).
  * @param out - Receives z_s, lo, hi (and centre y(t − m) + μ and σ when it has 5 values).
- * @param window - How many differences before t (default {@link SEASONAL_JUDGE_WINDOW}).
+ * @param window - How many differences (default {@link SEASONAL_JUDGE_WINDOW}).
+ * @param end - One past the last difference (default t: the differences just before t).
  *
  * @example
  * ```ts
  * const y = Float64Array.from({ length: 200 }, (_, t) => 10 + (t % 2)); // season 2, differences all 0 ...
  * y[199] = 20; // ... but the last
  * const out = new Float64Array(3);
- * seasonalJudge(y, 199, 2, 2.576, out, 20); // σ = 0: the judge cannot speak
- * // => false
+ * seasonalJudge(y, 199, 2, 2.576, out, 20); // σ = 0 but for the floor: the judge is certain
+ * // => true
+ * out[0] > 1e6;
+ * // => true
  * y[150] = 12; // one earlier difference of 2 (and −2 two points later): σ = 0.37
  * seasonalJudge(y, 199, 2, 2.576, out, 60);
  * // => true
@@ -80,17 +122,21 @@ export const SECOND_JUDGE_MIN_WINDOW = 48;
  * ```
  * @category Anomaly detection
  */
-export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, out: Float64Array, window: number = SEASONAL_JUDGE_WINDOW): boolean {
-  if (t - window < m || t >= y.length) return false;
+export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, out: Float64Array, window: number = SEASONAL_JUDGE_WINDOW, end: number = t): boolean {
+  if (end - window < m || t - m < 0 || t >= y.length || end > y.length || window < 2) return false;
   let mean = 0;
-  for (let k = t - window; k < t; k++) mean += (y[k] as number) - (y[k - m] as number);
+  let largest = Math.abs(y[t - m] as number);
+  for (let k = end - window; k < end; k++) {
+    mean += (y[k] as number) - (y[k - m] as number);
+    largest = Math.max(largest, Math.abs(y[k] as number), Math.abs(y[k - m] as number));
+  }
   mean /= window;
   let squares = 0;
-  for (let k = t - window; k < t; k++) {
+  for (let k = end - window; k < end; k++) {
     const d = (y[k] as number) - (y[k - m] as number) - mean;
     squares += d * d;
   }
-  const sd = Math.sqrt(squares / (window - 1));
+  const sd = Math.max(Math.sqrt(squares / (window - 1)), SEASONAL_JUDGE_SD_FLOOR * largest);
   if (!(sd > 0) || !Number.isFinite(sd)) return false;
   const centre = (y[t - m] as number) + mean;
   out[0] = ((y[t] as number) - centre) / sd;

@@ -136,7 +136,7 @@ describe("seriesCalibratedScores", () => {
     }
   });
 
-  test("sliding: each detection point is calibrated on the last C kept scores before it", () => {
+  test("sliding: every detection point is calibrated on the last C kept scores before the window, never on the window's own (the seed's rule)", () => {
     // d = 2, so C = 12; 30 forecast points before the window: sliding mode
     const y = Float64Array.from({ length: 33 }, (_, t) => (t === 0 ? 0 : ((t * 37) % 11) - 5 + (t % 2) * 0.25));
     const forecast = Float64Array.from(y, (_, t) => (t === 0 ? NaN : 0));
@@ -145,8 +145,30 @@ describe("seriesCalibratedScores", () => {
     expect(r.calibrationPoints).toBe(12);
     const last = (end: number) => Float64Array.from(Array.from(y.subarray(end - 12, end), Math.abs)).sort();
     expect(r.z[0]).toBe(calibratedZ(y[31]!, last(31), 0, 12));
-    expect(r.z[1]).toBe(calibratedZ(y[32]!, last(32), 0, 12));
+    expect(r.z[1]).toBe(calibratedZ(y[32]!, last(31), 0, 12));
     expect(r.multiplier).toBe(conformalMultiplier(last(31), 0, 12, 90));
+  });
+
+  test("sliding: changing y inside the window changes no other window point's z or interval (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -3, max: 3, noNaN: true }), { minLength: 120, maxLength: 160 }), fc.integer({ min: 2, max: 12 }), fc.nat(), fc.double({ min: -1e3, max: 1e3, noNaN: true }), (noise, d, at, value) => {
+        const n = noise.length;
+        const y = Float64Array.from(noise);
+        const forecast = new Float64Array(n);
+        forecast[0] = NaN;
+        const before = scoresOf(y, forecast, d, 99);
+        const j = at % d;
+        y[n - d + j] = value;
+        const after = scoresOf(y, forecast, d, 99);
+        for (let k = 0; k < d; k++) {
+          if (k === j) continue;
+          expect(after.z[k]).toBe(before.z[k]);
+          expect(after.lo[k]).toBe(before.lo[k]);
+          expect(after.hi[k]).toBe(before.hi[k]);
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 
   test("sliding: the scale follows the series' recent behaviour", () => {

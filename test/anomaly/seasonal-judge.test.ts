@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
-import { combineJudges, detectAnomalies, judgedInterval, JUDGES_AGREE_Z, SECOND_JUDGE_MIN_WINDOW, SECOND_SEASON_LENGTH, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "../../src/anomaly/index.js";
+import { combineJudges, detectAnomalies, judgedInterval, judgeLag, JUDGES_AGREE_Z, SEASONAL_JUDGE_MIN_WINDOW, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "../../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../../src/cv/index.js";
 import { fixedModelSource } from "../../src/finetune/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
@@ -54,13 +54,27 @@ describe("seasonalJudge", () => {
     },
   );
 
-  it("cannot speak on a constant history of differences, nor before it has one", () => {
+  it("a constant history of differences makes a certain judge (z 0 where the season repeats, far out where it does not); it cannot speak before it has its differences", () => {
     const out = Float64Array.of(7, 7, 7);
     const y = Float64Array.from({ length: 300 }, (_, t) => t % 24);
-    expect(seasonalJudge(y, 299, 24, 2.576, out)).toBe(false);
-    expect(seasonalJudge(hourly(300, 1), 24 + SEASONAL_JUDGE_WINDOW - 1, 24, 2.576, out)).toBe(false);
+    expect(seasonalJudge(y, 299, 24, 2.576, out)).toBe(true);
+    expect(out[0]).toBe(0);
+    y[299] = 24;
+    expect(seasonalJudge(y, 299, 24, 2.576, out)).toBe(true);
+    expect(out[0]).toBeGreaterThan(1e6);
+    const noisy = hourly(300, 1);
+    out.fill(7);
+    expect(seasonalJudge(noisy, 24 + SEASONAL_JUDGE_WINDOW - 1, 24, 2.576, out)).toBe(false);
     expect(Array.from(out)).toEqual([7, 7, 7]);
-    expect(seasonalJudge(hourly(300, 1), 24 + SEASONAL_JUDGE_WINDOW, 24, 2.576, out)).toBe(true);
+    expect(seasonalJudge(noisy, 24 + SEASONAL_JUDGE_WINDOW, 24, 2.576, out)).toBe(true);
+    // differences ending earlier (the window rule): the judge reads none at or after `end`
+    const a = new Float64Array(5);
+    const b = new Float64Array(5);
+    const moved = noisy.slice();
+    moved[290] = 1e6;
+    expect(seasonalJudge(noisy, 295, 48, 2.576, a, 100, 280)).toBe(true);
+    expect(seasonalJudge(moved, 295, 48, 2.576, b, 100, 280)).toBe(true);
+    expect(Array.from(b)).toEqual(Array.from(a));
   });
 });
 
@@ -135,11 +149,9 @@ describe("detectAnomalies with the seasonal judge", () => {
     for (let r = 0; r < 24; r++) {
       const value = y[result.idxs[r]!]!;
       expect(lo[r]!).toBeLessThanOrEqual(hi[r]!);
-      // the weekly judge speaks from t = 168 + 48 on; before, the interval is the network's and the daily judge's
-      if (result.idxs[r]! < SECOND_SEASON_LENGTH.H! + SECOND_JUDGE_MIN_WINDOW) {
-        expect(lo[r]!).toBeLessThanOrEqual(result.mean[r]!);
-        expect(hi[r]!).toBeGreaterThanOrEqual(result.mean[r]!);
-      }
+      // under three weeks of history no weekly season counts: the interval is the network's and the daily judge's
+      expect(lo[r]!).toBeLessThanOrEqual(result.mean[r]!);
+      expect(hi[r]!).toBeGreaterThanOrEqual(result.mean[r]!);
       expect(result.anomaly[r]).toBe(value < lo[r]! || value > hi[r]! ? 1 : 0);
       expect(result.anomaly[r]).toBe(Math.abs(result.anomalyScore[r]!) > q ? 1 : 0);
     }
@@ -171,18 +183,24 @@ describe("detectAnomalies with the seasonal judge", () => {
   };
 
   test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: -60, max: 60, noNaN: true })), { maxLength: 4 })], { numRuns: 15 })(
-    "where the weekly judge speaks (hourly, t >= 216) it takes the network's place: a point is flagged at level 99 exactly when the daily and the weekly judge both reject it on one side",
+    "where a day and a week are both found (hourly, three weeks of history, weekends lower), the network abstains: a point is flagged at level 99 exactly when the daily and the weekly judge both reject it on one side, each comparing it with the same phase of the last season before the window",
     (seed, shifts) => {
-      const y = shiftedSeries(320, seed, shifts);
+      const y = shiftedSeries(24 * 7 * 3 + 48, seed, shifts, true);
       const { judged, alone } = judgedAndAlone(y, 48);
       expect(Array.from(alone.mean)).toEqual(Array.from(judged.mean));
       const q = gaussianMultiplier(99);
       const values = Float64Array.from(y);
       const out = new Float64Array(3);
+      const windowStart = y.length - 48;
+      const judgeAt = (t: number, m: number): number => {
+        const lag = judgeLag(t, m, windowStart);
+        const window = Math.min(SEASONAL_JUDGE_WINDOW, windowStart - lag);
+        return window >= SEASONAL_JUDGE_MIN_WINDOW && seasonalJudge(values, t, lag, q, out, window, windowStart) ? out[0]! : Number.NaN;
+      };
       for (let r = 0; r < 48; r++) {
         const t = judged.idxs[r]!;
-        const daily = seasonalJudge(values, t, 24, q, out) ? out[0]! : Number.NaN;
-        const weekly = seasonalJudge(values, t, 168, q, out, Math.min(SEASONAL_JUDGE_WINDOW, t - 168)) ? out[0]! : Number.NaN;
+        const daily = judgeAt(t, 24);
+        const weekly = judgeAt(t, 168);
         expect(Number.isNaN(weekly)).toBe(false);
         // away from the edges, where rounding decides
         if ([daily, weekly].some((v) => Math.abs(Math.abs(v) - q) < 1e-9)) continue;
@@ -197,9 +215,9 @@ describe("detectAnomalies with the seasonal judge", () => {
    * features would clean from the contexts and the run with the feature of zeros would not (the two runs would then
    * forecast from different contexts before any judge speaks).
    */
-  const shiftedSeries = (n: number, seed: number, shifts: readonly (readonly [number, number])[]): number[] => {
+  const shiftedSeries = (n: number, seed: number, shifts: readonly (readonly [number, number])[], weekends = false): number[] => {
     const rng = seedrandom(String(seed));
-    const y = Array.from({ length: n }, (_, t) => 100 + 10 * Math.sin((2 * Math.PI * t) / 24) + 2 * (rng() - 0.5));
+    const y = Array.from({ length: n }, (_, t) => 100 + 10 * Math.sin((2 * Math.PI * t) / 24) + 2 * (rng() - 0.5) - (weekends && Math.floor(t / 24) % 7 >= 5 ? 15 : 0));
     for (const [where, size] of shifts) {
       for (let t = Math.floor(where * (n - 1)); t < n; t++) y[t] = y[t]! + size;
     }
@@ -226,9 +244,9 @@ describe("detectAnomalies with the seasonal judge", () => {
   });
 
   test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: -60, max: 60, noNaN: true })), { maxLength: 6 })], { numRuns: 15, examples: [[820132, []]] })(
-    "with one seasonal judge, the judge only takes flags away: its flags are among the network's alone (a feature of zeros keeps the network's forecasts and turns the judge off; 215 points: the weekly judge never speaks)",
+    "with one seasonal judge, the judge only takes flags away: its flags are among the network's alone (a feature of zeros keeps the network's forecasts and turns the judge off; 215 points: no weekly season can count)",
     (seed, shifts) => {
-      const y = shiftedSeries(SECOND_SEASON_LENGTH.H! + SECOND_JUDGE_MIN_WINDOW - 1, seed, shifts);
+      const y = shiftedSeries(215, seed, shifts);
       const { judged, alone } = judgedAndAlone(y, 48);
       expect(Array.from(alone.mean)).toEqual(Array.from(judged.mean));
       for (let r = 0; r < 48; r++) {
