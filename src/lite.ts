@@ -34,6 +34,7 @@ export {
   ANOMALY_MIN_CONTEXT,
   ANOMALY_CALIBRATION_MAX,
   ANOMALY_EXCLUDE_Z,
+  ANOMALY_Z_CAP,
 } from "./anomaly/index.js";
 export { runHistoricForecast, historicWindowCount } from "./historic/index.js";
 export {

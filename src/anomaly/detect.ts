@@ -21,6 +21,7 @@ import {
   anomalyCalibrationSize,
   univariateAnomalyFlags,
   judgedZ,
+  ANOMALY_Z_CAP,
   type SeasonalOpinion,
 } from "./scores.js";
 
@@ -404,6 +405,9 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
     }
   }
 
+  // Scores are clipped to ±ANOMALY_Z_CAP (no flag changes: every level's q is below it).
+  for (let r = 0; r < outputRows; r++) zScores[r] = Math.max(-ANOMALY_Z_CAP, Math.min(ANOMALY_Z_CAP, zScores[r] as number));
+
   // 5. Thresholds.
   let anomaly: Uint8Array;
   let accumulated: Float64Array;
@@ -466,7 +470,8 @@ function opinionsAt(opinion: Opinions, from: number, to: number): SeasonalOpinio
 /**
  * The seasonal judges' opinions of every point of `series.y` with a forecast.
  * Per series, the periods are found on the history before the detection
- * window (`detectPeriods` among `candidates`): no period, no judge; one, a
+ * window (`detectPeriods` among `candidates`): no period, a level judge
+ * (season 1: the last value before the point) beside the network; one, its
  * judge beside the network; two or more, the two strongest judge and the
  * network abstains. A judge compares point t at lag `judgeLag` (inside the
  * window: the same phase of the last season before it) against the
@@ -489,9 +494,9 @@ function seasonalOpinions(series: SeriesData, candidates: readonly number[], det
     const values = series.y.subarray(start, series.offsets[i + 1] as number);
     const windowStart = values.length - detectionSize;
     const periods = candidates.length === 0 ? [] : detectPeriods(values.subarray(0, windowStart), candidates);
-    if (periods.length === 0) continue;
-    // the two strongest, the shorter first: it speaks with less history (where only it can, the network is the other judge)
-    const two = periods.slice(0, 2).map((p) => p.period).sort((a, b) => a - b);
+    // the two strongest, the shorter first: it speaks with less history (where only it can, the network is the other judge);
+    // no season: the last value before the point (a level judge), so that a step is judged against the level that follows it
+    const two = periods.length === 0 ? [1] : periods.slice(0, 2).map((p) => p.period).sort((a, b) => a - b);
     const first = two[0]!;
     const second = two.length > 1 ? two[1]! : null;
     for (let t = 0; t < values.length; t++) {

@@ -14,6 +14,7 @@ export {
   anomalyCalibrationSize,
   ANOMALY_CALIBRATION_MAX,
   ANOMALY_EXCLUDE_Z,
+  ANOMALY_Z_CAP,
   univariateAnomalyFlags,
 } from "./scores.js";
 export {

@@ -39,6 +39,18 @@ export const ANOMALY_CALIBRATION_MAX = 336;
  */
 export const ANOMALY_EXCLUDE_Z = 4;
 
+/**
+ * Largest |anomaly_score|: z-scores are clipped to ±10. Every level below
+ * 100 has its multiplier q below 8.3 (0.5 + level/200 is at most the double
+ * below 1; a level so close to 100 that it rounds to 1 has q infinite and
+ * flags nothing), so clipping changes no flag (|z| > q stays "outside the
+ * interval"); it keeps a point missed by a certain forecast (a flat line
+ * that steps) or a noise-free season from scoring 10^9 on one stream and
+ * 5 on the next.
+ * @category Anomaly detection
+ */
+export const ANOMALY_Z_CAP = 10;
+
 /** Fewest calibration scores before the static mode marks extreme points (fewer do not resolve a z of 4). */
 const EXTREME_MIN_SCORES = 20;
 
