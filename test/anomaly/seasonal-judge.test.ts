@@ -232,15 +232,19 @@ describe("detectAnomalies with the seasonal judge", () => {
     expect(judged.anomaly[24 - 3]).toBe(1);
   });
 
-  it("a normal point the last-value judge rejects and the seasonal judge accepts is not an anomaly", () => {
-    // found by scanning seeds: 24 of the 26 points the last-value judge flagged alone in 40 such series
-    // (8,000 points) were normal points the seasonal difference found ordinary
-    const y = Array.from(hourly(400, 0));
+  it("normal points the last-value judge rejects and the seasonal judge accepts are not anomalies", () => {
+    // 600 hours, the last 200 scored: the seasonal judge (lag 24, or the same phase of the last day before the window) speaks at
+    // every one. Seed 25 (from a scan of seeds 0-39, most of which show such points): the last-value judge alone flags four
+    // normal points, the two judges none
+    const y = Array.from(hourly(600, 25));
     const { judged, alone } = judgedAndAlone(y, 200);
-    expect(alone.anomaly[52]).toBe(1);
-    expect(judged.anomaly[52]).toBe(0);
-    expect(judged.intervals!["lo-99"]![52]!).toBeLessThanOrEqual(y[252]!);
-    expect(judged.intervals!["hi-99"]![52]!).toBeGreaterThanOrEqual(y[252]!);
+    const rejectedAlone = [...Array(200).keys()].filter((r) => alone.anomaly[r] === 1 && judged.anomaly[r] === 0);
+    expect(rejectedAlone.length).toBeGreaterThan(0);
+    for (const r of rejectedAlone) {
+      expect(judged.intervals!["lo-99"]![r]!).toBeLessThanOrEqual(y[400 + r]!);
+      expect(judged.intervals!["hi-99"]![r]!).toBeGreaterThanOrEqual(y[400 + r]!);
+    }
+    for (let r = 0; r < 200; r++) if (judged.anomaly[r] === 1) expect(alone.anomaly[r]).toBe(1);
   });
 
   test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: -60, max: 60, noNaN: true })), { maxLength: 6 })], { numRuns: 15, examples: [[820132, []]] })(
