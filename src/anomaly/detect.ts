@@ -11,6 +11,7 @@ import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.
 import { SECOND_JUDGE_MIN_WINDOW, SECOND_SEASON_LENGTH, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "./seasonal-judge.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning, modelParams } from "../model/config.js";
+import { parseFreq } from "../series/freq.js";
 import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 import {
   multivariateAccumulatedScores,
@@ -294,9 +295,11 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const idxs = new Int32Array(outputRows);
   // The seasonal judge's opinion of every forecast point (univariate, without exogenous features, which it
   // cannot see): it depends on y only, so it is formed once, for both scorings and the accumulated score.
+  // The judges' lags are those of the six classes (sub-daily steps other than one hour, e.g. 5min, get no judge).
+  const freq = parseFreq(request.freq);
   const opinion =
-    !multivariateThresholding && plan === null
-      ? seasonalOpinions(series, modelParams(request.model, request.freq).seasonLength, SECOND_SEASON_LENGTH[request.freq] ?? null, pointCutoff, level)
+    !multivariateThresholding && plan === null && freq !== null && freq.name === freq.modelFreq
+      ? seasonalOpinions(series, modelParams(request.model, freq.name).seasonLength, SECOND_SEASON_LENGTH[freq.name] ?? null, pointCutoff, level)
       : undefined;
   const score = (run: typeof cv, forecasts: Float64Array): void => {
     const spread = run.spread!;
