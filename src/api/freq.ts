@@ -83,14 +83,14 @@ export function acceptedFreqAliases(freqs: readonly ModelFreq[]): string {
  * @example
  * ```ts
  * acceptedFreqText(["D", "M"]); // => "D, M (or MS, ME)"
- * acceptedFreqText(["H"]).startsWith("H (or h), and sub-daily steps <k>s, <k>min, <k>h"); // => true
+ * acceptedFreqText(["H"]).startsWith("H (or h), and sub-daily steps <k>s (or <k>S), <k>min (or <k>T)"); // => true
  * ```
  * @category API rules
  */
 export function acceptedFreqText(freqs: readonly ModelFreq[]): string {
   const calendar = acceptedFreqAliases(freqs);
   if (!freqs.includes("H")) return calendar;
-  return `${calendar}, and sub-daily steps <k>s, <k>min, <k>h (also written <k>S, <k>T, <k>H; k a positive integer, 1 when left out) whose step divides a day evenly: s, 30s, min, 5min, 10min, 15min, 15T, 30min, 2h, 3h, 6h, 12h, …`;
+  return `${calendar}, and sub-daily steps <k>s (or <k>S), <k>min (or <k>T), <k>h (or <k>H), k ≥ 1, that divide a day evenly (s, 30s, min, 5min, 15min, 30min, 2h, 6h, 12h, …)`;
 }
 
 const CLASS_WORDS: Readonly<Record<ModelFreq, string>> = { H: "sub-daily", D: "daily", W: "weekly", M: "monthly", Q: "quarterly", Y: "yearly" };

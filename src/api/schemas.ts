@@ -306,7 +306,7 @@ export const LEGACY_REQUEST_SCHEMA: ApiObjectSchema = {
           ],
         },
       },
-      "Observations in time order, regularly spaced (hourly, daily, weekly or monthly).",
+      "Observations, regularly spaced: a step that divides a day (30 s, 5 min, 1 h, 2 h, …), one day, one week or one month; the frequency is inferred from the spacing.",
     ),
     prop("h", positiveInt, "Forecast horizon: number of future steps."),
   ],

@@ -126,7 +126,7 @@ function freqInfo(freq: Freq): FreqInfo {
  * Any alias `parseFreq` accepts may be given (`"MS"` is `"M"`). Other
  * sub-daily steps (`"5min"`, `"2h"`) have the hourly horizon, and as season
  * length their steps per day when the network knows that season
- * ({@link KNOWN_SEASON_LENGTHS}: `"2h"` 12, `"6h"` 4), else 1: the network's
+ * (`KNOWN_SEASON_LENGTHS`: `"2h"` 12, `"6h"` 4), else 1: the network's
  * 96-point context cannot hold a day of 5-minute data.
  *
  * @example
@@ -155,7 +155,7 @@ export function modelParams(model: ModelName, freq: Freq): ModelParams {
  * ```ts
  * horizonWarning("forecastmodel-1", "M", 12); // => null
  * horizonWarning("forecastmodel-1", "M", 24)?.startsWith("The specified horizon"); // => true
- * horizonWarning("forecastmodel-1", "5min", 30)?.slice(0, 98);
+ * horizonWarning("forecastmodel-1", "5min", 30)?.split(". ")[0];
  * // => "The specified horizon h exceeds the model horizon (24 steps of 5 minutes for freq 5min with forecastmodel-1)"
  * ```
  * @category Network

@@ -65,7 +65,7 @@ describe("bodies: every accepted alias, canonical after validation", () => {
           expect(item.type).toBe("literal_error");
           expect(item.loc).toEqual(["body", "freq"]);
           expect(item.msg).toMatch(/^Input should be a supported frequency: .+; accepted: H \(or h\), D, W .*5min.*/);
-          expect(item.ctx).toEqual({ expected: expect.stringContaining("sub-daily steps <k>s, <k>min, <k>h") });
+          expect(item.ctx).toEqual({ expected: expect.stringContaining("sub-daily steps <k>s (or <k>S), <k>min (or <k>T), <k>h (or <k>H)") });
           expect(item.msg.includes("Q (or QS")).toBe(core);
         }
       }
