@@ -91,6 +91,31 @@ describe("bodies: every accepted alias, canonical after validation", () => {
     expect((refused.body as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(["body", "freq"]);
   });
 
+  it("every route that takes a freq: 5min answered, 7min a 422 at body.freq", async () => {
+    const series = { y: subDaily(200, 288, "routes"), sizes: [200] };
+    const routes: [string, Record<string, unknown>][] = [
+      ["/v2/forecast", { series, h: 2 }],
+      ["/v2/forecast/async", { series, h: 2 }],
+      ["/v2/online_anomaly_detection", { series, h: 2, detection_size: 4 }],
+      ["/v2/historic_forecast", { series }],
+      ["/v2/anomaly_detection", { series, level: 99 }],
+      ["/v2/cross_validation", { series, h: 2, n_windows: 2 }],
+      ["/v2/cross_validation/async", { series, h: 2, n_windows: 2 }],
+      ["/v2/finetune", { series, finetune_steps: 1 }],
+      ["/v2/finetune/async", { series, finetune_steps: 1 }],
+    ];
+    const service = testService();
+    for (const [path, body] of routes) {
+      const ok = await service.handle(post(path, { ...body, freq: "5min" }));
+      expect([path, ok.status]).toEqual([path, 200]);
+      const refused = await service.handle(post(path, { ...body, freq: "7min" }));
+      expect([path, refused.status]).toEqual([path, 422]);
+      const item = (refused.body as { detail: { loc: unknown[]; msg: string }[] }).detail[0]!;
+      expect(item.loc).toEqual(["body", "freq"]);
+      expect(item.msg).toContain("accepted: H (or h)");
+    }
+  });
+
   it("typed bodies take the aliases at compile time", () => {
     const a: ForecastRequest = { series: tiny, freq: "5min", h: 1 };
     const b: ForecastRequest = { series: tiny, freq: "MS", h: 1 };
