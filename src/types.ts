@@ -7,10 +7,49 @@
  */
 
 /**
- * Series frequency. The API accepts D, M, H, W; the core functions also accept Q and Y.
+ * The six frequency classes the network's tables know (season length and
+ * native horizon): hourly (and every sub-daily step), daily, weekly, monthly,
+ * quarterly, yearly. See `parseFreq` for how a frequency maps to its class.
  * @category Types
  */
-export type Freq = "H" | "D" | "W" | "M" | "Q" | "Y";
+export type ModelFreq = "H" | "D" | "W" | "M" | "Q" | "Y";
+
+/**
+ * A sub-daily frequency as a pandas alias: an optional positive integer
+ * multiple and a unit, seconds (`s`, `S`), minutes (`min`, `T`) or hours
+ * (`h`, `H`): `"s"`, `"30s"`, `"min"`, `"5min"`, `"15T"`, `"h"`, `"2h"`.
+ * At run time the step must divide a day evenly (`7min` is refused); the type
+ * cannot say so.
+ * @category Types
+ */
+export type SubDailyFreq = `${"" | number}${"s" | "S" | "min" | "T" | "h" | "H"}`;
+
+/**
+ * A daily or longer frequency as a pandas alias: `D`; `W` or `W-MON` …
+ * `W-SUN`; `M`, `MS`, `ME`; `Q`, `QS`, `QE`, `Y`, `YS`, `YE`, `A`, `AS`, each
+ * also anchored on a month (`QS-DEC`). The anchor does not change the model.
+ * @category Types
+ */
+export type CalendarFreq =
+  | "D"
+  | "W"
+  | `W-${"MON" | "TUE" | "WED" | "THU" | "FRI" | "SAT" | "SUN"}`
+  | "M"
+  | "MS"
+  | "ME"
+  | `${"Q" | "QS" | "QE" | "Y" | "YS" | "YE" | "A" | "AS"}${"" | `-${"JAN" | "FEB" | "MAR" | "APR" | "MAY" | "JUN" | "JUL" | "AUG" | "SEP" | "OCT" | "NOV" | "DEC"}`}`;
+
+/**
+ * Series frequency: one of the six classes' letters (`"H"`, `"D"`, `"W"`,
+ * `"M"`, `"Q"`, `"Y"`), a sub-daily pandas alias with a multiple (`"5min"`,
+ * `"15T"`, `"30s"`, `"2h"`) or a calendar pandas alias (`"MS"`, `"W-SUN"`,
+ * `"QS-DEC"`). The HTTP API takes every one of them except the quarterly and
+ * yearly ones; the core functions take them all. Validated requests carry
+ * the canonical name (`parseFreq(alias).name`: `"15T"` becomes `"15min"`,
+ * `"MS"` becomes `"M"`).
+ * @category Types
+ */
+export type Freq = ModelFreq | SubDailyFreq | CalendarFreq;
 
 /**
  * Names of the pretrained models.

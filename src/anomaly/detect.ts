@@ -8,10 +8,11 @@
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
-import { SEASONAL_JUDGE_MIN_WINDOW, SEASONAL_JUDGE_WINDOW, judgeLag, seasonCandidates, seasonalJudge } from "./seasonal-judge.js";
+import { SEASONAL_JUDGE_MIN_WINDOW, SEASONAL_JUDGE_WINDOW, judgeLag, seasonalJudge } from "./seasonal-judge.js";
 import { detectPeriods } from "../series/period.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning, modelParams } from "../model/config.js";
+import { parseFreq } from "../series/freq.js";
 import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 import {
   multivariateAccumulatedScores,
@@ -296,9 +297,11 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const idxs = new Int32Array(outputRows);
   // The seasonal judge's opinion of every forecast point (univariate, without exogenous features, which it
   // cannot see): it depends on y only, so it is formed once, for both scorings and the accumulated score.
+  // Their seasons are found per series among those the frequency implies (parseFreq: a day and a week of steps for sub-daily data).
+  const freq = parseFreq(request.freq);
   const opinion =
     !multivariateThresholding && plan === null
-      ? seasonalOpinions(series, seasonCandidates(request.freq), detectionSize, pointCutoff, level)
+      ? seasonalOpinions(series, freq?.seasons ?? [], detectionSize, pointCutoff, level)
       : undefined;
   const score = (run: typeof cv, forecasts: Float64Array): void => {
     const spread = run.spread!;

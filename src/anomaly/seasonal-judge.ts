@@ -9,7 +9,6 @@
  * @module
  */
 import { gaussianMultiplier } from "../intervals/index.js";
-import type { Freq } from "../types.js";
 
 /**
  * Seasonal differences the seasonal judge compares a point's with: the 168
@@ -36,26 +35,6 @@ export const SEASONAL_JUDGE_MIN_WINDOW = 168;
  * @category Anomaly detection
  */
 export const SEASONAL_JUDGE_SD_FLOOR = 1e-9;
-
-/**
- * The seasons a frequency's data may have, the candidates of the period
- * detector (`detectPeriods`): a day and a week of hourly data, a week of
- * daily data, a year of weekly, monthly and quarterly data.
- *
- * @example
- * ```ts
- * seasonCandidates("H");
- * // => [24, 168]
- * seasonCandidates("Y");
- * // => []
- * ```
- * @category Anomaly detection
- */
-export function seasonCandidates(freq: Freq): readonly number[] {
-  return SEASON_CANDIDATES[freq] ?? [];
-}
-
-const SEASON_CANDIDATES: Readonly<Partial<Record<Freq, readonly number[]>>> = { H: [24, 168], D: [7], W: [52], M: [12], Q: [4] };
 
 /**
  * The lag at which point t is compared with its season m when the values

@@ -27,7 +27,13 @@ export interface SeriesBody {
 interface ModelFields {
   /** The series. */
   series: SeriesBody;
-  /** Frequency: `"H"`, `"D"`, `"W"`, `"M"` (HTTP API); the core functions also take `"Q"` and `"Y"`. */
+  /**
+   * Frequency, a pandas offset alias: sub-daily steps that divide a day
+   * (`"30s"`, `"min"`, `"5min"`, `"15T"`, `"H"`, `"2h"`, …), `"D"`, `"W"`
+   * (`"W-SUN"`, …), `"M"` (`"MS"`, `"ME"`) at the HTTP API; the core functions
+   * also take quarterly and yearly ones (`"Q"`, `"QS-DEC"`, `"YS"`, …). It sets
+   * the season length and native horizon (`modelParams`).
+   */
   freq: Freq;
   /** Model name (default `"forecastmodel-1"`). */
   model?: ModelName;

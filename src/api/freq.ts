@@ -1,38 +1,25 @@
 /**
- * Frequency aliases as dataframe SDKs send them (pandas offset aliases such
- * as `MS`, `h`, `W-SUN`, `QS-DEC`, `YS`), mapped to the model's frequencies.
+ * Frequencies as the API reads and names them: pandas offset aliases as
+ * dataframe SDKs send them (`MS`, `h`, `W-SUN`, `QS-DEC`, `YS`, and sub-daily
+ * multiples `5min`, `15T`, `30s`, `2h`), which of them each level accepts
+ * (the HTTP API all but the quarterly and yearly ones), and the words of the
+ * 422 that refuses one. What an alias means is `parseFreq` (src/series/freq.ts).
  * @module
  */
-import type { Freq } from "../types.js";
-
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] as const;
-const WEEKDAYS = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"] as const;
-
-function buildAliases(): ReadonlyMap<string, Freq> {
-  const m = new Map<string, Freq>();
-  const add = (freq: Freq, names: readonly string[]): void => {
-    for (const n of names) m.set(n, freq);
-  };
-  add("H", ["H", "h"]);
-  add("D", ["D"]);
-  add("W", ["W", ...WEEKDAYS.map((d) => `W-${d}`)]);
-  add("M", ["M", "MS", "ME"]);
-  for (const base of ["Q", "QS", "QE"]) add("Q", [base, ...MONTHS.map((mon) => `${base}-${mon}`)]);
-  for (const base of ["Y", "YS", "YE", "A", "AS"]) add("Y", [base, ...MONTHS.map((mon) => `${base}-${mon}`)]);
-  return m;
-}
-
-const ALIASES = buildAliases();
+import { freqRefusal, parseFreq } from "../series/freq.js";
+import type { Freq, ModelFreq } from "../types.js";
 
 /**
- * The model frequency of a frequency alias, or `null` when the alias names
- * none of them. Accepted: the model's own letters (`H`, `D`, `W`, `M`, `Q`,
- * `Y`) and the pandas offset aliases of the same periods: `h`; `W-MON` …
+ * The model frequency letter of an alias of exactly one of the six classes'
+ * periods, or `null` otherwise. Accepted: the letters (`H`, `D`, `W`, `M`,
+ * `Q`, `Y`) and the pandas aliases of the same periods: `h`; `W-MON` …
  * `W-SUN`; `MS`, `ME`; `QS`, `QE` and `Q`/`QS`/`QE` anchored on any month
  * (`QS-DEC`); `YS`, `YE`, `A`, `AS` and the same anchored on any month. The
  * anchor (which weekday or month a period starts or ends on) does not change
  * the model's parameters, so it is dropped. Case matters as in pandas (`h`
- * and `H` are hours, `min` minutes and `m` is not a month).
+ * and `H` are hours, `min` minutes and `m` is not a month). Other sub-daily
+ * steps (`min`, `5min`, `2h`) are frequencies too but no letter: read them
+ * with `parseFreq` or {@link readFreq}.
  *
  * @example
  * ```ts
@@ -43,13 +30,32 @@ const ALIASES = buildAliases();
  * ```
  * @category API rules
  */
-export function freqFromAlias(alias: string): Freq | null {
-  return ALIASES.get(alias) ?? null;
+export function freqFromAlias(alias: string): ModelFreq | null {
+  const info = parseFreq(alias);
+  return info !== null && info.name === info.modelFreq ? info.modelFreq : null;
+}
+
+/**
+ * The canonical name of a frequency alias whose class is one of `freqs`
+ * (`parseFreq(alias).name`; every sub-daily step is of class `H`), or null.
+ *
+ * @example
+ * ```ts
+ * readFreq("15T", ["D", "M", "H", "W"]); // => "15min"
+ * readFreq("QS-DEC", ["D", "M", "H", "W"]); // => null
+ * readFreq("QS-DEC", ["D", "M", "H", "W", "Q", "Y"]); // => "Q"
+ * ```
+ * @category API rules
+ */
+export function readFreq(alias: string, freqs: readonly string[]): Freq | null {
+  const info = parseFreq(alias);
+  return info !== null && freqs.includes(info.modelFreq) ? info.name : null;
 }
 
 /**
  * A short list of accepted aliases of the given frequencies, shortest
  * period first, for error messages: `H (or h)`, `W (or W-SUN, …)` and so on.
+ * (The sub-daily multiples are added by {@link acceptedFreqText}.)
  *
  * @example
  * ```ts
@@ -57,8 +63,8 @@ export function freqFromAlias(alias: string): Freq | null {
  * ```
  * @category API rules
  */
-export function acceptedFreqAliases(freqs: readonly Freq[]): string {
-  const shown: Record<Freq, string> = {
+export function acceptedFreqAliases(freqs: readonly ModelFreq[]): string {
+  const shown: Record<ModelFreq, string> = {
     H: "H (or h)",
     D: "D",
     W: "W (or W-SUN, W-MON, …)",
@@ -66,6 +72,70 @@ export function acceptedFreqAliases(freqs: readonly Freq[]): string {
     Q: "Q (or QS, QE, QS-DEC, …)",
     Y: "Y (or YS, YE, A, AS, YS-DEC, …)",
   };
-  const order: readonly Freq[] = ["H", "D", "W", "M", "Q", "Y"];
+  const order: readonly ModelFreq[] = ["H", "D", "W", "M", "Q", "Y"];
   return order.filter((f) => freqs.includes(f)).map((f) => shown[f]).join(", ");
+}
+
+/**
+ * Everything accepted among the classes `freqs`, for a 422: the aliases of
+ * {@link acceptedFreqAliases} and, with `H`, the sub-daily multiples.
+ *
+ * @example
+ * ```ts
+ * acceptedFreqText(["D", "M"]); // => "D, M (or MS, ME)"
+ * acceptedFreqText(["H"]).startsWith("H (or h), and sub-daily steps <k>s (or <k>S), <k>min (or <k>T)"); // => true
+ * ```
+ * @category API rules
+ */
+export function acceptedFreqText(freqs: readonly ModelFreq[]): string {
+  const calendar = acceptedFreqAliases(freqs);
+  if (!freqs.includes("H")) return calendar;
+  return `${calendar}, and sub-daily steps <k>s (or <k>S), <k>min (or <k>T), <k>h (or <k>H), k ≥ 1, that divide a day evenly (s, 30s, min, 5min, 15min, 30min, 2h, 6h, 12h, …)`;
+}
+
+const CLASS_WORDS: Readonly<Record<ModelFreq, string>> = { H: "sub-daily", D: "daily", W: "weekly", M: "monthly", Q: "quarterly", Y: "yearly" };
+
+/**
+ * Why `value` is not a frequency accepted among the classes `freqs`, one
+ * clause (see `freqRefusal`; a known alias of another class says so).
+ *
+ * @example
+ * ```ts
+ * freqRefusalAmong("YS", ["D", "M", "H", "W"]); // => "'YS' is yearly, which only the core functions accept"
+ * freqRefusalAmong("5x", ["D", "M", "H", "W"]); // => "'5x' is not a frequency alias"
+ * ```
+ * @category API rules
+ */
+export function freqRefusalAmong(value: unknown, freqs: readonly string[]): string {
+  if (typeof value !== "string") return "a frequency is a string";
+  const info = parseFreq(value);
+  if (info === null) return freqRefusal(value) ?? `'${value}' is not a frequency alias`;
+  if (freqs.includes(info.modelFreq)) return `'${value}' is accepted`;
+  return `'${value}' is ${CLASS_WORDS[info.modelFreq]}, which only the core functions accept`;
+}
+
+/**
+ * A regular expression every accepted alias of the classes `freqs` matches
+ * (for the OpenAPI document; it also matches sub-daily multiples whose step
+ * does not divide a day, which validation refuses).
+ *
+ * @example
+ * ```ts
+ * new RegExp(freqPattern(["H", "D"])).test("15min"); // => true
+ * new RegExp(freqPattern(["H", "D"])).test("MS"); // => false
+ * ```
+ * @category API rules
+ */
+export function freqPattern(freqs: readonly ModelFreq[]): string {
+  const months = "(?:-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC))?";
+  const parts: Record<ModelFreq, string> = {
+    H: "[0-9]*(?:s|S|min|T|h|H)",
+    D: "D",
+    W: "W(?:-(?:MON|TUE|WED|THU|FRI|SAT|SUN))?",
+    M: "M|MS|ME",
+    Q: `(?:Q|QS|QE)${months}`,
+    Y: `(?:Y|YS|YE|A|AS)${months}`,
+  };
+  const order: readonly ModelFreq[] = ["H", "D", "W", "M", "Q", "Y"];
+  return `^(?:${order.filter((f) => freqs.includes(f)).map((f) => parts[f]).join("|")})$`;
 }

@@ -13,7 +13,7 @@ export type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest,
 export { createService } from "./service.js";
 export { SUPPORT_TEXT } from "./responses.js";
 export { seededIdSequence } from "./ids.js";
-export { freqFromAlias, acceptedFreqAliases } from "./freq.js";
+export { freqFromAlias, readFreq, acceptedFreqAliases, acceptedFreqText } from "./freq.js";
 export { decodeContent, BodyDecodeError, CONTENT_ENCODINGS } from "./encoding.js";
 export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, RunJobsSummary, ForecastService, SubmittedJob, JobRunOutcome } from "./service.js";
 export { checkSeriesInput, validateSeriesInput } from "./series-input.js";

@@ -5,6 +5,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { stepInWords, subDailyFreq } from "../series/freq.js";
 import type { Freq } from "../types.js";
 import type { ForecastResult } from "./results.js";
 import type { ServiceLimits } from "./requests.js";
@@ -119,6 +120,7 @@ export function formatLegacyTimestamp(epochSeconds: number, format: "date" | "da
  * @category API rules
  */
 export interface LegacySeries {
+  /** The inferred frequency, by its canonical name (`"H"`, `"5min"`, `"D"`, `"M"`, …). */
   readonly freq: Freq;
   readonly y: Float64Array;
   readonly future: string[];
@@ -128,11 +130,24 @@ export interface LegacySeries {
   readonly format: "date" | "datetime";
 }
 
-const FIXED_STEPS: readonly [number, Freq, string][] = [
-  [3600, "H", "hour"],
-  [86400, "D", "day"],
-  [604800, "W", "week"],
+/** A step of fixed length: its seconds, frequency, and its unit in words (singular, plural). */
+type FixedStep = readonly [number, Freq, string, string];
+
+const FIXED_STEPS: readonly FixedStep[] = [
+  [3600, "H", "hour", "hours"],
+  [86400, "D", "day", "days"],
+  [604800, "W", "week", "weeks"],
 ];
+
+/** The fixed step whose length is `seconds`: an hour, a day, a week, or another step that divides a day evenly (`5min`). */
+function fixedStep(seconds: number): FixedStep | undefined {
+  const known = FIXED_STEPS.find(([s]) => s === seconds);
+  if (known !== undefined) return known;
+  const info = subDailyFreq(seconds);
+  if (info === null) return undefined;
+  const words = stepInWords(seconds);
+  return [seconds, info.name, `step of ${words}`, `steps of ${words}`];
+}
 
 /**
  * The calendar step whose smallest spacing is `minStep` seconds: one month
@@ -157,10 +172,13 @@ function pastYear9999(h: number): ValidationError {
  * future timestamps. Rows may come in any order (they are sorted by time);
  * duplicate timestamps, gaps and irregular spacing are 422 items naming the
  * offending row's index in `df`; a horizon whose dates would pass the year
- * 9999 is a 422 at `h`. The older form infers hourly, daily, weekly and
- * monthly data; with `calendar: true` (the records entry points) quarterly
- * (steps of 3 months) and yearly (12 months) data are inferred too, anchored
- * like monthly data on the first timestamp's day of month or on month ends.
+ * 9999 is a 422 at `h`. The older form infers sub-daily data (any step
+ * that divides a day evenly: the smallest spacing of 300 s is `5min`, of 30 s
+ * `30s`, of 2 hours `2h`, of one hour `H`), daily, weekly and monthly data;
+ * with `calendar: true` (the records entry points) quarterly (steps of 3
+ * months) and yearly (12 months) data are inferred too, anchored like
+ * monthly data on the first timestamp's day of month or on month ends.
+ * Future timestamps step by the inferred step.
  * @category API rules
  */
 export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], h: number, options: { readonly calendar?: boolean } = {}): LegacySeries {
@@ -198,15 +216,15 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
   let freq: Freq;
   const last = at(order.length - 1);
   const future: string[] = [];
-  const fixed = FIXED_STEPS.find(([s]) => s === minStep);
+  const fixed = fixedStep(minStep);
   if (fixed !== undefined) {
-    const [step, f, unit] = fixed;
+    const [step, f, unit, units] = fixed;
     freq = f;
     for (let k = 1; k < order.length; k++) {
       const diff = at(k).epochSeconds - at(k - 1).epochSeconds;
       if (diff === step) continue;
       if (diff % step === 0) {
-        errors.push(valueError(loc(k), `gap before df[${order[k]}].ds = '${dsOf(k)}': ${diff / step - 1} missing ${unit}${diff / step - 1 === 1 ? "" : "s"} after '${dsOf(k - 1)}' (frequency ${f})`));
+        errors.push(valueError(loc(k), `gap before df[${order[k]}].ds = '${dsOf(k)}': ${diff / step - 1} missing ${diff / step - 1 === 1 ? unit : units} after '${dsOf(k - 1)}' (frequency ${f})`));
       } else {
         errors.push(valueError(loc(k), `irregular spacing at df[${order[k]}].ds = '${dsOf(k)}': ${diff} s after '${dsOf(k - 1)}', not a multiple of one ${unit} (frequency ${f})`));
       }
@@ -242,7 +260,10 @@ export function prepareLegacySeries(rows: readonly { ds: string; y: number }[], 
     }
   } else {
     throw new ValidationError([
-      valueError(["body", "df"], `cannot infer the frequency: the smallest spacing between timestamps is ${minStep} s; supported are hourly, daily, weekly, monthly${options.calendar === true ? ", quarterly and yearly" : ""}`),
+      valueError(
+        ["body", "df"],
+        `cannot infer the frequency: the smallest spacing between timestamps is ${minStep} s${minStep < 86400 ? ` (${stepInWords(minStep)}), which does not divide a day evenly` : ""}; supported are sub-daily steps that divide a day evenly (30 s, 1 min, 5 min, 15 min, 2 h, …), hourly, daily, weekly, monthly${options.calendar === true ? ", quarterly and yearly" : ""}`,
+      ),
     ]);
   }
   if (errors.length > 0) throw new ValidationError(errors);

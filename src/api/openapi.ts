@@ -4,10 +4,12 @@
  * @module
  */
 import { MODEL_NAMES } from "../model/config.js";
+import { freqPattern } from "./freq.js";
 import { toJsonSchema, type ApiObjectSchema } from "./schema-validator.js";
 import {
   ANOMALY_RESPONSE_SCHEMA,
   API_ERROR_SCHEMA,
+  API_FREQS,
   API_REQUEST_SCHEMAS,
   ASYNC_JOB_RESPONSE_SCHEMA,
   DETAIL_MESSAGE_SCHEMA,
@@ -280,7 +282,13 @@ function buildDocument(): Record<string, unknown> {
         security: bearer,
         parameters: [
           { name: "model", in: "query", required: true, schema: { type: "string", enum: [...MODEL_NAMES] }, description: "Model name." },
-          { name: "freq", in: "query", required: true, schema: { type: "string" }, description: "Frequency: H, D, W, M or a pandas alias of one (h, W-SUN, MS, …)." },
+          {
+            name: "freq",
+            in: "query",
+            required: true,
+            schema: { type: "string", pattern: freqPattern(API_FREQS) },
+            description: "Frequency, a pandas alias as in the request bodies: sub-daily steps that divide a day (30s, min, 5min, 15T, h, 2h, …), D, W (W-SUN, …), M (MS, ME).",
+          },
         ],
         responses: {
           "200": json(

@@ -2,8 +2,9 @@
  * Records in, records out: rows of `{unique_id, ds, y, …features}` (as in
  * dataframe forecasting SDKs), grouped into series, checked with the strict
  * timestamp rules of the older request form (one format, no gaps, no
- * duplicates), the frequency inferred (hourly, daily, weekly, monthly,
- * quarterly, yearly), and
+ * duplicates), the frequency inferred (any sub-daily step that divides a
+ * day, such as 30s, 5min or 2h; hourly, daily, weekly, monthly, quarterly,
+ * yearly), and
  * results as rows with timestamps in the input's format (strings as written,
  * or `Date`s when `Date`s came in).
  * @module
@@ -14,6 +15,8 @@ import type { AnomalyResult } from "./results.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest } from "./bodies.js";
 import { detectAnomaliesOnline, finetune, forecast, historicForecast, type CoreCallOptions, type FinetuneCallResult } from "./entry-points.js";
 import { prepareLegacySeries, type LegacySeries } from "./legacy.js";
+import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
+import { CORE_FREQS } from "./schemas.js";
 
 /**
  * One observation: the series it belongs to, its time, its value and any exogenous features (numbers).
@@ -82,7 +85,11 @@ export interface RecordsResult {
  * @category API rules
  */
 export interface RecordFreq {
-  /** Hourly, daily, weekly or monthly; inferred from the timestamps when absent (and checked against them when given). */
+  /**
+   * The frequency (any alias the core functions accept: `"5min"`, `"15T"`,
+   * `"H"`, `"D"`, `"MS"`, …); inferred from the timestamps when absent, and
+   * checked against them when given (`"15T"` and the inferred `"15min"` agree).
+   */
   freq?: Freq;
 }
 
@@ -178,7 +185,11 @@ function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefin
     parts.push({ rows: ordered, future, ds: ordered.map((i) => rows[i]!.ds) });
   }
   const actual = inferred as Freq;
-  if (freq !== undefined && freq !== actual) throw new ValidationError([valueError(["freq"], `freq ${freq} was given, the timestamps are ${actual}`, freq)]);
+  if (freq !== undefined) {
+    const given = readFreq(freq, CORE_FREQS);
+    if (given === null) throw new ValidationError([valueError(["freq"], `freq is not a supported frequency: ${freqRefusalAmong(freq, CORE_FREQS)}; accepted: ${acceptedFreqText(CORE_FREQS)}`, freq)]);
+    if (given !== actual) throw new ValidationError([valueError(["freq"], `freq ${freq} was given, the timestamps are ${actual}`, freq)]);
+  }
   return { ids, series: features.length > 0 ? { y, sizes, X } : { y, sizes }, features, freq: actual, parts };
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import { seriesOffsets } from "../series/index.js";
+import { parseFreq, seriesOffsets } from "../series/index.js";
 import type {
   AnomalyInput,
   FinetunedWeights,
@@ -25,7 +25,7 @@ import { historicWindowCount } from "../historic/index.js";
 import { isModelName, modelParams } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
-import { freqFromAlias } from "./freq.js";
+import { readFreq } from "./freq.js";
 
 /**
  * Size limits of a request, checked on the raw JSON before anything is
@@ -242,7 +242,7 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
   const modelRaw = ownProperty(raw, "model");
   const model = isModelName(modelRaw) ? modelRaw : "forecastmodel-1";
   const freqRaw = ownProperty(raw, "freq");
-  const freq = (typeof freqRaw === "string" ? freqFromAlias(freqRaw) : null) ?? "D";
+  const freq = (typeof freqRaw === "string" ? parseFreq(freqRaw)?.name : undefined) ?? "D";
   const { horizon, inputSize } = modelParams(model, freq);
   let windows = 0;
   let trainingPasses = 1;
@@ -392,7 +392,7 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
  * Validates a raw JSON body of `endpoint`: limits first, then every field
  * (pydantic-style items), then the rules across fields. Throws
  * `ValidationError` with all items of the first phase that fails.
- * `core: true` accepts freq Q and Y as the core functions do. The forms
+ * `core: true` accepts quarterly and yearly freq aliases as the core functions do. The forms
  * dataframe SDKs send are read first (see `sdkBodyForms`).
  * @category API rules
  */
@@ -418,9 +418,9 @@ export function validateEndpointBody<E extends ApiEndpoint>(
 
 /**
  * Rewrites the request forms that the hosted API's dataframe SDKs send into
- * the specification's, before validation: a pandas frequency alias of an
- * accepted frequency (`MS`, `h`, `W-SUN`, …; see `freqFromAlias`) becomes
- * its letter, and `X_future` given inside `series` moves to the top level
+ * the specification's, before validation: a pandas frequency alias whose
+ * class is one of `freqs` (`MS`, `h`, `W-SUN`, `15T`, …; see `parseFreq`)
+ * becomes its canonical name (`M`, `H`, `W`, `15min`), and `X_future` given inside `series` moves to the top level
  * (`null` there means none). `X_future` both inside `series` and at the top
  * level is an error item. Anything else is left for validation; the input is
  * never modified (a shallow copy is made when something changes).
@@ -437,9 +437,9 @@ export function sdkBodyForms(raw: unknown, freqs: readonly string[]): { raw: unk
   let out: Record<string, unknown> | null = null;
   const edit = (): Record<string, unknown> => (out ??= { ...(raw as Record<string, unknown>) });
   const freq = ownProperty(raw, "freq");
-  if (typeof freq === "string" && !freqs.includes(freq)) {
-    const letter = freqFromAlias(freq);
-    if (letter !== null && freqs.includes(letter)) edit().freq = letter;
+  if (typeof freq === "string") {
+    const name = readFreq(freq, freqs);
+    if (name !== null && name !== freq) edit().freq = name;
   }
   const series = ownProperty(raw, "series");
   if (isJsonObject(series)) {

@@ -73,6 +73,29 @@ export interface ApiLiteralSchema {
 }
 
 /**
+ * A string read through a table of aliases (the frequency: `"15T"` is
+ * `"15min"`, `"MS"` is `"M"`): it validates into the canonical value `read`
+ * gives. A value `read` refuses, or one that is not a string, is a
+ * `literal_error` whose message says why (`refusal`) and lists what is
+ * accepted (`expected`, also its `ctx`).
+ * @category API rules
+ */
+export interface ApiAliasSchema<T extends string = string> {
+  /** Discriminant. */
+  readonly kind: "alias";
+  /** What the value names, for the message (`"frequency"`: "Input should be a supported frequency: …"). */
+  readonly what: string;
+  /** The canonical value of an accepted string, or null. */
+  readonly read: (text: string) => T | null;
+  /** Why a value is refused, one clause (e.g. `'7min' is a step of 420 s, which does not divide a day (86400 s) evenly`). */
+  readonly refusal: (value: unknown) => string;
+  /** What is accepted, in words. */
+  readonly expected: string;
+  /** A regular expression every accepted string matches (the OpenAPI document's `pattern`; it may match more). */
+  readonly pattern: string;
+}
+
+/**
  * A JSON array. `packed: "float64"` (items must be numbers) validates into a `Float64Array`.
  * @category API rules
  */
@@ -132,6 +155,7 @@ export type ApiSchema =
   | ApiBooleanSchema
   | ApiStringSchema
   | ApiLiteralSchema
+  | ApiAliasSchema
   | ApiArraySchema
   | ApiObjectSchema
   | ApiDictSchema
@@ -156,7 +180,8 @@ export interface ApiProperty {
 
 /**
  * The value {@link validateAgainst} gives for a schema, as a type: numbers
- * for `integer` and `number`, the listed values for `literal`, a
+ * for `integer` and `number`, the listed values for `literal`, what `read`
+ * returns for `alias`, a
  * `Float64Array` for a packed array, an object of the properties (an absent
  * optional property has its default, or null without one) for `object`, and
  * `| null` for `nullable` (`unknown` below 8 levels of nesting, where no
@@ -182,6 +207,8 @@ export type Infer<S, Depth extends unknown[] = []> = Depth["length"] extends 8
         ? string
         : S extends { readonly kind: "literal"; readonly values: readonly (infer V)[] }
           ? V
+          : S extends { readonly kind: "alias"; readonly read: (text: string) => infer A }
+            ? Exclude<A, null>
           : S extends { readonly kind: "array"; readonly packed: "float64" }
             ? Float64Array
             : S extends { readonly kind: "array"; readonly items: infer I }
@@ -380,6 +407,12 @@ export function validateAgainst(schema: ApiSchema, value: unknown, loc: Loc, err
       errors.add(item("literal_error", loc, `Input should be ${expected}`, value, { expected }));
       return INVALID;
     }
+    case "alias": {
+      const read = typeof value === "string" ? schema.read(value) : null;
+      if (read !== null) return read;
+      errors.add(item("literal_error", loc, `Input should be a supported ${schema.what}: ${schema.refusal(value)}; accepted: ${schema.expected}`, value, { expected: schema.expected }));
+      return INVALID;
+    }
     case "array": {
       if (!isArrayLike(value)) {
         errors.add(item("list_type", loc, "Input should be a valid list", value));
@@ -474,6 +507,8 @@ export function toJsonSchema(schema: ApiSchema, components: Record<string, unkno
       else if (allInts) out.type = "integer";
       return out;
     }
+    case "alias":
+      return { type: "string", pattern: schema.pattern };
     case "array": {
       const out: Record<string, unknown> = { type: "array", items: toJsonSchema(schema.items, components) };
       if (schema.minItems !== undefined) out.minItems = schema.minItems;

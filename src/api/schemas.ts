@@ -4,7 +4,9 @@
  * these.
  * @module
  */
-import type { ApiObjectSchema, ApiProperty, ApiSchema } from "./schema-validator.js";
+import type { Freq, ModelFreq } from "../types.js";
+import { acceptedFreqText, freqPattern, freqRefusalAmong, readFreq } from "./freq.js";
+import type { ApiAliasSchema, ApiObjectSchema, ApiProperty, ApiSchema } from "./schema-validator.js";
 
 /**
  * Ids of fine-tuned models (docs/contract.md §3).
@@ -22,15 +24,37 @@ export const FINETUNE_JOB_ID_PATTERN = "^ft-[0-9a-f]{32}$";
 export const ASYNC_JOB_ID_PATTERN = "^(ft|fc|cv)-[0-9a-f]{32}$";
 
 /**
- * Frequencies accepted at the HTTP API.
+ * Frequency classes accepted at the HTTP API: every alias `parseFreq` reads
+ * whose class is one of these (daily, monthly, hourly and every other
+ * sub-daily step, weekly).
  * @category API rules
  */
-export const API_FREQS = ["D", "M", "H", "W"] as const;
+export const API_FREQS = ["D", "M", "H", "W"] as const satisfies readonly ModelFreq[];
 /**
- * Frequencies the core functions also accept.
+ * Frequency classes the core functions accept: the API's and quarterly and yearly.
  * @category API rules
  */
-export const CORE_FREQS = ["D", "M", "H", "W", "Q", "Y"] as const;
+export const CORE_FREQS = ["D", "M", "H", "W", "Q", "Y"] as const satisfies readonly ModelFreq[];
+
+/**
+ * The schema of a `freq` field accepting the aliases of the classes `freqs`:
+ * it validates into the canonical name (`"15T"` → `"15min"`, `"MS"` → `"M"`);
+ * anything else is a `literal_error` that says why and lists what is accepted.
+ * @category API rules
+ */
+export function freqSchema(freqs: readonly ModelFreq[]): ApiAliasSchema<Freq> {
+  return {
+    kind: "alias",
+    what: "frequency",
+    read: (text) => readFreq(text, freqs),
+    refusal: (value) => freqRefusalAmong(value, freqs),
+    expected: acceptedFreqText(freqs),
+    pattern: freqPattern(freqs),
+  };
+}
+
+const API_FREQ_SCHEMA = freqSchema(API_FREQS);
+const CORE_FREQ_SCHEMA = freqSchema(CORE_FREQS);
 /**
  * Pretrained model names.
  * @category API rules
@@ -100,8 +124,12 @@ const xFutureProp = opt(
   "Future values of the exogenous features (top level of the body): X_future[k] has sizes.length * h values, series after series.",
 );
 
-function freqProp<const F extends readonly string[]>(freqs: F) {
-  return prop("freq", { kind: "literal", values: freqs }, "Series frequency: D daily, M monthly, H hourly, W weekly (core functions also: Q quarterly, Y yearly).");
+function freqProp(core: boolean) {
+  return prop(
+    "freq",
+    core ? CORE_FREQ_SCHEMA : API_FREQ_SCHEMA,
+    "Series frequency, a pandas offset alias: sub-daily steps <k>s, <k>min (or <k>T), <k>h (or <k>H) whose step divides a day (30s, min, 5min, 15min, H, 2h, 12h), D daily, W weekly (W-SUN, …), M monthly (MS, ME); the core functions also take Q quarterly (QS-DEC, …) and Y yearly (YS, A, …). It sets the season length and native horizon (GET /model_params).",
+  );
 }
 
 const modelProp = opt("model", { kind: "literal", values: MODEL_NAMES }, "forecastmodel-1", "Model name. The long-horizon model is recommended to predict more than one seasonal period.");
@@ -137,14 +165,14 @@ const levelListProp = opt(
   "Prediction interval levels in percent, each 0 <= x < 100; intervals are keyed lo-<L> and hi-<L>.",
 );
 
-function anomalySchema<const F extends readonly string[]>(freqs: F) {
+function anomalySchema(core: boolean) {
   return {
     kind: "object",
     name: "OnlineAnomalyDetectionRequest",
     description: "Online multi-series anomaly detection by rolling-window forecasts.",
     properties: [
       prop("series", SERIES_SCHEMA, "The series."),
-      freqProp(freqs),
+      freqProp(core),
       prop("detection_size", positiveInt, "Points at the end of each series in which anomalies are detected."),
       prop("h", positiveInt, "Forecast horizon of each cross-validation window."),
       opt("threshold_method", { kind: "literal", values: ["univariate", "multivariate"] }, "univariate", "How anomalies are detected."),
@@ -164,14 +192,14 @@ function anomalySchema<const F extends readonly string[]>(freqs: F) {
   } satisfies ApiObjectSchema;
 }
 
-function historicSchema<const F extends readonly string[]>(freqs: F) {
+function historicSchema(core: boolean) {
   return {
     kind: "object",
     name: "HistoricForecastRequest",
     description: "In-sample (historic) forecast of many series, with optional exogenous features. Deprecated.",
     properties: [
       prop("series", SERIES_SCHEMA, "The series, with optional exogenous features X."),
-      freqProp(freqs),
+      freqProp(core),
       modelProp,
       cleanExProp,
       finetunedIdProp,
@@ -184,14 +212,14 @@ function historicSchema<const F extends readonly string[]>(freqs: F) {
   } satisfies ApiObjectSchema;
 }
 
-function forecastSchema<const F extends readonly string[]>(freqs: F) {
+function forecastSchema(core: boolean) {
   return {
     kind: "object",
     name: "ForecastRequest",
     description: "Forecast h steps after the end of every series, with conformal prediction intervals.",
     properties: [
       prop("series", SERIES_SCHEMA, "The series, with optional exogenous features X."),
-      freqProp(freqs),
+      freqProp(core),
       prop("h", positiveInt, "Forecast horizon: number of future steps."),
       xFutureProp,
       levelListProp,
@@ -208,14 +236,14 @@ function forecastSchema<const F extends readonly string[]>(freqs: F) {
   } satisfies ApiObjectSchema;
 }
 
-function finetuneSchema<const F extends readonly string[]>(freqs: F) {
+function finetuneSchema(core: boolean) {
   return {
     kind: "object",
     name: "FinetuneRequest",
     description: "Fine-tune a model on the series and store it as a fine-tuned model of the account.",
     properties: [
       prop("series", SERIES_SCHEMA, "The training series."),
-      freqProp(freqs),
+      freqProp(core),
       modelProp,
       finetuneStepsProp(10),
       finetuneLossProp,
@@ -233,25 +261,25 @@ function finetuneSchema<const F extends readonly string[]>(freqs: F) {
 export type ApiEndpoint = "forecast" | "anomaly" | "historic" | "finetune";
 
 /**
- * Request schemas at the HTTP API (freq D, M, H, W).
+ * Request schemas at the HTTP API (freq: the aliases of classes D, M, H and every sub-daily step, W).
  * @category API rules
  */
 export const API_REQUEST_SCHEMAS = {
-  forecast: forecastSchema(API_FREQS),
-  anomaly: anomalySchema(API_FREQS),
-  historic: historicSchema(API_FREQS),
-  finetune: finetuneSchema(API_FREQS),
+  forecast: forecastSchema(false),
+  anomaly: anomalySchema(false),
+  historic: historicSchema(false),
+  finetune: finetuneSchema(false),
 } as const satisfies Readonly<Record<ApiEndpoint, ApiObjectSchema>>;
 
 /**
- * Request schemas of the core functions (freq also Q and Y).
+ * Request schemas of the core functions (freq also quarterly and yearly aliases).
  * @category API rules
  */
 export const CORE_REQUEST_SCHEMAS = {
-  forecast: forecastSchema(CORE_FREQS),
-  anomaly: anomalySchema(CORE_FREQS),
-  historic: historicSchema(CORE_FREQS),
-  finetune: finetuneSchema(CORE_FREQS),
+  forecast: forecastSchema(true),
+  anomaly: anomalySchema(true),
+  historic: historicSchema(true),
+  finetune: finetuneSchema(true),
 } as const satisfies Readonly<Record<ApiEndpoint, ApiObjectSchema>>;
 
 /**
@@ -278,7 +306,7 @@ export const LEGACY_REQUEST_SCHEMA: ApiObjectSchema = {
           ],
         },
       },
-      "Observations in time order, regularly spaced (hourly, daily, weekly or monthly).",
+      "Observations, regularly spaced: a step that divides a day (30 s, 5 min, 1 h, 2 h, …), one day, one week or one month; the frequency is inferred from the spacing.",
     ),
     prop("h", positiveInt, "Forecast horizon: number of future steps."),
   ],
@@ -391,7 +419,7 @@ export const FINETUNED_MODEL_SCHEMA: ApiObjectSchema = {
     prop("depth", { kind: "literal", values: [1, 2, 3, 4, 5] }, "Fine-tune depth used."),
     prop("loss", { kind: "literal", values: LOSS_NAMES }, "Loss used in fine-tuning."),
     prop("model", { kind: "literal", values: MODEL_NAMES }, "Model name used."),
-    prop("freq", { kind: "literal", values: CORE_FREQS }, "Series frequency."),
+    prop("freq", CORE_FREQ_SCHEMA, "Series frequency (its canonical name, e.g. M for MS, 15min for 15T)."),
     prop("created_by", { kind: "literal", values: ["user"] }, "Who created the model."),
   ],
 };

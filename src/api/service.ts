@@ -12,7 +12,7 @@ import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } f
 import { endpointRequest, executeEndpoint, runEndpoint } from "./entry-points.js";
 import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { bodyBytes, readJsonBody } from "./json.js";
-import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
+import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
 import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
 import { historicAnomalyBody, historicAnomalyFlags, tailRowIndices } from "./historic-anomaly.js";
 import { crossValidationShape, crossValidationWindowBody, mergeCrossValidation } from "./cross-validation.js";
@@ -528,9 +528,9 @@ export function createService(options: ServiceOptions): ForecastService {
         let freq: Freq | null = null;
         if (freqText === null) errors.add({ type: "missing", loc: ["query", "freq"], msg: "Field required", input: null });
         else {
-          freq = freqFromAlias(freqText);
-          if (freq === null || !(API_FREQS as readonly string[]).includes(freq)) {
-            errors.add(valueError(["query", "freq"], `freq '${freqText}' is not a supported frequency; accepted: ${acceptedFreqAliases(API_FREQS)}`, freqText));
+          freq = readFreq(freqText, API_FREQS);
+          if (freq === null) {
+            errors.add(valueError(["query", "freq"], `freq '${freqText}' is not a supported frequency; accepted: ${acceptedFreqText(API_FREQS)} (${freqRefusalAmong(freqText, API_FREQS)})`, freqText));
           }
         }
         if (errors.items.length > 0) throw new ValidationError(errors.items);

@@ -1,4 +1,5 @@
-import type { Freq, ModelName } from "../types.js";
+import { parseFreq, stepInWords, type FreqInfo } from "../series/freq.js";
+import type { Freq, ModelFreq, ModelName } from "../types.js";
 
 /**
  * Season lengths the network knows (its one-hot input), in this order.
@@ -51,9 +52,9 @@ const SHAPES: Record<ModelName, NetworkShape> = {
   "forecastmodel-2.1": { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: true },
 };
 
-const SEASON: Record<Freq, number> = { H: 24, D: 7, W: 52, M: 12, Q: 4, Y: 1 };
+const SEASON: Record<ModelFreq, number> = { H: 24, D: 7, W: 52, M: 12, Q: 4, Y: 1 };
 
-const HORIZON: Record<ModelName, Record<Freq, number>> = {
+const HORIZON: Record<ModelName, Record<ModelFreq, number>> = {
   "forecastmodel-1": { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
   "forecastmodel-1-long-horizon": { H: 48, D: 28, W: 104, M: 24, Q: 8, Y: 8 },
   "forecastmodel-2.1": { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
@@ -107,6 +108,13 @@ export interface ModelParams {
   readonly seasonLength: number;
 }
 
+/** What `freq` means, or a RangeError naming it. */
+function freqInfo(freq: Freq): FreqInfo {
+  const info = parseFreq(freq);
+  if (info === null) throw new RangeError(`unknown freq "${String(freq)}"`);
+  return info;
+}
+
 /**
  * The one table of context length, native horizon and season length per model and frequency.
  *
@@ -115,32 +123,47 @@ export interface ModelParams {
  * Y 6 steps directly; `forecastmodel-1-long-horizon` reads 192 points and
  * forecasts at least two seasons directly (H 48, D 28, W 104, M 24, Q 8, Y 8).
  *
+ * Any alias `parseFreq` accepts may be given (`"MS"` is `"M"`). Other
+ * sub-daily steps (`"5min"`, `"2h"`) have the hourly horizon, and as season
+ * length their steps per day when the network knows that season
+ * (`KNOWN_SEASON_LENGTHS`: `"2h"` 12, `"6h"` 4), else 1: the network's
+ * 96-point context cannot hold a day of 5-minute data.
+ *
  * @example
  * ```ts
  * modelParams("forecastmodel-1", "M"); // => { inputSize: 96, horizon: 18, seasonLength: 12 }
+ * modelParams("forecastmodel-1", "2h"); // => { inputSize: 96, horizon: 24, seasonLength: 12 }
+ * modelParams("forecastmodel-1", "15min"); // => { inputSize: 96, horizon: 24, seasonLength: 1 }
  * ```
  * @category Entry points
  */
 export function modelParams(model: ModelName, freq: Freq): ModelParams {
   const shape = networkShape(model);
-  const seasonLength = SEASON[freq];
-  const horizon = HORIZON[model][freq];
-  if (seasonLength === undefined || horizon === undefined) throw new RangeError(`unknown freq "${String(freq)}"`);
+  const info = freqInfo(freq);
+  const horizon = HORIZON[model][info.modelFreq];
+  const perDay = info.stepsPerDay;
+  const seasonLength = perDay === null ? SEASON[info.modelFreq] : KNOWN_SEASON_LENGTHS.includes(perDay) ? perDay : 1;
   return { inputSize: shape.contextLength, horizon, seasonLength };
 }
 
 /**
  * The warning text for a horizon beyond the model's native horizon, or null.
+ * For a sub-daily step other than one hour it also says how long the native
+ * horizon is (`"24 steps of 5 minutes"`).
  *
  * @example
  * ```ts
  * horizonWarning("forecastmodel-1", "M", 12); // => null
  * horizonWarning("forecastmodel-1", "M", 24)?.startsWith("The specified horizon"); // => true
+ * horizonWarning("forecastmodel-1", "5min", 30)?.split(". ")[0];
+ * // => "The specified horizon h exceeds the model horizon (24 steps of 5 minutes for freq 5min with forecastmodel-1)"
  * ```
  * @category Network
  */
 export function horizonWarning(model: ModelName, freq: Freq, h: number): string | null {
   const { horizon } = modelParams(model, freq);
   if (h <= horizon) return null;
-  return `The specified horizon h exceeds the model horizon (${horizon} for freq ${freq} with ${model}). This may lead to less accurate forecasts. Please consider using a smaller horizon or the model forecastmodel-1-long-horizon.`;
+  const info = freqInfo(freq);
+  const native = info.stepsPerDay !== null && info.name !== "H" ? `${horizon} steps of ${stepInWords(info.stepSeconds as number)}` : String(horizon);
+  return `The specified horizon h exceeds the model horizon (${native} for freq ${info.name} with ${model}). This may lead to less accurate forecasts. Please consider using a smaller horizon or the model forecastmodel-1-long-horizon.`;
 }

@@ -1,5 +1,6 @@
 /**
- * Many series packed into one array (`y` + `sizes`, offsets as `Int32Array`), views
+ * Frequencies (pandas offset aliases and what they mean for the model), and
+ * many series packed into one array (`y` + `sizes`, offsets as `Int32Array`), views
  * without copying, and the feature-major exogenous layout (`X`, `X_future`).
  * (Reading a request's series object is the API's: `checkSeriesInput`.)
  * @module
@@ -19,3 +20,4 @@ export {
 } from "./pack.js";
 export { cleanSpikes, withoutSpikes, SPIKE_THRESHOLD, SPIKE_MAX_SHARE, SPIKE_GAP, type CleanedSpikes } from "./spikes.js";
 export { detectPeriods, periodStrength, PERIOD_MIN_STRENGTH, PERIOD_MIN_CYCLES, type DetectedPeriod, type PeriodOptions } from "./period.js";
+export { parseFreq, freqRefusal, subDailyFreq, usableSeasons, stepInWords, type FreqInfo } from "./freq.js";
