@@ -24,8 +24,8 @@ export interface MonitoringStream {
   readonly values: Float64Array;
   /** Points before this index are never labelled (the history a detector starts from). */
   readonly warmup: number;
-  /** Labelled windows [start, end) with the kind of anomaly that starts at `start`. */
-  readonly windows: readonly { start: number; end: number; kind: AnomalyKind }[];
+  /** Labelled windows [start, end) with the kind of anomaly injected at `start` ("labelled" on real data: marked by experts, kind unknown). */
+  readonly windows: readonly { start: number; end: number; kind: AnomalyKind | "labelled" }[];
 }
 
 type Uniform = () => number;
