@@ -1,7 +1,8 @@
-/** The real monitoring data's loader: the fixed split and the NAB window rule. */
+/** The real monitoring data's loader (the fixed split, the NAB window rule) and the robust baseline's z. */
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { CLOUD_MONITORING_SPLIT, cloudMonitoringStreams, labelWindows, realWarmup } from "../../bench/cloud-monitoring-data.js";
+import { trailingMedianMadZ } from "../../bench/monitoring-data.js";
 
 describe("cloudMonitoringStreams", () => {
   const development = cloudMonitoringStreams("development");
@@ -84,5 +85,25 @@ describe("labelWindows", () => {
       const inside = list.filter(([f]) => f >= w!.start && f < w!.end);
       if (inside.length === 1) expect(w!.end - w!.start).toBeLessThanOrEqual(Math.max(length, last - first + 1));
     }
+  });
+});
+
+describe("trailingMedianMadZ", () => {
+  it("scores |x − median| / (1.4826 · MAD) of the previous w values, NaN before", () => {
+    // window 1..5: median 3, absolute deviations 2, 1, 0, 1, 2, MAD 1
+    const z = trailingMedianMadZ(Float64Array.of(1, 2, 3, 4, 5, 100, 3), 5);
+    expect(Array.from(z.subarray(0, 5)).every(Number.isNaN)).toBe(true);
+    expect(z[5]).toBeCloseTo(97 / 1.4826, 12);
+    // window 2, 3, 4, 5, 100: median 4, deviations 2, 1, 0, 1, 96, MAD 1
+    expect(z[6]).toBeCloseTo(1 / 1.4826, 12);
+  });
+
+  it("falls back to the mean absolute deviation, then to a tiny scale, where the MAD is 0", () => {
+    // window 0, 0, 0, 0, 10: median 0, MAD 0, mean absolute deviation 2
+    expect(trailingMedianMadZ(Float64Array.of(0, 0, 0, 0, 10, 5), 5)[5]).toBeCloseTo(5 / (1.2533 * 2), 12);
+    const flat = trailingMedianMadZ(Float64Array.of(7, 7, 7, 7, 7, 8), 5);
+    expect(trailingMedianMadZ(Float64Array.of(7, 7, 7, 7, 7, 7), 5)[5]).toBe(0);
+    expect(flat[5]).toBeGreaterThan(1e6);
+    expect(Number.isFinite(flat[5]!)).toBe(true);
   });
 });
