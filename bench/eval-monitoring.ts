@@ -24,6 +24,7 @@ import os from "node:os";
 import { detectAnomaliesOnline, UNLIMITED } from "../src/api/index.js";
 import { gaussianMultiplier } from "../src/intervals/index.js";
 import type { Freq } from "../src/types.js";
+import { detectPeriods, parseFreq } from "../src/series/index.js";
 import { onlineAnomalyBody } from "./anomaly-request.js";
 import { cloudMonitoringStreams, type CloudMonitoringStream } from "./cloud-monitoring-data.js";
 import { ANOMALY_KINDS, bestThresholdScore, bootstrapMargin, DEVELOPMENT_SYNTHETIC_STREAMS, monitoringStreams, nabScore, normalisedScore, trailingGaussianZ, trailingMedianMadZ, type MonitoringStream } from "./monitoring-data.js";
@@ -43,43 +44,48 @@ function isReal(stream: MonitoringStream): stream is CloudMonitoringStream {
 }
 
 /**
- * The season m of the seasonal-naive baseline: a day of steps for the real
- * streams (24 hourly, 1440 per minute) and the synthetic hourly ones, 12 for
- * datasets::sunspot.month and 1 for datasets::treering. This one function is
- * where the choice lives; it is to be replaced by the periods the period
- * detector finds in each stream's history (src/series/period.ts,
- * `detectPeriods`) once that lands on main.
+ * The season m of the seasonal-naive baseline: the strongest period the
+ * period detector (`detectPeriods`, src/series/period.ts) finds in the whole
+ * stream among the seasons its frequency implies (`parseFreq`: a day and a
+ * week of steps for hourly and per-minute data, 12 for the monthly R series,
+ * none for the yearly one); 1 (the naive residual) when it finds none. Read
+ * on the whole stream, so it knows the stream's seasons from its first point
+ * on: generous to the baseline.
  */
 function streamSeason(stream: MonitoringStream): number {
-  if (isReal(stream)) return Math.round(86_400 / stream.stepSeconds);
-  if (stream.name.includes("sunspot")) return 12;
-  if (stream.name.includes("treering")) return 1;
-  return 24;
+  const periods = detectPeriods(stream.values, parseFreq(detectorFreq(stream))?.seasons ?? []);
+  return periods.length === 0 ? 1 : periods[0]!.period;
 }
 
 /**
- * The `freq` the detector is told: "H" for every real stream, per minute ones
- * included, as the library accepts no sub-hourly alias yet (one line to change
- * when it does); "M" and "Y" for the monthly and yearly R series, "H" for the
- * synthetic hourly streams.
+ * The `freq` the detector is told: "min" or "H" for the real streams by their
+ * step, "M" and "Y" for the monthly and yearly R series, "H" for the synthetic
+ * hourly streams.
  */
 function detectorFreq(stream: MonitoringStream): Freq {
-  if (isReal(stream)) return "H";
+  if (isReal(stream)) return stream.stepSeconds === 60 ? "min" : "H";
   if (stream.name.includes("sunspot")) return "M";
   if (stream.name.includes("treering")) return "Y";
   return "H";
 }
 
+/** Points of history the streaming calls send before the scored block: three cycles of the longest season the detector may look for (three weeks of hours, three days of minutes), at least the calibration's and the context's. */
+function streamingHistory(stream: MonitoringStream, every: number): number {
+  const least = Math.min(6 * every, 336) + 96;
+  if (isReal(stream) && stream.stepSeconds === 60) return Math.max(least, 3 * 1440);
+  return detectorFreq(stream) === "H" ? Math.max(least, 3 * 168) : least;
+}
+
 /**
  * The streaming pattern's call: every `every` new points, the last `history`
- * points sent (the calibration's 6 · every points, at most 336, and 96 of
- * context before them). Every 24 points for hourly data; every 360 points
+ * points sent before them (`streamingHistory`: what the detector's docs ask a
+ * monitor to send, three cycles of its longest season). Every 24 points for hourly data; every 360 points
  * (6 hours) for per-minute data, whose calls at 24 would cost 7 network rows
  * per point (about 10 minutes for the real per-minute streams on 2 shared cores).
  */
 function streamingCall(stream: MonitoringStream): { every: number; history: number } {
   const every = isReal(stream) && stream.stepSeconds === 60 ? 360 : 24;
-  return { every, history: every + Math.min(6 * every, 336) + 96 };
+  return { every, history: every + streamingHistory(stream, every) };
 }
 
 /** On the synthetic set the streaming pattern calls for every SYNTHETIC_EVERY-th block and the blocks at or just before a window. */
@@ -197,11 +203,16 @@ function secondsSince(started: bigint): number {
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
+// `--sets development` (a comma list of development, held-out, synthetic) runs only those sets and writes no doc: for choices on the development half.
+const SET_ARG = process.argv.indexOf("--sets");
+const ONLY = SET_ARG >= 0 ? new Set(process.argv[SET_ARG + 1]!.split(",")) : null;
 const sets: { name: string; streams: MonitoringStream[] }[] = [
-  { name: "real, development half", streams: cloudMonitoringStreams("development") },
-  { name: "real, held-out half", streams: cloudMonitoringStreams("held-out") },
-  { name: "synthetic", streams: monitoringStreams() },
-];
+  { key: "development", name: "real, development half", load: () => cloudMonitoringStreams("development") },
+  { key: "held-out", name: "real, held-out half", load: () => cloudMonitoringStreams("held-out") },
+  { key: "synthetic", name: "synthetic", load: () => monitoringStreams() },
+]
+  .filter((set) => ONLY === null || ONLY.has(set.key))
+  .map((set) => ({ name: set.name, streams: set.load() }));
 const BASELINES: [string, (s: MonitoringStream) => Scored][] = [
   [`windowed Gaussian z (${LOOKBACK} points)`, windowedGaussian],
   [`seasonal-naive residual, median/MAD z (${LOOKBACK} points)`, seasonalNaiveMad],
@@ -251,6 +262,10 @@ for (const { name: setName, streams } of sets) {
   timings.push(`| ${setName} | both baselines (once for both patterns) | ${baselineSeconds.toFixed(1)} | |`);
 }
 const totalSeconds = secondsSince(started);
+if (ONLY !== null) {
+  console.log(`(--sets: ${totalSeconds.toFixed(0)} s; no doc written)`);
+  process.exit(0);
+}
 
 const describe = (streams: readonly MonitoringStream[]) => {
   const points = streams.reduce((a, s) => a + s.values.length - s.warmup, 0);
@@ -273,9 +288,9 @@ const lines = [
   "Score: the NAB rule (Lavin and Ahmad 2015, standard profile): the first detection inside a window earns 2/(1 + e^{5y}) − 1 (y from −1 at the window's start to 0 at its end), each detection outside every window costs 0.11, each missed window costs 1; normalised over the set so that 0 = flagging nothing and 100 = every window caught at its first point. **Best threshold**: the best score of one threshold on |score| for all streams of the set (61 quantiles of the scores from 0.9 to 0.99997): a ranking measure. **Level 99**: the detector's own flags (for the baselines, |z| > 2.576).",
   "",
   "Detectors:",
-  `- **this release**: \`detectAnomaliesOnline\`, forecastmodel-1 zero-shot, level 99, univariate. Batch: one request per stream, h 6, step 6, detection_size = every point after the warm-up. Streaming (\`streamingCall\`): h 1, a call every d new points with detection_size d and the last d + min(6d, 336) + 96 points: d = 24 (264 points) for hourly streams, d = 360 (792 points, every 6 hours) for per-minute streams, where d = 24 would cost 7 network rows per scored point. On the synthetic set the streaming pattern runs on a deterministic subset of each stream's blocks of 24 (\`streamingEnds\`: every block that overlaps a window or ends within 24 points before one, and every ${SYNTHETIC_EVERY}th other block), and in the streaming rows every detector, baselines included, is scored on those points only; fewer normal points means fewer false alarms, so its level-99 scores there read higher than a full pass would give. Points scored by the streaming pattern, as a share of the scored points: ${shares.join("; ")}. \`freq\` is "H" for every real stream, the per-minute ones included (\`detectorFreq\`: the library accepts no sub-hourly frequency yet); "H", "M" and "Y" on the synthetic set as before.`,
+  `- **this release**: \`detectAnomaliesOnline\`, forecastmodel-1 zero-shot, level 99, univariate. Batch: one request per stream, h 6, step 6, detection_size = every point after the warm-up. Streaming (\`streamingCall\`): h 1, a call every d new points with detection_size d and, before them, what docs/anomaly-detection.md asks a monitor to send (\`streamingHistory\`): three cycles of the longest season looked for, at least min(6d, 336) + 96 points: d = 24 with three weeks (504 points) before it for hourly streams, d = 360 (every 6 hours) with three days (4,320 points) for per-minute streams, where d = 24 would cost 7 network rows per scored point. On the synthetic set the streaming pattern runs on a deterministic subset of each stream's blocks of 24 (\`streamingEnds\`: every block that overlaps a window or ends within 24 points before one, and every ${SYNTHETIC_EVERY}th other block), and in the streaming rows every detector, baselines included, is scored on those points only; fewer normal points means fewer false alarms, so its level-99 scores there read higher than a full pass would give. Points scored by the streaming pattern, as a share of the scored points: ${shares.join("; ")}. \`freq\` is "min" or "H" for the real streams by their step (\`detectorFreq\`); "H", "M" and "Y" on the synthetic set.`,
   `- **windowed Gaussian** (NAB's): |y − mean| / sd of the previous ${LOOKBACK} raw values.`,
-  `- **seasonal-naive residual, median/MAD z**: r = y − y₋ₘ, z = |r − median| / (1.4826 · MAD) over the previous ${LOOKBACK} residuals (scale falling back to 1.2533 · mean absolute deviation where the MAD is 0); m = \`streamSeason\`: a day of steps (24 hourly, 1440 per minute; 12 and 1 for the monthly and yearly R series), until the period detector (src/series/period.ts) replaces it. On a per-minute stream this baseline has no score before point 1440 + ${LOOKBACK}.`,
+  `- **seasonal-naive residual, median/MAD z**: r = y − y₋ₘ, z = |r − median| / (1.4826 · MAD) over the previous ${LOOKBACK} residuals (scale falling back to 1.2533 · mean absolute deviation where the MAD is 0); m = \`streamSeason\`: the strongest period \`detectPeriods\` finds in the whole stream among its frequency's seasons (a day and a week of steps; 12 for the monthly R series), 1 when none (found on the whole stream: generous to the baseline). It has no score before point m + ${LOOKBACK}.`,
   "",
   `**Share of draws above the best baseline**: the streams of the set drawn with replacement ${RESAMPLES.toLocaleString("en-US")} times (seeded), each draw scoring this release's anomaly_score and the set's best baseline (by best threshold) by their best threshold on the grid of the full set; the share of draws where anomaly_score scores higher, and the margin's 5th to 95th percentile.`,
   "",

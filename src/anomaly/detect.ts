@@ -473,7 +473,9 @@ function opinionsAt(opinion: Opinions, from: number, to: number): SeasonalOpinio
 /**
  * The seasonal judges' opinions of every point of `series.y` with a forecast.
  * Per series, the periods are found on the history before the detection
- * window (`detectPeriods` among `candidates`): no period, a level judge
+ * window (the whole series when fewer than 6 · detectionSize forecast points
+ * precede the window: the seed's rule then lets the window in) (`detectPeriods`
+ * among `candidates`): no period, a level judge
  * (season 1: the last value before the point) beside the network; one, its
  * judge beside the network; two or more, the two strongest judge and the
  * network abstains. A judge compares point t at lag `judgeLag` (inside the
@@ -495,7 +497,11 @@ function seasonalOpinions(series: SeriesData, candidates: readonly number[], det
   for (let i = 0; i + 1 < series.offsets.length; i++) {
     const start = series.offsets[i] as number;
     const values = series.y.subarray(start, series.offsets[i + 1] as number);
-    const windowStart = values.length - detectionSize;
+    // The seed's rule: with 6 · detectionSize forecast points before the window, the window's values reach neither the
+    // periods nor the judges' differences nor their centres; with fewer (a long window), the judges read the series up to t.
+    let forecastBefore = 0;
+    for (let t = 0; t < values.length - detectionSize; t++) if ((pointCutoff[start + t] as number) >= 0) forecastBefore++;
+    const windowStart = forecastBefore >= 6 * detectionSize ? values.length - detectionSize : values.length;
     const periods = candidates.length === 0 ? [] : detectPeriods(values.subarray(0, windowStart), candidates);
     // the two strongest, the shorter first: it speaks with less history (where only it can, the network is the other judge);
     // no season: the last value before the point (a level judge), so that a step is judged against the level that follows it

@@ -233,18 +233,17 @@ describe("detectAnomalies with the seasonal judge", () => {
   });
 
   it("normal points the last-value judge rejects and the seasonal judge accepts are not anomalies", () => {
-    // 600 hours, the last 200 scored: the seasonal judge (lag 24, or the same phase of the last day before the window) speaks at
-    // every one. Seed 25 (from a scan of seeds 0-39, most of which show such points): the last-value judge alone flags four
-    // normal points, the two judges none
-    const y = Array.from(hourly(600, 25));
-    const { judged, alone } = judgedAndAlone(y, 200);
-    const rejectedAlone = [...Array(200).keys()].filter((r) => alone.anomaly[r] === 1 && judged.anomaly[r] === 0);
-    expect(rejectedAlone.length).toBeGreaterThan(0);
+    // 600 hours, the last 48 scored (strict window rule: 6 · 48 forecast points precede them), so the seasonal judge compares
+    // each with the same phase of the last day before the window. Seed 18 (from a scan of seeds 0-39, about a third of which
+    // show such points): the last-value judge alone flags two normal points, the two judges neither
+    const y = Array.from(hourly(600, 18));
+    const { judged, alone } = judgedAndAlone(y, 48);
+    const rejectedAlone = [...Array(48).keys()].filter((r) => alone.anomaly[r] === 1 && judged.anomaly[r] === 0);
+    expect(rejectedAlone).toEqual([3, 46]);
     for (const r of rejectedAlone) {
-      expect(judged.intervals!["lo-99"]![r]!).toBeLessThanOrEqual(y[400 + r]!);
-      expect(judged.intervals!["hi-99"]![r]!).toBeGreaterThanOrEqual(y[400 + r]!);
+      expect(judged.intervals!["lo-99"]![r]!).toBeLessThanOrEqual(y[552 + r]!);
+      expect(judged.intervals!["hi-99"]![r]!).toBeGreaterThanOrEqual(y[552 + r]!);
     }
-    for (let r = 0; r < 200; r++) if (judged.anomaly[r] === 1) expect(alone.anomaly[r]).toBe(1);
   });
 
   test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: -60, max: 60, noNaN: true })), { maxLength: 6 })], { numRuns: 15, examples: [[820132, []]] })(
