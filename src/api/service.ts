@@ -14,7 +14,7 @@ import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { bodyBytes, readJsonBody } from "./json.js";
 import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
 import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
-import { historicAnomalyBody, historicAnomalyFlags, tailRowIndices } from "./historic-anomaly.js";
+import { historicAnomalyBody, historicAnomalyFlags, scalarLevelItems, tailRowIndices } from "./historic-anomaly.js";
 import { crossValidationShape, crossValidationWindowBody, mergeCrossValidation } from "./cross-validation.js";
 import { legacyAnswer, readLegacyBody } from "./legacy.js";
 import { openApiDocument } from "./openapi.js";
@@ -497,7 +497,9 @@ export function createService(options: ServiceOptions): ForecastService {
         const work = await endpointWork("historic", account.id, mapped.body, (value, b) => ({
           ...value,
           anomaly: historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number),
-        }));
+        })).catch((e: unknown) => {
+          throw mapped.scalarLevel && e instanceof ValidationError ? new ValidationError(scalarLevelItems(e.detail)) : e;
+        });
         const done = await runPaid(account, requestID, work);
         return ok(done.value, warningHeader(done.warnings));
       }
