@@ -15,12 +15,13 @@ import { bodyBytes, readJsonBody } from "./json.js";
 import { acceptedFreqAliases, freqFromAlias } from "./freq.js";
 import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
 import { historicAnomalyBody, historicAnomalyFlags, scalarLevelItems, tailRowIndices } from "./historic-anomaly.js";
-import { crossValidationShape, crossValidationWindowBody, mergeCrossValidation } from "./cross-validation.js";
+import { crossValidationShape, crossValidationSizeErrors, crossValidationWindowBody, crossValidationWindowSeries, crossValidationWindowShapeBody, mergeCrossValidation } from "./cross-validation.js";
 import { legacyAnswer, readLegacyBody } from "./legacy.js";
 import { openApiDocument } from "./openapi.js";
 import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
 import {
   DEFAULT_SERVICE_LIMITS,
+  checkRequestLimits,
   resolveLimits,
   validateEndpointBody,
   type ServiceLimits,
@@ -404,14 +405,28 @@ export function createService(options: ServiceOptions): ForecastService {
     const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: false, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
     const finetuned = await resolveFinetuned(accountId, base.finetuned_model_id);
     const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
-    const windows = Array.from({ length: shape.nWindows }, (_, w) => crossValidationWindowBody(rawBody, base.series, shape, w));
-    if (windows[0]!.errors.length > 0) throw new ValidationError(windows[0]!.errors);
-    const requests = windows.map((win) => endpointRequest("forecast", validateEndpointBody("forecast", win.body, { core: false, limits: windowLimits }), finetuned));
+    // from sizes alone, before a window is built: too short a series, the size limits and each window's share of the work budget
+    const tooShort = crossValidationSizeErrors(base.series.sizes, shape);
+    if (tooShort.length > 0) throw new ValidationError(tooShort);
+    for (let w = 0; w < shape.nWindows; w++) {
+      const items = checkRequestLimits("forecast", crossValidationWindowShapeBody(rawBody, base.series, shape, w), windowLimits);
+      if (items.length > 0) throw new ValidationError(items);
+    }
+    const first = crossValidationWindowBody(rawBody, base.series, shape, 0);
+    // every window shares the fields of the oldest: validated once, the windows' series are views made when the work runs
+    const { series: _series, Xfuture: _future, ...fields } = endpointRequest("forecast", validateEndpointBody("forecast", first.body, { core: false, limits: windowLimits }), finetuned);
+    const histExog = { hist_exog: ownProperty(rawBody, "hist_exog") };
     return {
       estimate: base.series.y.length * shape.nWindows,
       run: () => {
-        const results = requests.map((request) => runEndpoint("forecast", request, pipelines));
-        const { warnings, ...body } = mergeCrossValidation(results, windows.map((win) => win.origins), shape.h);
+        const results: ReturnType<typeof runEndpoint<"forecast">>[] = [];
+        const origins: number[][] = [];
+        for (let w = 0; w < shape.nWindows; w++) {
+          const win = crossValidationWindowSeries(histExog, base.series, shape, w);
+          results.push(runEndpoint("forecast", { ...fields, series: win.series, Xfuture: win.Xfuture }, pipelines));
+          origins.push(win.origins);
+        }
+        const { warnings, ...body } = mergeCrossValidation(results, origins, shape.h);
         return { value: body, warnings, used: tokensUsed(body) };
       },
     };
