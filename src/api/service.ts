@@ -479,14 +479,17 @@ export function createService(options: ServiceOptions): ForecastService {
         const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
-        return ok(await submit("ft", account.id, toJsonRequest(b)));
+        return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
       }
       case "getJob":
         return ok(jobRecord(await ownJob(store, account.id, params.job_id as string)));
       case "cancelJob":
       case "cancelAnyJob": {
         const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null);
-        return ok(jobRecord(await cancelJob(store, job, now())));
+        const cancelled = await cancelJob(store, job, now());
+        // only the cancel that moved the job from pending gets here: its reservation is released once
+        if ((job.reservedTokens ?? 0) > 0) await store.settleTokens(job.accountId, job.reservedTokens!, 0);
+        return ok(jobRecord(cancelled));
       }
       case "listModels": {
         const models = await store.listModels(account.id);
@@ -528,8 +531,8 @@ export function createService(options: ServiceOptions): ForecastService {
         await checkCredits(account, requestID);
         const task = name === "forecastAsync" ? "fc" : "cv";
         const raw = readBody(req);
-        await prepareWork(task, account.id, raw);
-        return ok(await submit(task, account.id, raw));
+        const work = await prepareWork(task, account.id, raw);
+        return ok(await submitPaid(account, requestID, task, raw, work.estimate));
       }
       case "getForecastJob":
         return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc")));
@@ -590,23 +593,55 @@ export function createService(options: ServiceOptions): ForecastService {
   };
 
   /** Stores a pending job under a fresh id, tells the host (`onJobSubmitted`), and answers its id. */
-  const submit = async (task: JobTask, accountId: string, request: unknown): Promise<{ job_id: string }> => {
-    const answer = await submitJob(store, ids, now(), task, accountId, request);
+  const submit = async (task: JobTask, accountId: string, request: unknown, reservedTokens: number): Promise<{ job_id: string }> => {
+    let answer: { job_id: string };
+    try {
+      answer = await submitJob(store, ids, now(), task, accountId, request, reservedTokens);
+    } catch (e) {
+      // not stored: its reservation is released here (a stored job's at its end)
+      if (reservedTokens > 0) await store.settleTokens(accountId, reservedTokens, 0);
+      throw e;
+    }
     if (options.onJobSubmitted !== undefined) await options.onJobSubmitted({ jobId: answer.job_id, task, accountId });
     return answer;
   };
 
-  /** The work of a stored job: forecast and cross-validation as their routes, fine-tune with storing the model; charges the tokens. */
+  /**
+   * Submits a job as paid work (see `paid`): for an account without a
+   * payment method, `estimate` tokens are reserved first (429 on the spot
+   * when its credits are used up by what is charged and reserved) and
+   * recorded on the job, to be settled when it ends.
+   */
+  const submitPaid = async (account: ServiceAccount, requestID: string, task: JobTask, request: unknown, estimate: number): Promise<{ job_id: string }> => {
+    if (account.hasPaymentMethod) return submit(task, account.id, request, 0);
+    const held = Math.max(1, estimate);
+    if (!(await store.reserveTokens(account.id, held, account.credits))) throw apiError(429, requestID);
+    return submit(task, account.id, request, held);
+  };
+
+  /**
+   * The work of a stored job: forecast and cross-validation as their routes,
+   * fine-tune with storing the model. Settles the job's reservation with the
+   * tokens used (releases it when the work fails), or charges the tokens
+   * when nothing was reserved.
+   */
   const runStoredJob = async (job: StoredJob): Promise<unknown> => {
+    const reserved = job.reservedTokens ?? 0;
     let done: { value: unknown; used: number };
-    if (job.task === "fc" || job.task === "cv") {
-      done = (await prepareWork(job.task, job.accountId, job.request)).run();
-    } else {
-      const b = validateEndpointBody("finetune", job.request, { core: false, limits });
-      const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
-      done = await runFinetune(job.accountId, b, finetuned);
+    try {
+      if (job.task === "fc" || job.task === "cv") {
+        done = (await prepareWork(job.task, job.accountId, job.request)).run();
+      } else {
+        const b = validateEndpointBody("finetune", job.request, { core: false, limits });
+        const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
+        done = await runFinetune(job.accountId, b, finetuned);
+      }
+    } catch (e) {
+      if (reserved > 0) await store.settleTokens(job.accountId, reserved, 0);
+      throw e;
     }
-    await store.chargeTokens(job.accountId, done.used);
+    if (reserved > 0) await store.settleTokens(job.accountId, reserved, done.used);
+    else await store.chargeTokens(job.accountId, done.used);
     return done.value;
   };
 
