@@ -132,6 +132,62 @@ export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, 
 }
 
 /**
+ * The level judge of point t of one series, for a series without a season:
+ * y(t) against the mean μ and standard deviation σ of the `window` values
+ * y(k), k in [end − window, end): z = (y(t) − μ)/σ, interval μ ± q·σ (NAB's
+ * windowed Gaussian). σ has the floor of {@link seasonalJudge}.
+ *
+ * Writes [z, lo, hi, μ, σ] to `out` (the last two when it has room for them)
+ * and returns true when it can speak: end − window ≥ 0, t ≥ end and σ > 0.
+ *
+ * Cost: O(window), no allocation.
+ *
+ * @param y - One series' values (finite).
+ * @param t - The point judged.
+ * @param q - The level's multiplier.
+ * @param out - Receives z, lo, hi (and μ, σ when it has 5 values).
+ * @param window - How many values (default {@link SEASONAL_JUDGE_WINDOW}).
+ * @param end - One past the last value read (default t).
+ *
+ * @example
+ * ```ts
+ * const y = Float64Array.from({ length: 200 }, (_, t) => 10 + (t % 2)); // mean 10.5, sd 0.5
+ * y[199] = 20;
+ * const out = new Float64Array(3);
+ * levelJudge(y, 199, 2.576, out, 100);
+ * // => true
+ * out[0]!.toFixed(1); // (20 − 10.5) / 0.5025
+ * // => '18.9'
+ * ```
+ * @category Anomaly detection
+ */
+export function levelJudge(y: Float64Array, t: number, q: number, out: Float64Array, window: number = SEASONAL_JUDGE_WINDOW, end: number = t): boolean {
+  if (end - window < 0 || t < end || t >= y.length || end > y.length || window < 2) return false;
+  let mean = 0;
+  let largest = 0;
+  for (let k = end - window; k < end; k++) {
+    mean += y[k] as number;
+    largest = Math.max(largest, Math.abs(y[k] as number));
+  }
+  mean /= window;
+  let squares = 0;
+  for (let k = end - window; k < end; k++) {
+    const d = (y[k] as number) - mean;
+    squares += d * d;
+  }
+  const sd = Math.max(Math.sqrt(squares / (window - 1)), SEASONAL_JUDGE_SD_FLOOR * largest);
+  if (!(sd > 0) || !Number.isFinite(sd)) return false;
+  out[0] = ((y[t] as number) - mean) / sd;
+  out[1] = mean - q * sd;
+  out[2] = mean + q * sd;
+  if (out.length >= 5) {
+    out[3] = mean;
+    out[4] = sd;
+  }
+  return true;
+}
+
+/**
  * Where the two judges' agreement turns into their average:
  * Φ⁻¹(0.995) = 2.5758…, the multiplier of level 99 (see {@link combineJudges}).
  * @category Anomaly detection
