@@ -106,21 +106,30 @@ export function judgeLag(t: number, m: number, windowStart: number): number {
  */
 export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, out: Float64Array, window: number = SEASONAL_JUDGE_WINDOW, end: number = t): boolean {
   if (end - window < m || t - m < 0 || t >= y.length || end > y.length || window < 2) return false;
+  return judgeDifferences(y, t, m, q, out, window, end);
+}
+
+/**
+ * Both judges: y(t) − ref(t) against the mean and sd of y(k) − ref(k) for k in [end − window, end),
+ * ref(k) = y(k − lag) (a season back) or 0 (lag 0: the values themselves). Writes [z, lo, hi, centre, σ].
+ */
+function judgeDifferences(y: Float64Array, t: number, lag: number, q: number, out: Float64Array, window: number, end: number): boolean {
   let mean = 0;
-  let largest = Math.abs(y[t - m] as number);
+  let largest = lag > 0 ? Math.abs(y[t - lag] as number) : 0;
   for (let k = end - window; k < end; k++) {
-    mean += (y[k] as number) - (y[k - m] as number);
-    largest = Math.max(largest, Math.abs(y[k] as number), Math.abs(y[k - m] as number));
+    const ref = lag > 0 ? (y[k - lag] as number) : 0;
+    mean += (y[k] as number) - ref;
+    largest = Math.max(largest, Math.abs(y[k] as number), Math.abs(ref));
   }
   mean /= window;
   let squares = 0;
   for (let k = end - window; k < end; k++) {
-    const d = (y[k] as number) - (y[k - m] as number) - mean;
+    const d = (y[k] as number) - (lag > 0 ? (y[k - lag] as number) : 0) - mean;
     squares += d * d;
   }
   const sd = Math.max(Math.sqrt(squares / (window - 1)), SEASONAL_JUDGE_SD_FLOOR * largest);
   if (!(sd > 0) || !Number.isFinite(sd)) return false;
-  const centre = (y[t - m] as number) + mean;
+  const centre = (lag > 0 ? (y[t - lag] as number) : 0) + mean;
   out[0] = ((y[t] as number) - centre) / sd;
   out[1] = centre - q * sd;
   out[2] = centre + q * sd;
@@ -163,28 +172,7 @@ export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, 
  */
 export function levelJudge(y: Float64Array, t: number, q: number, out: Float64Array, window: number = SEASONAL_JUDGE_WINDOW, end: number = t): boolean {
   if (end - window < 0 || t < end || t >= y.length || end > y.length || window < 2) return false;
-  let mean = 0;
-  let largest = 0;
-  for (let k = end - window; k < end; k++) {
-    mean += y[k] as number;
-    largest = Math.max(largest, Math.abs(y[k] as number));
-  }
-  mean /= window;
-  let squares = 0;
-  for (let k = end - window; k < end; k++) {
-    const d = (y[k] as number) - mean;
-    squares += d * d;
-  }
-  const sd = Math.max(Math.sqrt(squares / (window - 1)), SEASONAL_JUDGE_SD_FLOOR * largest);
-  if (!(sd > 0) || !Number.isFinite(sd)) return false;
-  out[0] = ((y[t] as number) - mean) / sd;
-  out[1] = mean - q * sd;
-  out[2] = mean + q * sd;
-  if (out.length >= 5) {
-    out[3] = mean;
-    out[4] = sd;
-  }
-  return true;
+  return judgeDifferences(y, t, 0, q, out, window, end);
 }
 
 /**
