@@ -29,9 +29,10 @@ export const SEASONAL_JUDGE_WINDOW = 168;
 export const SEASONAL_JUDGE_MIN_WINDOW = 168;
 
 /**
- * Relative floor of a seasonal judge's σ: σ is at least this times the
- * largest |y| among the values it compares, so a noise-free season (all
- * differences equal up to rounding) is judged certain, not by rounding noise.
+ * Relative floor of a judge's σ: σ is at least this times the larger of
+ * |y(t − m)| (the level judge: |μ|) and |y| at the last value it reads, so
+ * a noise-free season (all differences equal up to rounding) is judged
+ * certain, not by rounding noise.
  * @category Anomaly detection
  */
 export const SEASONAL_JUDGE_SD_FLOOR = 1e-9;
@@ -63,8 +64,8 @@ export function judgeLag(t: number, m: number, windowStart: number): number {
  * y(k) − y(k − m) for k in [end − window, end) (by default the
  * {@link SEASONAL_JUDGE_WINDOW} before t), z_s = (r(t) − μ) / σ, and its
  * interval at multiplier q: y(t − m) + μ ± q·σ. σ is at least
- * {@link SEASONAL_JUDGE_SD_FLOOR} times the largest |y| compared, so a
- * noise-free season scores 0 where it repeats.
+ * {@link SEASONAL_JUDGE_SD_FLOOR} times the magnitude of the values
+ * compared, so a noise-free season scores 0 where it repeats.
  *
  * The mean takes a trend out (a trend makes every seasonal difference about
  * m × slope); σ is the plain standard deviation, not a robust one, on
@@ -115,18 +116,15 @@ export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, 
  */
 function judgeDifferences(y: Float64Array, t: number, lag: number, q: number, out: Float64Array, window: number, end: number): boolean {
   let mean = 0;
-  let largest = lag > 0 ? Math.abs(y[t - lag] as number) : 0;
-  for (let k = end - window; k < end; k++) {
-    const ref = lag > 0 ? (y[k - lag] as number) : 0;
-    mean += (y[k] as number) - ref;
-    largest = Math.max(largest, Math.abs(y[k] as number), Math.abs(ref));
-  }
+  for (let k = end - window; k < end; k++) mean += (y[k] as number) - (lag > 0 ? (y[k - lag] as number) : 0);
   mean /= window;
   let squares = 0;
   for (let k = end - window; k < end; k++) {
     const d = (y[k] as number) - (lag > 0 ? (y[k - lag] as number) : 0) - mean;
     squares += d * d;
   }
+  // the floor's magnitude: the value the point is compared with and the last value read (O(1), not a scan of the window)
+  const largest = Math.max(Math.abs(lag > 0 ? (y[t - lag] as number) : mean), Math.abs(y[end - 1] as number));
   const sd = Math.max(Math.sqrt(squares / (window - 1)), SEASONAL_JUDGE_SD_FLOOR * largest);
   if (!(sd > 0) || !Number.isFinite(sd)) return false;
   const centre = (lag > 0 ? (y[t - lag] as number) : 0) + mean;

@@ -185,24 +185,35 @@ function detrendedAutocorrelation(x: Float64Array, period: number): number {
   return pairCorrelation(r, period);
 }
 
-/** Ranks 1..n of the values (ties get their average rank). */
+/**
+ * Ranks 1..n of the values, ties (values within a relative 1e-12: the moving average leaves rounding noise on equal
+ * values) getting their average rank: a native sort of a copy, then each value's run of ties found by binary search.
+ */
 function averageRanks(values: Float64Array): Float64Array {
   const n = values.length;
-  const order = new Int32Array(n);
-  for (let i = 0; i < n; i++) order[i] = i;
-  order.sort((a, b) => values[a]! - values[b]! || a - b);
+  const sorted = Float64Array.from(values).sort();
   const ranks = new Float64Array(n);
-  let i = 0;
-  while (i < n) {
-    let j = i + 1;
-    // Values within a relative 1e-12 are ties: the moving average leaves rounding noise on equal values.
-    const v = values[order[i]!]!;
-    while (j < n && values[order[j]!]! - v <= 1e-12 * Math.max(1, Math.abs(v))) j++;
-    const rank = (i + j + 1) / 2;
-    for (let k = i; k < j; k++) ranks[order[k]!] = rank;
-    i = j;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    const tolerance = 1e-12 * Math.max(1, Math.abs(v));
+    const first = lowerBound(sorted, v - tolerance);
+    const last = lowerBound(sorted, v + tolerance, first, true);
+    ranks[i] = (first + last + 1) / 2;
   }
   return ranks;
+}
+
+/** First index in `sorted` (from `from`) whose value is >= x, or > x when `strict`. */
+function lowerBound(sorted: Float64Array, x: number, from = 0, strict = false): number {
+  let lo = from;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = sorted[mid]!;
+    if (strict ? v <= x : v < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Pearson correlation of (r(t), r(t + lag)) over t = 0 .. n − lag − 1; 0 when either side is constant. */
