@@ -5,6 +5,14 @@
 #
 #   npm run build && node dist/bench/hourly-data.js --export /tmp/hourly-series.json
 #   Rscript bench/data/make-hourly-baselines.R /tmp/hourly-series.json
+#
+# Each series' forecasts are cached in /tmp/hourly-baselines-cache/<index>.rds
+# as soon as they are made, and the JSON is written once every series is
+# there; so a run can be split over processes and resumed, e.g.
+#   Rscript bench/data/make-hourly-baselines.R /tmp/hourly-series.json 1 17 &
+#   Rscript bench/data/make-hourly-baselines.R /tmp/hourly-series.json 18 35
+#   Rscript bench/data/make-hourly-baselines.R /tmp/hourly-series.json
+# (the forecasts do not depend on the split).
 #   (R 4.2.2, forecast 8.20; Debian packages r-cran-forecast r-cran-jsonlite)
 #
 # What each method is given (kept affordable on a shared 2-core machine):
@@ -22,11 +30,17 @@ suppressPackageStartupMessages({ library(forecast) })
 args <- commandArgs(trailingOnly = TRUE)
 input <- if (length(args) >= 1) args[1] else "/tmp/hourly-series.json"
 d <- jsonlite::fromJSON(input, simplifyVector = FALSE)
+range <- if (length(args) >= 3) as.integer(args[2]):as.integer(args[3]) else seq_along(d$series)
+cache <- "/tmp/hourly-baselines-cache"
+dir.create(cache, showWarnings = FALSE)
 H <- d$horizon
 fc <- function(expr) tryCatch(signif(as.numeric(expr), 7), error = function(e) { message("  failed: ", conditionMessage(e)); NULL })
 out <- list()
 started <- Sys.time()
-for (s in d$series) {
+for (si in range) {
+  s <- d$series[[si]]
+  cached <- file.path(cache, paste0(si, ".rds"))
+  if (file.exists(cached)) next
   y <- as.numeric(unlist(s$y))
   day <- s$day
   cap <- if (day >= 1440) 4 * day else 28 * day
@@ -43,9 +57,15 @@ for (s in d$series) {
     if (last_of_part[i] && day < 1440) tbats_f <- fc(forecast(tbats(msts(x, seasonal.periods = per), use.parallel = FALSE), h = H)$mean)
     origins[[i]] <- list(part = s$origins[[i]]$part, origin = o, train = length(x), ets = ets_f, stlf = stlf_f, tbats = tbats_f)
   }
-  out[[s$id]] <- origins
+  saveRDS(list(id = s$id, origins = origins), cached)
   cat(s$id, length(origins), "origins,", round(as.numeric(difftime(Sys.time(), started, units = "mins")), 1), "min\n")
 }
+files <- file.path(cache, paste0(seq_along(d$series), ".rds"))
+if (!all(file.exists(files))) {
+  cat(sum(file.exists(files)), "of", length(files), "series done; the JSON is written when all are\n")
+  quit(status = 0)
+}
+for (f in files) { r <- readRDS(f); out[[r$id]] <- r$origins }
 meta <- list(generated_by = "Rscript bench/data/make-hourly-baselines.R (see its header)", r = R.version.string,
   forecast = as.character(packageVersion("forecast")), horizon = H, series = out)
 writeLines(jsonlite::toJSON(meta, auto_unbox = TRUE, digits = NA, null = "null"), "bench/data/hourly-baselines.json")

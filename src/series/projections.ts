@@ -13,10 +13,12 @@ const SES_GRID = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1];
 
 /**
  * Default number of past cycles whose phase values the seasonal profile and
- * the Theta projection's seasonal indices take the median of.
+ * the Theta projection's seasonal indices take the median of. Chosen among 3,
+ * 5 and 8 on the development part of the hourly series of
+ * docs/hourly-accuracy.md, by the mean MASE of {@link bestProjection}.
  * @category Series
  */
-export const PROFILE_CYCLES = 5;
+export const PROFILE_CYCLES = 8;
 
 /**
  * Default number of rolling origins {@link bestProjection} scores each
@@ -51,6 +53,8 @@ export interface ChosenProjection {
   readonly season: number;
   /** Its mean absolute error over the rolling origins it was scored on (NaN when no origin fitted in the history). */
   readonly rollingMae: number;
+  /** How many rolling origins the candidates were scored on (n − h, n − 2h, …; 0: none fitted, the choice is unscored). */
+  readonly rollingOrigins: number;
   /** Its h forecasts from the whole history. */
   readonly forecast: Float64Array;
 }
@@ -324,7 +328,7 @@ function projectUnchecked(method: ProjectionMethod, y: ArrayLike<number>, n: num
  * @param seasons - Candidate season lengths in steps (integers >= 2; e.g. a day and a week of steps, or the periods `detectPeriods` found).
  * @param h - Steps to forecast, an integer >= 1.
  * @param options - See {@link BestProjectionOptions}.
- * @returns The chosen method, its season, its rolling error and its forecast.
+ * @returns The chosen method, its season, its rolling error, the number of origins and its forecast.
  * @throws RangeError naming the argument when y is empty or holds a non-finite value, a season is not an integer >= 2, or h, cycles or origins is not a positive integer.
  *
  * @example
@@ -376,5 +380,5 @@ export function bestProjection(y: ArrayLike<number>, seasons: readonly number[],
       }
     }
   }
-  return { method: best.method, season: best.season, rollingMae: bestMae, forecast: projectUnchecked(best.method, y, n, best.season, h, cycles) };
+  return { method: best.method, season: best.season, rollingMae: bestMae, rollingOrigins: rounds, forecast: projectUnchecked(best.method, y, n, best.season, h, cycles) };
 }
