@@ -4,6 +4,7 @@
  */
 import seedrandom from "seedrandom";
 import type { AnomalyInput, Freq, SeriesData } from "../src/types.js";
+import type { AnomalyRequest } from "../src/api/index.js";
 
 /**
  * The hourly series of the anomaly benchmarks, seeded with `seed`: per series
@@ -54,4 +55,15 @@ export function univariateAnomalyRequest(series: SeriesData, freq: Freq, h: numb
     histExog: [],
     refit: false,
   };
+}
+
+/**
+ * The POST /v2/online_anomaly_detection body (for `detectAnomaliesOnline`)
+ * of the same zero-shot univariate call: `series` one after another,
+ * `step_size` (default h), forecastmodel-1, level `level`.
+ */
+export function onlineAnomalyBody(series: readonly Float64Array[], freq: AnomalyRequest["freq"], h: number, detectionSize: number, level: number, stepSize: number = h): AnomalyRequest {
+  const y: number[] = [];
+  for (const s of series) for (const v of s) y.push(v);
+  return { series: { y, sizes: series.map((s) => s.length) }, freq, h, detection_size: detectionSize, level, step_size: stepSize, model: "forecastmodel-1", threshold_method: "univariate" };
 }

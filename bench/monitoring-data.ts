@@ -24,8 +24,8 @@ export interface MonitoringStream {
   readonly values: Float64Array;
   /** Points before this index are never labelled (the history a detector starts from). */
   readonly warmup: number;
-  /** Labelled windows [start, end) with the kind of anomaly that starts at `start`. */
-  readonly windows: readonly { start: number; end: number; kind: AnomalyKind }[];
+  /** Labelled windows [start, end) with the kind of anomaly injected at `start` ("labelled" on real data: marked by experts, kind unknown). */
+  readonly windows: readonly { start: number; end: number; kind: AnomalyKind | "labelled" }[];
 }
 
 type Uniform = () => number;
@@ -268,6 +268,37 @@ export function trailingGaussianZ(x: Float64Array, w: number, signed = false): F
     for (let i = t - w; i < t; i++) ss += (x[i]! - mean) ** 2;
     const sd = Math.sqrt(ss / (w - 1));
     out[t] = sd > 0 ? (signed ? x[t]! - mean : Math.abs(x[t]! - mean)) / sd : 0;
+  }
+  return out;
+}
+
+/**
+ * |x(t) − median| / (1.4826 · MAD) over the previous w values of x, the
+ * robust counterpart of {@link trailingGaussianZ} (NaN for the first w points
+ * and where one of the w is NaN). Where the MAD is 0 the scale falls back to
+ * 1.2533 · the mean absolute deviation from the median, and where that is 0
+ * too (w equal values) to 1e-9 · (1 + |median|): a point equal to the window
+ * scores 0, any other an enormous but finite z.
+ */
+export function trailingMedianMadZ(x: Float64Array, w: number): Float64Array {
+  const out = new Float64Array(x.length).fill(Number.NaN);
+  const sorted = new Float64Array(w);
+  const deviations = new Float64Array(w);
+  const middle = (a: Float64Array) => (w % 2 === 1 ? a[(w - 1) / 2]! : (a[w / 2 - 1]! + a[w / 2]!) / 2);
+  for (let t = w; t < x.length; t++) {
+    sorted.set(x.subarray(t - w, t));
+    if (sorted.some(Number.isNaN)) continue;
+    sorted.sort();
+    const median = middle(sorted);
+    let absolute = 0;
+    for (let i = 0; i < w; i++) {
+      deviations[i] = Math.abs(sorted[i]! - median);
+      absolute += deviations[i]!;
+    }
+    deviations.sort();
+    const mad = middle(deviations);
+    const scale = mad > 0 ? 1.4826 * mad : absolute > 0 ? (1.2533 * absolute) / w : 1e-9 * (1 + Math.abs(median));
+    out[t] = Math.abs(x[t]! - median) / scale;
   }
   return out;
 }

@@ -8,7 +8,7 @@
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
-import { SEASONAL_JUDGE_MIN_WINDOW, SEASONAL_JUDGE_WINDOW, judgeLag, seasonalJudge } from "./seasonal-judge.js";
+import { SEASONAL_JUDGE_MIN_WINDOW, SEASONAL_JUDGE_WINDOW, judgeLag, levelJudge, seasonalJudge } from "./seasonal-judge.js";
 import { detectPeriods } from "../series/period.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning, modelParams } from "../model/config.js";
@@ -472,14 +472,17 @@ function opinionsAt(opinion: Opinions, from: number, to: number): SeasonalOpinio
 
 /**
  * The seasonal judges' opinions of every point of `series.y` with a forecast.
- * Per series, the periods are found on the history before the detection
- * window (`detectPeriods` among `candidates`): no period, a level judge
- * (season 1: the last value before the point) beside the network; one, its
- * judge beside the network; two or more, the two strongest judge and the
- * network abstains. A judge compares point t at lag `judgeLag` (inside the
- * window: the same phase of the last season before it) against the
- * differences just before min(t, window start): min({@link SEASONAL_JUDGE_WINDOW},
- * what the history holds) of them, at least {@link SEASONAL_JUDGE_MIN_WINDOW}.
+ * Per series: when `detectPeriods` finds a season among `candidates` in the
+ * history before the window (the whole series when fewer than 6 ·
+ * detectionSize forecast points precede the window: the seed's rule then
+ * lets the window in), the series is judged at the first two candidates its
+ * history holds twice (a day and a week): one, its judge beside the
+ * network; two, both judge and the network abstains. No season: the level
+ * judge (`levelJudge`) beside the network. A seasonal judge compares point t
+ * at lag `judgeLag` (inside a strict window: the same phase of the last
+ * season before it) against the {@link SEASONAL_JUDGE_WINDOW} differences
+ * just before min(t, window start); where it has not got them yet, the level
+ * judge speaks in its place.
  */
 function seasonalOpinions(series: SeriesData, candidates: readonly number[], detectionSize: number, pointCutoff: Int32Array, level: number): Opinions {
   const blank = (): JudgeOpinions => ({ centre: new Float64Array(series.y.length), sd: new Float64Array(series.y.length).fill(Number.NaN) });
@@ -487,23 +490,34 @@ function seasonalOpinions(series: SeriesData, candidates: readonly number[], det
   const judged = new Float64Array(5);
   const q = gaussianMultiplier(level);
   const judge = (values: Float64Array, t: number, m: number, windowStart: number): boolean => {
-    const lag = judgeLag(t, m, windowStart);
     const end = Math.min(t, windowStart);
+    if (m === 0) return end >= SEASONAL_JUDGE_WINDOW && levelJudge(values, t, q, judged, SEASONAL_JUDGE_WINDOW, end);
+    const lag = judgeLag(t, m, windowStart);
     const window = Math.min(SEASONAL_JUDGE_WINDOW, end - lag);
     return window >= SEASONAL_JUDGE_MIN_WINDOW && seasonalJudge(values, t, lag, q, judged, window, end);
   };
   for (let i = 0; i + 1 < series.offsets.length; i++) {
     const start = series.offsets[i] as number;
     const values = series.y.subarray(start, series.offsets[i + 1] as number);
-    const windowStart = values.length - detectionSize;
-    const periods = candidates.length === 0 ? [] : detectPeriods(values.subarray(0, windowStart), candidates);
-    // the two strongest, the shorter first: it speaks with less history (where only it can, the network is the other judge);
-    // no season: the last value before the point (a level judge), so that a step is judged against the level that follows it
-    const two = periods.length === 0 ? [1] : periods.slice(0, 2).map((p) => p.period).sort((a, b) => a - b);
+    // The seed's rule: with 6 · detectionSize forecast points before the window, the window's values reach neither the
+    // periods nor the judges' differences nor their centres; with fewer (a long window), the judges read the series up to t.
+    let forecastBefore = 0;
+    for (let t = 0; t < values.length - detectionSize; t++) if ((pointCutoff[start + t] as number) >= 0) forecastBefore++;
+    const windowStart = forecastBefore >= 6 * detectionSize ? values.length - detectionSize : values.length;
+    // A series with a season found is judged at every season of its frequency its history holds twice (a day and a week
+    // of hourly data): on the development half of the real data this ranked anomalies better than the periods found alone
+    // (docs/monitoring-experiments.md).
+    const seasonal = candidates.length > 0 && detectPeriods(values.subarray(0, windowStart), candidates).length > 0;
+    const periods = seasonal ? candidates.filter((p) => windowStart >= 2 * p) : [];
+    // the two shortest (a day and a week), the shorter first: it speaks with less history (where only it can, the network is
+    // the other judge); no season: the level judge (0: the values before the point, NAB's windowed Gaussian)
+    const two = periods.length === 0 ? [0] : periods.slice(0, 2);
     const first = two[0]!;
     const second = two.length > 1 ? two[1]! : null;
     for (let t = 0; t < values.length; t++) {
-      if ((pointCutoff[start + t] as number) < 0 || !judge(values, t, first, windowStart)) continue;
+      if ((pointCutoff[start + t] as number) < 0) continue;
+      // a seasonal judge without its history yet gives way to the level judge
+      if (!judge(values, t, first, windowStart) && !(first !== 0 && judge(values, t, 0, windowStart))) continue;
       opinion.centre[start + t] = judged[3] as number;
       opinion.sd[start + t] = judged[4] as number;
       if (second === null || !judge(values, t, second, windowStart)) continue;

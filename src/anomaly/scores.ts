@@ -90,8 +90,11 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  *   the last C scores kept before it. A point is kept unless its own
  *   calibrated |z| exceeds {@link ANOMALY_EXCLUDE_Z}, judged once min(20, ⌊C/2⌋)
  *   scores precede it (fewer do not resolve such a z). So the scale is
- *   local (it follows the last C points, also inside a long detection
- *   window) and robust (rank-based, and anomalies do not join it).
+ *   local and robust (rank-based, and anomalies do not join it). The
+ *   seed's rule: when at least 6 · detectionSize forecast points precede
+ *   the window, the window's own scores are never kept (every window point
+ *   is calibrated on the last C scores before the window); with fewer (a
+ *   long window: C is at most 336), the walk goes on through the window.
  * - **Static** (a shorter history): every forecast point, the detection
  *   window included, calibrates every detection point, as before.
  *
@@ -198,7 +201,7 @@ export function seriesCalibratedScores(
     throw new RangeError(`seriesCalibratedScores: judge.second.centre and judge.second.sd need ${detectionSize} values`);
   }
   const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, second: judge.second, q: gaussianMultiplier(level) };
-  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging);
+  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, outside < 6 * detectionSize);
 
   // Static: every forecast point calibrates every detection point.
   let count = 0;
@@ -273,6 +276,7 @@ function slidingScores(
   out: { z: Float64Array; lo: Float64Array; hi: Float64Array; pointZ?: Float64Array; extreme?: Uint8Array },
   work: Float64Array,
   judge: Judging | undefined,
+  windowCalibrates: boolean,
 ): SeriesScoreSummary {
   const n = y.length;
   const G = knots.length;
@@ -300,8 +304,8 @@ function slidingScores(
       if (out.extreme !== undefined) out.extreme[t] = 1;
       continue;
     }
-    // the seed's rule: the window's own values calibrate none of its points
-    if (certain || t >= detectionStart) continue;
+    // the seed's rule: with 6 · detectionSize forecast points before it, the window's own values calibrate none of its points
+    if (certain || (!windowCalibrates && t >= detectionStart)) continue;
     scores.add(Math.abs(u));
   }
   return first!;

@@ -106,21 +106,30 @@ export function judgeLag(t: number, m: number, windowStart: number): number {
  */
 export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, out: Float64Array, window: number = SEASONAL_JUDGE_WINDOW, end: number = t): boolean {
   if (end - window < m || t - m < 0 || t >= y.length || end > y.length || window < 2) return false;
+  return judgeDifferences(y, t, m, q, out, window, end);
+}
+
+/**
+ * Both judges: y(t) − ref(t) against the mean and sd of y(k) − ref(k) for k in [end − window, end),
+ * ref(k) = y(k − lag) (a season back) or 0 (lag 0: the values themselves). Writes [z, lo, hi, centre, σ].
+ */
+function judgeDifferences(y: Float64Array, t: number, lag: number, q: number, out: Float64Array, window: number, end: number): boolean {
   let mean = 0;
-  let largest = Math.abs(y[t - m] as number);
+  let largest = lag > 0 ? Math.abs(y[t - lag] as number) : 0;
   for (let k = end - window; k < end; k++) {
-    mean += (y[k] as number) - (y[k - m] as number);
-    largest = Math.max(largest, Math.abs(y[k] as number), Math.abs(y[k - m] as number));
+    const ref = lag > 0 ? (y[k - lag] as number) : 0;
+    mean += (y[k] as number) - ref;
+    largest = Math.max(largest, Math.abs(y[k] as number), Math.abs(ref));
   }
   mean /= window;
   let squares = 0;
   for (let k = end - window; k < end; k++) {
-    const d = (y[k] as number) - (y[k - m] as number) - mean;
+    const d = (y[k] as number) - (lag > 0 ? (y[k - lag] as number) : 0) - mean;
     squares += d * d;
   }
   const sd = Math.max(Math.sqrt(squares / (window - 1)), SEASONAL_JUDGE_SD_FLOOR * largest);
   if (!(sd > 0) || !Number.isFinite(sd)) return false;
-  const centre = (y[t - m] as number) + mean;
+  const centre = (lag > 0 ? (y[t - lag] as number) : 0) + mean;
   out[0] = ((y[t] as number) - centre) / sd;
   out[1] = centre - q * sd;
   out[2] = centre + q * sd;
@@ -129,6 +138,41 @@ export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, 
     out[4] = sd;
   }
   return true;
+}
+
+/**
+ * The level judge of point t of one series, for a series without a season:
+ * y(t) against the mean μ and standard deviation σ of the `window` values
+ * y(k), k in [end − window, end): z = (y(t) − μ)/σ, interval μ ± q·σ (NAB's
+ * windowed Gaussian). σ has the floor of {@link seasonalJudge}.
+ *
+ * Writes [z, lo, hi, μ, σ] to `out` (the last two when it has room for them)
+ * and returns true when it can speak: end − window ≥ 0, t ≥ end and σ > 0.
+ *
+ * Cost: O(window), no allocation.
+ *
+ * @param y - One series' values (finite).
+ * @param t - The point judged.
+ * @param q - The level's multiplier.
+ * @param out - Receives z, lo, hi (and μ, σ when it has 5 values).
+ * @param window - How many values (default {@link SEASONAL_JUDGE_WINDOW}).
+ * @param end - One past the last value read (default t).
+ *
+ * @example
+ * ```ts
+ * const y = Float64Array.from({ length: 200 }, (_, t) => 10 + (t % 2)); // mean 10.5, sd 0.5
+ * y[199] = 20;
+ * const out = new Float64Array(3);
+ * levelJudge(y, 199, 2.576, out, 100);
+ * // => true
+ * out[0]!.toFixed(1); // (20 − 10.5) / 0.5025
+ * // => '18.9'
+ * ```
+ * @category Anomaly detection
+ */
+export function levelJudge(y: Float64Array, t: number, q: number, out: Float64Array, window: number = SEASONAL_JUDGE_WINDOW, end: number = t): boolean {
+  if (end - window < 0 || t < end || t >= y.length || end > y.length || window < 2) return false;
+  return judgeDifferences(y, t, 0, q, out, window, end);
 }
 
 /**

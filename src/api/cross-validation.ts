@@ -7,7 +7,8 @@
  * @module
  */
 import { valueError, type ErrorItem } from "../errors.js";
-import type { Intervals } from "../types.js";
+import { seriesOffsets } from "../series/index.js";
+import type { Intervals, SeriesData } from "../types.js";
 import type { ForecastResult } from "./results.js";
 import { echoedValueError } from "./json.js";
 import { isJsonObject, ownProperty } from "./schema-validator.js";
@@ -99,7 +100,7 @@ export function crossValidationWindowBody(
   series.sizes.forEach((n, i) => {
     const origin = n - back;
     if (origin < 1) {
-      errors.push(valueError(["body", "series", "sizes", i], `series ${i} has ${n} points, too few for n_windows = ${nWindows} windows of h = ${h} every step_size = ${stepSize} (needs more than ${h + (nWindows - 1) * stepSize})`));
+      errors.push(tooShortItem(n, i, shape));
       start += n;
       return;
     }
@@ -121,6 +122,127 @@ export function crossValidationWindowBody(
   body.h = h;
   if (X.length > 0) body.X_future = Xf;
   return { body, origins, errors };
+}
+
+function tooShortItem(n: number, i: number, { h, nWindows, stepSize }: CrossValidationShape): ErrorItem {
+  return valueError(["body", "series", "sizes", i], `series ${i} has ${n} points, too few for n_windows = ${nWindows} windows of h = ${h} every step_size = ${stepSize} (needs more than ${h + (nWindows - 1) * stepSize})`);
+}
+
+/**
+ * The series too short for the windows, from their sizes alone: the items
+ * `crossValidationWindowBody` gives for the oldest window.
+ *
+ * @example
+ * ```ts
+ * crossValidationSizeErrors([10, 3], { h: 2, nWindows: 2, stepSize: 1 }).map((e) => e.loc);
+ * // => [["body", "series", "sizes", 1]]
+ * ```
+ * @category API rules
+ */
+export function crossValidationSizeErrors(sizes: readonly number[], shape: CrossValidationShape): ErrorItem[] {
+  const back = shape.h + (shape.nWindows - 1) * shape.stepSize;
+  const out: ErrorItem[] = [];
+  sizes.forEach((n, i) => {
+    if (n - back < 1) out.push(tooShortItem(n, i, shape));
+  });
+  return out;
+}
+
+/** Per series, where window `w` cuts it: the points of history before the window's origin. */
+function windowOrigins(sizes: ArrayLike<number>, shape: CrossValidationShape, w: number): number[] {
+  const back = shape.h + (shape.nWindows - 1 - w) * shape.stepSize;
+  return Array.from(sizes, (n) => n - back);
+}
+
+/** The indices of the features whose future values a window passes (all but `hist_exog`). */
+function futureFeatures(raw: Record<string, unknown>, features: number): boolean[] {
+  const given = ownProperty(raw, "hist_exog");
+  const hist = new Set(Array.isArray(given) ? (given as unknown[]) : []);
+  return Array.from({ length: features }, (_, f) => !hist.has(f));
+}
+
+/**
+ * What the budget and the size limits read of window `w`'s forecast body,
+ * made of views, without copying a value: the passed-on fields, `h`, the
+ * window's `sizes`, and `y`, `X` and `X_future` as subarrays of the right
+ * lengths (the limits read only lengths). For `checkRequestLimits`, before
+ * any window is built.
+ *
+ * @example
+ * ```ts
+ * const series = { y: Float64Array.of(1, 2, 3, 4, 5, 6), sizes: [6], X: null };
+ * const b = crossValidationWindowShapeBody({ freq: "D", level: [80] }, series, { h: 2, nWindows: 2, stepSize: 2 }, 0);
+ * [b.level, b.h, b.series.sizes, b.series.y.length];
+ * // => [[80], 2, [2], 2]
+ * ```
+ * @category API rules
+ */
+export function crossValidationWindowShapeBody(
+  raw: Record<string, unknown>,
+  series: { readonly y: Float64Array; readonly sizes: readonly number[]; readonly X: readonly Float64Array[] | null },
+  shape: CrossValidationShape,
+  w: number,
+): Record<string, unknown> & { h: number; series: { y: Float64Array; sizes: number[]; X?: Float64Array[] } } {
+  const sizes = windowOrigins(series.sizes, shape, w).map((n) => Math.max(0, n));
+  let rows = 0;
+  for (const n of sizes) rows += n;
+  const body: Record<string, unknown> = {};
+  for (const key of PASSED_ON) {
+    const v = ownProperty(raw, key);
+    if (v !== undefined) body[key] = v;
+  }
+  const X = series.X ?? [];
+  const future = futureFeatures(raw, X.length);
+  const out = { ...body, h: shape.h, series: X.length > 0 ? { y: series.y.subarray(0, rows), sizes, X: X.map((x) => x.subarray(0, rows)) } : { y: series.y.subarray(0, rows), sizes } };
+  return X.length > 0 ? { ...out, X_future: X.map((x, f) => x.subarray(0, future[f] ? Math.min(x.length, sizes.length * shape.h) : 0)) } : out;
+}
+
+/**
+ * The series and the features' future values of window `w` (0 = oldest) as a
+ * typed forecast request takes them: every series cut at its origin. With
+ * one series `y` and `X` are views of the request's arrays (subarrays); with
+ * several, each series' history is set from a view into one array per
+ * window. `origins` are the windows' first rows in the request's `y`.
+ *
+ * @example
+ * ```ts
+ * const series = { y: Float64Array.of(1, 2, 3, 4, 5, 6), sizes: [6], X: null };
+ * const win = crossValidationWindowSeries({}, series, { h: 2, nWindows: 2, stepSize: 2 }, 0);
+ * [Array.from(win.series.y), win.series.y.buffer === series.y.buffer, win.origins];
+ * // => [[1, 2], true, [2]]
+ * ```
+ * @category API rules
+ */
+export function crossValidationWindowSeries(
+  raw: Record<string, unknown>,
+  series: { readonly y: Float64Array; readonly sizes: readonly number[]; readonly X: readonly Float64Array[] | null },
+  shape: CrossValidationShape,
+  w: number,
+): { series: SeriesData; Xfuture: Float64Array[]; origins: number[] } {
+  const cut = windowOrigins(series.sizes, shape, w);
+  const sizes = Int32Array.from(cut);
+  const offsets = seriesOffsets(sizes);
+  const starts: number[] = [];
+  let start = 0;
+  for (const n of series.sizes) {
+    starts.push(start);
+    start += n;
+  }
+  const X = series.X ?? [];
+  const pack = (values: Float64Array): Float64Array => {
+    if (cut.length === 1) return values.subarray(0, cut[0]);
+    const out = new Float64Array(offsets[cut.length]!);
+    cut.forEach((n, i) => out.set(values.subarray(starts[i]!, starts[i]! + n), offsets[i]!));
+    return out;
+  };
+  const future = futureFeatures(raw, X.length);
+  const Xfuture = X.map((x, f) => {
+    if (!future[f]) return new Float64Array(0);
+    const out = new Float64Array(cut.length * shape.h);
+    cut.forEach((n, i) => out.set(x.subarray(starts[i]! + n, starts[i]! + n + shape.h), i * shape.h));
+    return out;
+  });
+  return { series: { y: pack(series.y), sizes, offsets, X: X.map(pack) }, Xfuture, origins: cut.map((n, i) => starts[i]! + n) };
 }
 
 /**

@@ -39,23 +39,25 @@ function u32(b: Uint8Array, at: number): number {
 
 /**
  * Walks the frames and block headers of zstd data without decoding it and
- * returns an upper bound of the decoded size and the sum of the frames'
- * window sizes (what a decoder allocates), so a body that would pass
- * `maxBytes` is refused before it is decoded. Throws `BodyDecodeError` on
- * malformed framing.
+ * returns an upper bound of the decoded size, the sum of the frames'
+ * window sizes and the sum of the content sizes the frames declare (the
+ * decoder allocates a declared size before it decodes a byte), so a body
+ * that would pass `maxBytes` is refused before it is decoded. Throws
+ * `BodyDecodeError` on malformed framing.
  *
  * @example
  * ```ts
  * // one frame, single segment, content size 3, one raw block "abc"
  * zstdBounds(Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0x20, 3, 0x19, 0, 0, 0x61, 0x62, 0x63));
- * // => { decodedAtMost: 3, windows: 3 }
+ * // => { decodedAtMost: 3, windows: 3, declared: 3 }
  * ```
  * @category API rules
  */
-export function zstdBounds(data: Uint8Array): { decodedAtMost: number; windows: number } {
+export function zstdBounds(data: Uint8Array): { decodedAtMost: number; windows: number; declared: number } {
   let at = 0;
   let decodedAtMost = 0;
   let windows = 0;
+  let declared = 0;
   const corrupt = (what: string): BodyDecodeError => new BodyDecodeError("corrupt", `the zstd body is not valid zstd data: ${what} at byte ${at}`);
   while (at < data.length) {
     if (at + 4 > data.length) throw corrupt("a truncated frame");
@@ -92,6 +94,7 @@ export function zstdBounds(data: Uint8Array): { decodedAtMost: number; windows: 
     else if (fcsBytes === 4) contentSize = u32(data, p);
     else if (fcsBytes === 8) contentSize = u32(data, p) + u32(data, p + 4) * 2 ** 32;
     p += fcsBytes;
+    if (contentSize > 0) declared += contentSize;
     if (single === 1) window = contentSize;
     windows += window;
     const blockMax = Math.min(window, BLOCK_MAX);
@@ -116,19 +119,137 @@ export function zstdBounds(data: Uint8Array): { decodedAtMost: number; windows: 
     decodedAtMost += contentSize >= 0 ? Math.min(contentSize, frameAtMost) : frameAtMost;
     at = p;
   }
-  return { decodedAtMost, windows };
+  return { decodedAtMost, windows, declared };
 }
 
 function tooLarge(maxBytes: number, encoding: string): BodyDecodeError {
   return new BodyDecodeError("tooLarge", `the ${encoding} body decodes to more than limits.maxBodyBytes = ${maxBytes} bytes`);
 }
 
+// eight tables of 256 (slicing by 8: eight bytes per step), built on first use
+let crcTables: Int32Array | null = null;
+
+function crcTablesBuilt(): Int32Array {
+  if (crcTables !== null) return crcTables;
+  const t = new Int32Array(8 * 256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c;
+  }
+  for (let n = 0; n < 256; n++) for (let k = 1; k < 8; k++) t[k * 256 + n] = (t[(k - 1) * 256 + n]! >>> 8) ^ t[t[(k - 1) * 256 + n]! & 0xff]!;
+  crcTables = t;
+  return t;
+}
+
+/**
+ * The CRC-32 of `bytes` as gzip's trailer holds it (the IEEE 802.3
+ * polynomial, reflected, 0xEDB88320), continued from `previous` (the CRC of
+ * the bytes before; 0 to start): `crc32(b, crc32(a))` is the CRC of `a`
+ * followed by `b`. Table-driven, eight bytes per step; O(n).
+ *
+ * @example
+ * ```ts
+ * crc32(new TextEncoder().encode("123456789")); // => 3421780262
+ * crc32(new TextEncoder().encode("6789"), crc32(new TextEncoder().encode("12345"))); // => 3421780262
+ * ```
+ * @category API rules
+ */
+export function crc32(bytes: Uint8Array, previous = 0): number {
+  const t = crcTablesBuilt();
+  let crc = ~previous;
+  let i = 0;
+  for (const end8 = bytes.length - 7; i < end8; i += 8) {
+    crc ^= bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
+    crc =
+      t[1792 + (crc & 0xff)]! ^
+      t[1536 + ((crc >>> 8) & 0xff)]! ^
+      t[1280 + ((crc >>> 16) & 0xff)]! ^
+      t[1024 + (crc >>> 24)]! ^
+      t[768 + bytes[i + 4]!]! ^
+      t[512 + bytes[i + 5]!]! ^
+      t[256 + bytes[i + 6]!]! ^
+      t[bytes[i + 7]!]!;
+  }
+  for (; i < bytes.length; i++) crc = t[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
+  return ~crc >>> 0;
+}
+
+// deflate's largest expansion: a 258-byte match in as little as 2 bits
+const DEFLATE_MAX_RATIO = 1032;
+const GZIP_MIN_MEMBER = 18;
+
+/**
+ * Inflates gzip data (one member or several, as RFC 1952 allows) and checks
+ * every member's trailer: the CRC-32 and the size modulo 2^32 of what it
+ * decoded to. Input is pushed in pieces small enough that one piece cannot
+ * decode to more than the bytes the limit has left (at deflate's largest
+ * ratio), so a bomb is stopped within one piece of passing the limit.
+ */
+function gunzipChecked(bytes: Uint8Array, maxBytes: number): Uint8Array {
+  const corrupt = (what: string): BodyDecodeError => new BodyDecodeError("corrupt", `the gzip body is not valid gzip data: ${what}`);
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  let over = false;
+  let memberStart = 0;
+  let memberCrc = 0;
+  let memberSize = 0;
+  const checkTrailer = (end: number): void => {
+    if (end - memberStart < GZIP_MIN_MEMBER) throw corrupt(`a missing trailer (member at byte ${memberStart})`);
+    const crc = u32(bytes, end - 8);
+    const size = u32(bytes, end - 4);
+    if (crc !== memberCrc) throw corrupt(`the CRC-32 of the member at byte ${memberStart} is ${memberCrc}, its trailer says ${crc}`);
+    if (size !== memberSize % 2 ** 32) throw corrupt(`the member at byte ${memberStart} decodes to ${memberSize} bytes, its trailer says ${size}`);
+  };
+  const inflater = new Gunzip((chunk) => {
+    total += chunk.length;
+    if (total > maxBytes) {
+      over = true;
+      return;
+    }
+    parts.push(chunk);
+    memberCrc = crc32(chunk, memberCrc);
+    memberSize += chunk.length;
+  });
+  inflater.onmember = (offset) => {
+    checkTrailer(offset);
+    memberStart = offset;
+    memberCrc = 0;
+    memberSize = 0;
+  };
+  try {
+    let at = 0;
+    do {
+      const left = maxBytes - total;
+      const piece = Math.max(256, Math.min(64 * 1024, Math.floor(left / DEFLATE_MAX_RATIO)));
+      const end = Math.min(bytes.length, at + piece);
+      inflater.push(bytes.subarray(at, end), end === bytes.length);
+      at = end;
+    } while (at < bytes.length && !over);
+  } catch (e) {
+    if (e instanceof BodyDecodeError) throw e;
+    throw corrupt(e instanceof Error ? e.message : String(e));
+  }
+  if (over) throw tooLarge(maxBytes, "gzip");
+  checkTrailer(bytes.length);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
 /**
  * Decodes a request body sent with `content-encoding: <encoding>`:
  * `identity` (or no header) returns the bytes as they are, `zstd` and
  * `gzip` decode them. The decoded size may not pass `maxBytes` (checked from
- * the zstd framing before decoding, and while inflating gzip, so a
- * compression bomb costs at most `maxBytes`). Encodings are matched without
+ * the zstd framing, declared content sizes included, before decoding, and
+ * while inflating gzip, in input pieces that cannot decode to more than the
+ * limit has left, so a compression bomb costs about `maxBytes`). A gzip
+ * member whose CRC-32 or size differs from its trailer, or that has no
+ * trailer, is `BodyDecodeError("corrupt")`. Encodings are matched without
  * case and surrounding spaces; a list of encodings, or any other, is
  * `BodyDecodeError("unsupported")`.
  *
@@ -143,38 +264,14 @@ export function decodeContent(bytes: Uint8Array, encoding: string, maxBytes: num
   const name = encoding.trim().toLowerCase();
   if (name === "" || name === "identity") return bytes;
   if (name === "zstd") {
-    const { decodedAtMost, windows } = zstdBounds(bytes);
-    if (decodedAtMost > maxBytes || windows > Math.max(maxBytes, BLOCK_MAX)) throw tooLarge(maxBytes, "zstd");
+    const { decodedAtMost, windows, declared } = zstdBounds(bytes);
+    if (decodedAtMost > maxBytes || declared > maxBytes || windows > Math.max(maxBytes, BLOCK_MAX)) throw tooLarge(maxBytes, "zstd");
     try {
       return zstdDecompress(bytes);
     } catch (e) {
       throw new BodyDecodeError("corrupt", `the zstd body is not valid zstd data: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-  if (name === "gzip" || name === "x-gzip") {
-    const parts: Uint8Array[] = [];
-    let total = 0;
-    let over = false;
-    const inflater = new Gunzip((chunk) => {
-      total += chunk.length;
-      if (total > maxBytes) over = true;
-      else parts.push(chunk);
-    });
-    try {
-      const step = 64 * 1024;
-      for (let at = 0; at < bytes.length && !over; at += step) inflater.push(bytes.subarray(at, Math.min(bytes.length, at + step)), at + step >= bytes.length);
-      if (bytes.length === 0) inflater.push(bytes, true);
-    } catch (e) {
-      throw new BodyDecodeError("corrupt", `the gzip body is not valid gzip data: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    if (over) throw tooLarge(maxBytes, "gzip");
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const part of parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
-  }
+  if (name === "gzip" || name === "x-gzip") return gunzipChecked(bytes, maxBytes);
   throw new BodyDecodeError("unsupported", `content-encoding '${encoding}' is not supported; accepted: ${CONTENT_ENCODINGS.join(", ")}`);
 }

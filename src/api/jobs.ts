@@ -53,11 +53,15 @@ export async function ownJob(store: ServiceStore, accountId: string, jobId: stri
   return job;
 }
 
-/** Stores a pending job under a fresh `<task>-<32 hex>` id and answers its id; an existing job is never overwritten. */
-export async function submitJob(store: ServiceStore, ids: () => unknown, at: string, task: JobTask, accountId: string, request: unknown): Promise<{ job_id: string }> {
+/**
+ * Stores a pending job under a fresh `<task>-<32 hex>` id and answers its id;
+ * an existing job is never overwritten. `reservedTokens` (> 0) is what the
+ * submission reserved, recorded on the job for its end.
+ */
+export async function submitJob(store: ServiceStore, ids: () => unknown, at: string, task: JobTask, accountId: string, request: unknown, reservedTokens = 0): Promise<{ job_id: string }> {
   for (let attempt = 0; attempt < JOB_ID_ATTEMPTS; attempt++) {
     const jobId = `${task}-${toHex32(String(ids()))}`;
-    const job: StoredJob = { jobId, task, accountId, status: "pending", request, result: null, error: null, createdAt: at, updatedAt: at };
+    const job: StoredJob = { jobId, task, accountId, status: "pending", request, result: null, error: null, createdAt: at, updatedAt: at, ...(reservedTokens > 0 ? { reservedTokens } : {}) };
     if (await store.insertJob(job)) return { job_id: jobId };
   }
   throw new Error(`no fresh job id after ${JOB_ID_ATTEMPTS} attempts: the ids function repeats itself`);

@@ -17,6 +17,7 @@ import { detectAnomaliesOnline, finetune, forecast, historicForecast, type CoreC
 import { prepareLegacySeries, type LegacySeries } from "./legacy.js";
 import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
 import { CORE_FREQS } from "./schemas.js";
+import { DEFAULT_SERVICE_LIMITS, resolveLimits, type ServiceLimits } from "./requests.js";
 
 /**
  * One observation: the series it belongs to, its time, its value and any exogenous features (numbers).
@@ -119,19 +120,49 @@ function dsText(ds: unknown, allMidnight: boolean): string | null {
   return null;
 }
 
-/** Groups, checks and packs record rows; `h` future timestamps per series. */
-function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefined): PackedRecords {
+/** A row as the records API takes it: an object that is not an array (rows come from untyped sources: JSON, CSV parsers). */
+function isRowObject(r: unknown): r is RecordRow {
+  return typeof r === "object" && r !== null && !Array.isArray(r);
+}
+
+/** What a value that is not a row is, for the message: "null", "undefined", "an array", "a number", … */
+function kindOf(v: unknown): string {
+  if (v === null || v === undefined) return String(v);
+  return Array.isArray(v) ? "an array" : `a ${typeof v}`;
+}
+
+/**
+ * The rule on `h` of the records entry points, checked before any timestamp
+ * is made: an integer 1 ≤ h ≤ limits.maxHorizon, and the forecast rows
+ * (series × h, each with the mean and two bounds per level) within
+ * limits.maxValues, the limits the forecast itself applies next.
+ */
+function horizonErrors(h: unknown, seriesCount: number, valuesPerStep: number, limits: ServiceLimits): ErrorItem[] {
+  if (typeof h !== "number" || !Number.isInteger(h) || h < 1) return [valueError(["h"], "h must be an integer ≥ 1", h)];
+  if (h > limits.maxHorizon) return [valueError(["h"], `h = ${h} is more than limits.maxHorizon = ${limits.maxHorizon}`, h)];
+  const values = seriesCount * h * valuesPerStep;
+  if (values > limits.maxValues) return [valueError(["h"], `the response would hold ${values} numbers (${seriesCount} series × h ${h} × ${valuesPerStep}), more than limits.maxValues = ${limits.maxValues}`, h)];
+  return [];
+}
+
+/**
+ * Groups, checks and packs record rows; `h` future timestamps per series
+ * (`h` checked first, see horizonErrors; `valuesPerStep` numbers per future row).
+ */
+function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefined, limits: ServiceLimits, valuesPerStep = 1): PackedRecords {
   if (!Array.isArray(rows) || rows.length === 0) throw new ValidationError([valueError(["rows"], "give at least one row of {unique_id, ds, y}")]);
-  const errors: ErrorItem[] = [];
+  const errors: ErrorItem[] = horizonErrors(h, 1, valuesPerStep, limits);
   const featureSet = new Set<string>();
-  for (const key of Object.keys(rows[0] as object)) if (!RESERVED.has(key)) featureSet.add(key);
+  const first: unknown = rows[0];
+  if (isRowObject(first)) for (const key of Object.keys(first)) if (!RESERVED.has(key)) featureSet.add(key);
   const features = [...featureSet].sort();
-  const dates = rows.every((r) => r.ds instanceof Date);
+  const dates = rows.every((r) => isRowObject(r) && r.ds instanceof Date);
   const allMidnight = dates && rows.every((r) => (r.ds as Date).getTime() % 86_400_000 === 0);
   const groups = new Map<string, { id: string | number; rows: number[] }>();
-  rows.forEach((r, i) => {
-    if (typeof r !== "object" || r === null) {
-      errors.push(valueError(["rows", i], "a row must be an object {unique_id, ds, y}"));
+  rows.forEach((r: unknown, i) => {
+    if (errors.length > 1000) return;
+    if (!isRowObject(r)) {
+      errors.push(valueError(["rows", i], `rows[${i}] must be an object {unique_id, ds, y}, got ${kindOf(r)}`, r));
       return;
     }
     if (typeof r.unique_id !== "string" && typeof r.unique_id !== "number") errors.push(valueError(["rows", i, "unique_id"], "unique_id must be a string or a number", r.unique_id));
@@ -148,6 +179,7 @@ function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefin
     }
     g.rows.push(i);
   });
+  if (errors.length === 0) errors.push(...horizonErrors(h, groups.size, valuesPerStep, limits));
   if (errors.length > 0) throw new ValidationError(errors);
   const ids: (string | number)[] = [];
   const y: number[] = [];
@@ -193,8 +225,30 @@ function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefin
   return { ids, series: features.length > 0 ? { y, sizes, X } : { y, sizes }, features, freq: actual, parts };
 }
 
-function sameTime(a: string | Date, b: string | Date): boolean {
-  return a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : String(a) === String(b);
+/**
+ * The key of a future row: its series id as text and its time (a `Date` by
+ * its instant, a string as written), so a `Date` matches a `Date` at the
+ * same instant and a string the same string.
+ */
+function futureRowKey(id: unknown, ds: unknown): string {
+  const time = ds instanceof Date ? `d${ds.getTime()}` : `s${String(ds)}`;
+  return `${String(id)}\u0000${time}`;
+}
+
+/** The future rows by key, the first of duplicates kept: one pass, then one look-up per future timestamp. */
+function futureRowIndex(futureRows: readonly FutureRecordRow[]): Map<string, FutureRecordRow> {
+  if (!Array.isArray(futureRows)) throw new ValidationError([valueError(["futureRows"], "futureRows must be a list of rows {unique_id, ds, …features}")]);
+  const notRows: ErrorItem[] = [];
+  futureRows.forEach((f: unknown, i) => {
+    if (!isRowObject(f)) notRows.push(valueError(["futureRows", i], `futureRows[${i}] must be an object {unique_id, ds, …features}, got ${kindOf(f)}`, f));
+  });
+  if (notRows.length > 0) throw new ValidationError(notRows.slice(0, 1000));
+  const index = new Map<string, FutureRecordRow>();
+  for (const f of futureRows) {
+    const key = futureRowKey(f.unique_id, f.ds);
+    if (!index.has(key)) index.set(key, f);
+  }
+  return index;
 }
 
 /** Rows of per-row arrays (`mean`, interval bounds, …) of one result laid out series after series. */
@@ -241,15 +295,17 @@ export function forecastRecords(
   options: RecordOptions<ForecastRequest> & { futureRows?: readonly FutureRecordRow[] },
   call: CoreCallOptions = {},
 ): RecordsResult {
-  const packed = packRecords(rows, options.h, options.freq);
+  const levels = Array.isArray(options.level) ? options.level.length : 0;
+  const packed = packRecords(rows, options.h, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS), 1 + 2 * levels);
   const { futureRows, freq: _freq, ...rest } = options;
   let X_future: number[][] | undefined;
   if (packed.features.length > 0) {
     if (futureRows === undefined) throw new ValidationError([valueError(["futureRows"], `the rows have features (${packed.features.join(", ")}): give futureRows with their values at the ${options.h} future timestamps of every series`)]);
     X_future = packed.features.map(() => []);
+    const byKey = futureRowIndex(futureRows);
     packed.ids.forEach((id, i) => {
       for (const t of packed.parts[i]!.future) {
-        const match = futureRows.find((f) => String(f.unique_id) === String(id) && sameTime(f.ds, t));
+        const match = byKey.get(futureRowKey(id, t));
         if (match === undefined) throw new ValidationError([valueError(["futureRows"], `no future row for unique_id ${String(id)} at ${t instanceof Date ? t.toISOString() : t}`)]);
         packed.features.forEach((f, k) => X_future![k]!.push(match[f] as number));
       }
@@ -275,7 +331,7 @@ export function forecastRecords(
  * @category Records
  */
 export function detectAnomaliesRecords(rows: readonly RecordRow[], options: RecordOptions<AnomalyRequest>, call: CoreCallOptions = {}): RecordsResult {
-  const packed = packRecords(rows, 1, options.freq);
+  const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
   const result: AnomalyResult = detectAnomaliesOnline({ ...rest, series: packed.series, freq: packed.freq } as AnomalyRequest, call);
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
@@ -290,7 +346,7 @@ export function detectAnomaliesRecords(rows: readonly RecordRow[], options: Reco
  * @category Records
  */
 export function historicForecastRecords(rows: readonly RecordRow[], options: RecordOptions<HistoricRequest> = {}, call: CoreCallOptions = {}): RecordsResult {
-  const packed = packRecords(rows, 1, options.freq);
+  const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
   const result = historicForecast({ ...rest, series: packed.series, freq: packed.freq } as HistoricRequest, call);
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
@@ -306,7 +362,7 @@ export function historicForecastRecords(rows: readonly RecordRow[], options: Rec
  * @category Records
  */
 export function finetuneRecords(rows: readonly RecordRow[], options: RecordOptions<FinetuneRequest> = {}, call: CoreCallOptions = {}): FinetuneCallResult {
-  const packed = packRecords(rows, 1, options.freq);
+  const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
   return finetune({ ...rest, series: packed.series, freq: packed.freq } as FinetuneRequest, call);
 }

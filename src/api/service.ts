@@ -14,13 +14,14 @@ import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { bodyBytes, readJsonBody } from "./json.js";
 import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
 import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
-import { historicAnomalyBody, historicAnomalyFlags, tailRowIndices } from "./historic-anomaly.js";
-import { crossValidationShape, crossValidationWindowBody, mergeCrossValidation } from "./cross-validation.js";
+import { historicAnomalyBody, historicAnomalyFlags, scalarLevelItems, tailRowIndices } from "./historic-anomaly.js";
+import { crossValidationShape, crossValidationSizeErrors, crossValidationWindowBody, crossValidationWindowSeries, crossValidationWindowShapeBody, mergeCrossValidation } from "./cross-validation.js";
 import { legacyAnswer, readLegacyBody } from "./legacy.js";
 import { openApiDocument } from "./openapi.js";
 import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
 import {
   DEFAULT_SERVICE_LIMITS,
+  checkRequestLimits,
   resolveLimits,
   validateEndpointBody,
   type ServiceLimits,
@@ -404,14 +405,28 @@ export function createService(options: ServiceOptions): ForecastService {
     const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: false, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
     const finetuned = await resolveFinetuned(accountId, base.finetuned_model_id);
     const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
-    const windows = Array.from({ length: shape.nWindows }, (_, w) => crossValidationWindowBody(rawBody, base.series, shape, w));
-    if (windows[0]!.errors.length > 0) throw new ValidationError(windows[0]!.errors);
-    const requests = windows.map((win) => endpointRequest("forecast", validateEndpointBody("forecast", win.body, { core: false, limits: windowLimits }), finetuned));
+    // from sizes alone, before a window is built: too short a series, the size limits and each window's share of the work budget
+    const tooShort = crossValidationSizeErrors(base.series.sizes, shape);
+    if (tooShort.length > 0) throw new ValidationError(tooShort);
+    for (let w = 0; w < shape.nWindows; w++) {
+      const items = checkRequestLimits("forecast", crossValidationWindowShapeBody(rawBody, base.series, shape, w), windowLimits);
+      if (items.length > 0) throw new ValidationError(items);
+    }
+    const first = crossValidationWindowBody(rawBody, base.series, shape, 0);
+    // every window shares the fields of the oldest: validated once, the windows' series are views made when the work runs
+    const { series: _series, Xfuture: _future, ...fields } = endpointRequest("forecast", validateEndpointBody("forecast", first.body, { core: false, limits: windowLimits }), finetuned);
+    const histExog = { hist_exog: ownProperty(rawBody, "hist_exog") };
     return {
       estimate: base.series.y.length * shape.nWindows,
       run: () => {
-        const results = requests.map((request) => runEndpoint("forecast", request, pipelines));
-        const { warnings, ...body } = mergeCrossValidation(results, windows.map((win) => win.origins), shape.h);
+        const results: ReturnType<typeof runEndpoint<"forecast">>[] = [];
+        const origins: number[][] = [];
+        for (let w = 0; w < shape.nWindows; w++) {
+          const win = crossValidationWindowSeries(histExog, base.series, shape, w);
+          results.push(runEndpoint("forecast", { ...fields, series: win.series, Xfuture: win.Xfuture }, pipelines));
+          origins.push(win.origins);
+        }
+        const { warnings, ...body } = mergeCrossValidation(results, origins, shape.h);
         return { value: body, warnings, used: tokensUsed(body) };
       },
     };
@@ -464,14 +479,17 @@ export function createService(options: ServiceOptions): ForecastService {
         const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
-        return ok(await submit("ft", account.id, toJsonRequest(b)));
+        return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
       }
       case "getJob":
         return ok(jobRecord(await ownJob(store, account.id, params.job_id as string)));
       case "cancelJob":
       case "cancelAnyJob": {
         const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null);
-        return ok(jobRecord(await cancelJob(store, job, now())));
+        const cancelled = await cancelJob(store, job, now());
+        // only the cancel that moved the job from pending gets here: its reservation is released once
+        if ((job.reservedTokens ?? 0) > 0) await store.settleTokens(job.accountId, job.reservedTokens!, 0);
+        return ok(jobRecord(cancelled));
       }
       case "listModels": {
         const models = await store.listModels(account.id);
@@ -497,7 +515,9 @@ export function createService(options: ServiceOptions): ForecastService {
         const work = await endpointWork("historic", account.id, mapped.body, (value, b) => ({
           ...value,
           anomaly: historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number),
-        }));
+        })).catch((e: unknown) => {
+          throw mapped.scalarLevel && e instanceof ValidationError ? new ValidationError(scalarLevelItems(e.detail)) : e;
+        });
         const done = await runPaid(account, requestID, work);
         return ok(done.value, warningHeader(done.warnings));
       }
@@ -511,8 +531,8 @@ export function createService(options: ServiceOptions): ForecastService {
         await checkCredits(account, requestID);
         const task = name === "forecastAsync" ? "fc" : "cv";
         const raw = readBody(req);
-        await prepareWork(task, account.id, raw);
-        return ok(await submit(task, account.id, raw));
+        const work = await prepareWork(task, account.id, raw);
+        return ok(await submitPaid(account, requestID, task, raw, work.estimate));
       }
       case "getForecastJob":
         return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc")));
@@ -573,23 +593,55 @@ export function createService(options: ServiceOptions): ForecastService {
   };
 
   /** Stores a pending job under a fresh id, tells the host (`onJobSubmitted`), and answers its id. */
-  const submit = async (task: JobTask, accountId: string, request: unknown): Promise<{ job_id: string }> => {
-    const answer = await submitJob(store, ids, now(), task, accountId, request);
+  const submit = async (task: JobTask, accountId: string, request: unknown, reservedTokens: number): Promise<{ job_id: string }> => {
+    let answer: { job_id: string };
+    try {
+      answer = await submitJob(store, ids, now(), task, accountId, request, reservedTokens);
+    } catch (e) {
+      // not stored: its reservation is released here (a stored job's at its end)
+      if (reservedTokens > 0) await store.settleTokens(accountId, reservedTokens, 0);
+      throw e;
+    }
     if (options.onJobSubmitted !== undefined) await options.onJobSubmitted({ jobId: answer.job_id, task, accountId });
     return answer;
   };
 
-  /** The work of a stored job: forecast and cross-validation as their routes, fine-tune with storing the model; charges the tokens. */
+  /**
+   * Submits a job as paid work (see `paid`): for an account without a
+   * payment method, `estimate` tokens are reserved first (429 on the spot
+   * when its credits are used up by what is charged and reserved) and
+   * recorded on the job, to be settled when it ends.
+   */
+  const submitPaid = async (account: ServiceAccount, requestID: string, task: JobTask, request: unknown, estimate: number): Promise<{ job_id: string }> => {
+    if (account.hasPaymentMethod) return submit(task, account.id, request, 0);
+    const held = Math.max(1, estimate);
+    if (!(await store.reserveTokens(account.id, held, account.credits))) throw apiError(429, requestID);
+    return submit(task, account.id, request, held);
+  };
+
+  /**
+   * The work of a stored job: forecast and cross-validation as their routes,
+   * fine-tune with storing the model. Settles the job's reservation with the
+   * tokens used (releases it when the work fails), or charges the tokens
+   * when nothing was reserved.
+   */
   const runStoredJob = async (job: StoredJob): Promise<unknown> => {
+    const reserved = job.reservedTokens ?? 0;
     let done: { value: unknown; used: number };
-    if (job.task === "fc" || job.task === "cv") {
-      done = (await prepareWork(job.task, job.accountId, job.request)).run();
-    } else {
-      const b = validateEndpointBody("finetune", job.request, { core: false, limits });
-      const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
-      done = await runFinetune(job.accountId, b, finetuned);
+    try {
+      if (job.task === "fc" || job.task === "cv") {
+        done = (await prepareWork(job.task, job.accountId, job.request)).run();
+      } else {
+        const b = validateEndpointBody("finetune", job.request, { core: false, limits });
+        const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
+        done = await runFinetune(job.accountId, b, finetuned);
+      }
+    } catch (e) {
+      if (reserved > 0) await store.settleTokens(job.accountId, reserved, 0);
+      throw e;
     }
-    await store.chargeTokens(job.accountId, done.used);
+    if (reserved > 0) await store.settleTokens(job.accountId, reserved, done.used);
+    else await store.chargeTokens(job.accountId, done.used);
     return done.value;
   };
 

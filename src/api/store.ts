@@ -35,6 +35,13 @@ export interface StoredJob {
   readonly createdAt: string;
   /** ISO-8601 time of the last state transition. */
   readonly updatedAt: string;
+  /**
+   * Tokens reserved at submission for an account without a payment method
+   * (`reserveTokens`): settled with the tokens used when the job succeeds,
+   * released when it fails or is cancelled. Absent: nothing reserved (the
+   * tokens are charged when the job ends).
+   */
+  readonly reservedTokens?: number;
 }
 
 /**

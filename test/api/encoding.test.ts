@@ -6,10 +6,13 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { BodyDecodeError, decodeContent, zstdBounds } from "../../src/api/encoding.js";
-import { KEY_A, bearer, testService } from "./helpers.js";
+import { Gunzip } from "fflate";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { ApiPipelines } from "../../src/api/pipelines.js";
+import { BodyDecodeError, crc32, decodeContent, zstdBounds } from "../../src/api/encoding.js";
+import { KEY_A, bearer, fakePipelines, testService } from "./helpers.js";
 
 const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(`test/fixtures/encoding/${name}`));
 const SHA = "ac132406f4be644d8d870b328caa8bd4edf3543f92cf9919963cc67768dae48b";
@@ -88,6 +91,141 @@ describe("decodeContent", () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+const reasonOf = (f: () => unknown): string => {
+  try {
+    f();
+    return "none";
+  } catch (e) {
+    return e instanceof BodyDecodeError ? `${e.reason}: ${e.message}` : `other: ${String(e)}`;
+  }
+};
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+describe("gzip integrity (issue 27)", () => {
+  const text = utf8(JSON.stringify({ series: { y: [1, 2, 3, 4, 5, 6], sizes: [6] }, freq: "D", h: 2 }));
+  // level 0: stored blocks, so a changed data byte still inflates and only the CRC-32 can tell
+  const stored = new Uint8Array(gzipSync(text, { level: 0 }));
+  const changed = (bytes: Uint8Array, at: number, byte: number): Uint8Array => {
+    const copy = bytes.slice();
+    copy[at] = byte;
+    return copy;
+  };
+
+  it("crc32 has the check value of CRC-32/ISO-HDLC and continues from a previous CRC", () => {
+    expect(crc32(utf8("123456789"))).toBe(0xcbf43926);
+    expect(crc32(new Uint8Array(0))).toBe(0);
+    expect(crc32(utf8("6789"), crc32(utf8("12345")))).toBe(0xcbf43926);
+    // the bit-at-a-time definition, against the table-driven one, over any split
+    const bitwise = (bytes: Uint8Array): number => {
+      let c = 0xffffffff;
+      for (const byte of bytes) {
+        c ^= byte;
+        for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      }
+      return ~c >>> 0;
+    };
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), fc.nat(), (bytes, cut) => {
+        const at = cut % (bytes.length + 1);
+        expect(crc32(bytes)).toBe(bitwise(bytes));
+        expect(crc32(bytes.subarray(at), crc32(bytes.subarray(0, at)))).toBe(crc32(bytes));
+      }),
+    );
+  });
+
+  it("a changed data byte, a wrong CRC-32, a wrong size and a missing or cut trailer are corrupt", () => {
+    expect(decodeContent(stored, "gzip", MB)).toEqual(text);
+    const dataAt = stored.length - 8 - 3; // a byte of the stored block's content
+    expect(stored[dataAt]).toBe(text[text.length - 3]);
+    expect(reasonOf(() => decodeContent(changed(stored, dataAt, 0x39), "gzip", MB))).toMatch(/^corrupt: .*CRC-32/);
+    expect(reasonOf(() => decodeContent(changed(stored, stored.length - 8, stored[stored.length - 8]! ^ 1), "gzip", MB))).toMatch(/^corrupt: .*CRC-32/);
+    expect(reasonOf(() => decodeContent(changed(stored, stored.length - 4, stored[stored.length - 4]! + 1), "gzip", MB))).toMatch(/^corrupt: .*decodes to \d+ bytes, its trailer says/);
+    expect(reasonOf(() => decodeContent(stored.subarray(0, stored.length - 8), "gzip", MB))).toMatch(/^corrupt/);
+    expect(reasonOf(() => decodeContent(stored.subarray(0, stored.length - 3), "gzip", MB))).toMatch(/^corrupt/);
+    const compressed = fixture("body.json.gz");
+    expect(reasonOf(() => decodeContent(compressed.subarray(0, compressed.length - 8), "gzip", 256 * MB))).toMatch(/^corrupt/);
+    expect(reasonOf(() => decodeContent(Uint8Array.of(...compressed, 0, 0), "gzip", 256 * MB))).toMatch(/^corrupt/);
+  });
+
+  it("every member of a multi-member body is checked; intact members decode to their concatenation", () => {
+    const second = new Uint8Array(gzipSync(utf8("tail"), { level: 0 }));
+    expect(new TextDecoder().decode(decodeContent(Uint8Array.of(...stored, ...second), "gzip", MB))).toBe(`${new TextDecoder().decode(text)}tail`);
+    const badFirst = changed(stored, stored.length - 8, stored[stored.length - 8]! ^ 0x80);
+    expect(reasonOf(() => decodeContent(Uint8Array.of(...badFirst, ...second), "gzip", MB))).toMatch(/^corrupt: .*member at byte 0/);
+    const badSecond = changed(second, second.length - 11, 0x21);
+    expect(reasonOf(() => decodeContent(Uint8Array.of(...stored, ...badSecond), "gzip", MB))).toMatch(new RegExp(`^corrupt: .*member at byte ${stored.length}`));
+  });
+
+  it("any body round-trips through gzip, and any changed byte of it is refused or decodes to the same bytes", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.constantFrom(0, 1, 6, 9), fc.nat(), fc.integer({ min: 1, max: 255 }), (body, level, where, delta) => {
+        const gz = new Uint8Array(gzipSync(body, { level }));
+        expect(decodeContent(gz, "gzip", MB)).toEqual(body);
+        // a change past the header (whose mtime, xfl and os bytes carry no data) is caught, unless it
+        // only touched bits deflate ignores (a stored block's padding): never a different body
+        const at = 10 + (where % (gz.length - 10));
+        const bad = changed(gz, at, (gz[at]! + delta) & 0xff);
+        try {
+          expect(decodeContent(bad, "gzip", MB)).toEqual(body);
+        } catch (e) {
+          expect(e).toBeInstanceOf(BodyDecodeError);
+          expect((e as BodyDecodeError).reason).toBe("corrupt");
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the service answers a corrupt gzip body 422 at body and computes nothing", async () => {
+    let computed = 0;
+    const pipelines: ApiPipelines = {
+      ...fakePipelines,
+      forecast: (r) => {
+        computed++;
+        return fakePipelines.forecast(r);
+      },
+    };
+    const service = testService({ pipelines });
+    const send = (body: Uint8Array) => service.handle({ method: "POST", path: "/v2/forecast", headers: { ...bearer(KEY_A), "content-encoding": "gzip" }, body });
+    expect((await send(stored)).status).toBe(200);
+    expect(computed).toBe(1);
+    for (const bad of [changed(stored, stored.length - 11, 0x39), changed(stored, stored.length - 1, 1), stored.subarray(0, stored.length - 8)]) {
+      const answer = await send(bad);
+      expect(answer.status).toBe(422);
+      expect((answer.body as { detail: { loc: unknown[] }[] }).detail[0]).toMatchObject({ loc: ["body"] });
+    }
+    expect(computed).toBe(1);
+  });
+});
+
+describe("bombs against a small limit (issue 27)", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("a zstd frame declaring 2e9 bytes of content is refused from its header: the decoder never allocates them", () => {
+    // magic, descriptor (4-byte content size, no single segment), window descriptor 0 (1 KiB), content size 2e9, one empty raw last block, 600 bytes of skippable padding
+    const frame = Uint8Array.of(0x28, 0xb5, 0x2f, 0xfd, 0x80, 0x00, ...[0, 0x94, 0x35, 0x77], 0x01, 0x00, 0x00, 0x50, 0x2a, 0x4d, 0x18, 0x58, 0x02, 0, 0, ...new Uint8Array(600));
+    expect(reasonOf(() => decodeContent(frame, "zstd", MB))).toMatch(/^tooLarge: the zstd body decodes to more than limits.maxBodyBytes = 1048576/);
+    expect(zstdBounds(frame)).toMatchObject({ declared: 2e9, windows: 1024 });
+    // a declared size within the limit is what the SDK sends: still decoded
+    expect(zstdBounds(fixture("body.json.zst")).declared).toBe(222100);
+  });
+
+  it("a gzip bomb is stopped within about a kilobyte of input at a 1 MiB limit (at most ~1 MiB decoded), not after 64 kB (64 MiB)", () => {
+    let pushed = 0;
+    const push = Gunzip.prototype.push;
+    vi.spyOn(Gunzip.prototype, "push").mockImplementation(function (this: Gunzip, chunk: Uint8Array, final?: boolean) {
+      pushed += chunk.length;
+      push.call(this, chunk, final);
+    });
+    expect(reasonOf(() => decodeContent(fixture("bomb.gz"), "gzip", MB))).toMatch(/^tooLarge/);
+    // deflate decodes at most 1032 bytes per byte of input: 1 MiB / 1032 ≈ 1016 bytes, and one more piece of at least 256
+    expect(pushed).toBeGreaterThan(0);
+    expect(pushed).toBeLessThanOrEqual(1016 + 256);
   });
 });
 
