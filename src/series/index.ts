@@ -21,3 +21,15 @@ export {
 export { cleanSpikes, withoutSpikes, SPIKE_THRESHOLD, SPIKE_MAX_SHARE, SPIKE_GAP, type CleanedSpikes } from "./spikes.js";
 export { detectPeriods, periodStrength, PERIOD_MIN_STRENGTH, PERIOD_MIN_CYCLES, type DetectedPeriod, type PeriodOptions } from "./period.js";
 export { parseFreq, freqRefusal, subDailyFreq, usableSeasons, stepInWords, type FreqInfo } from "./freq.js";
+export {
+  seasonalNaiveProjection,
+  seasonalProfileProjection,
+  seasonalThetaProjection,
+  bestProjection,
+  PROFILE_CYCLES,
+  BEST_PROJECTION_ORIGINS,
+  type ProjectionOptions,
+  type ProjectionMethod,
+  type ChosenProjection,
+  type BestProjectionOptions,
+} from "./projections.js";
