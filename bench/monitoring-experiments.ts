@@ -326,7 +326,7 @@ const lines = [
   "",
   `## The weekly seasonal judge (the development streams: synthetic 0–${development.length - 4} and the R series)`,
   "",
-  "Run on the larger development part of the benchmark (48 synthetic streams added first as held-out streams, then used for this choice; [monitoring-eval](./monitoring-eval.md) has a part held out from it). The daily judge compares y with y₋₂₄ (mean and sd of the 168 differences before), the weekly judge with y₋₁₆₈ (hourly streams only; elsewhere the daily judge alone speaks); z is the network's calibrated z (C = 336, |z| > 4 left out). The one-step (h 1) rows forecast every point from the whole history, not from the 264 points the benchmark's streaming calls send.",
+  "Run on the larger development part of the benchmark (48 synthetic streams added first as held-out streams, then used for this choice; synthetic streams 64-127 were held out from it; since issue 26 the detector is chosen on the development half of real monitoring data, [monitoring-eval](./monitoring-eval.md)). The daily judge compares y with y₋₂₄ (mean and sd of the 168 differences before), the weekly judge with y₋₁₆₈ (hourly streams only; elsewhere the daily judge alone speaks); z is the network's calibrated z (C = 336, |z| > 4 left out). The one-step (h 1) rows forecast every point from the whole history, not from the 264 points the benchmark's streaming calls send.",
   "",
   "| h | score | NAB score, best threshold | normal points over 2.576 (level 99) | NAB score of flags over 2.576 |",
   "|---:|---|---:|---:|---:|",
