@@ -343,7 +343,10 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
       for (let j = 0; j < detectionSize; j++) {
         const row = end - detectionSize + j;
         idxs[base + j] = row;
-        mean[base + j] = forecasts[row] as number;
+        // where two seasonal judges decide (the network abstains), the forecast judged against is the first judge's
+        // centre y(t − m) + μ, and the interval holds it; elsewhere the network's ŷ
+        const abstains = opinion !== undefined && (opinion.sd[row] as number) > 0 && (opinion.second!.sd[row] as number) > 0;
+        mean[base + j] = abstains ? (opinion.centre[row] as number) : (forecasts[row] as number);
       }
     }
   };

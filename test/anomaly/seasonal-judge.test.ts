@@ -229,6 +229,9 @@ describe("detectAnomalies with the seasonal judge", () => {
         if ([daily, weekly].some((v) => Math.abs(Math.abs(v) - q) < 1e-9)) continue;
         expect(judged.anomaly[r]).toBe((daily > q && weekly > q) || (daily < -q && weekly < -q) ? 1 : 0);
         expect(judged.anomalyScore[r]).toBe(Math.max(-10, Math.min(10, combineJudges(daily, weekly)))); // within ±ANOMALY_Z_CAP
+        // the interval holds the mean, which is the daily judge's centre where the network abstains
+        expect(judged.intervals!["lo-99"]![r]!).toBeLessThanOrEqual(judged.mean[r]!);
+        expect(judged.intervals!["hi-99"]![r]!).toBeGreaterThanOrEqual(judged.mean[r]!);
       }
     },
   );
@@ -259,6 +262,22 @@ describe("detectAnomalies with the seasonal judge", () => {
       for (let r = 0; r < 24; r++) {
         expect(levelJudge(values, 376 + r, gaussianMultiplier(99), out, SEASONAL_JUDGE_WINDOW, 376)).toBe(true);
         expect(judged.anomalyScore[r]).toBe(Math.max(-10, Math.min(10, combineJudges(alone.anomalyScore[r]!, out[0]!))));
+      }
+    },
+  );
+
+  test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: -60, max: 60, noNaN: true })), { maxLength: 4 }), fc.constantFrom(90, 99, 99.9, 99.99)], { numRuns: 12 })(
+    "with two seasonal judges, at every level: the interval holds the mean and flags are exactly the points outside it",
+    (seed, shifts, L) => {
+      const y = shiftedSeries(24 * 7 * 3 + 48, seed, shifts, true);
+      const result = detectAnomalies({ ...request([y], 48), level: L }, forecaster);
+      const lo = result.intervals![`lo-${L}`]!;
+      const hi = result.intervals![`hi-${L}`]!;
+      for (let r = 0; r < 48; r++) {
+        expect(lo[r]!).toBeLessThanOrEqual(result.mean[r]!);
+        expect(hi[r]!).toBeGreaterThanOrEqual(result.mean[r]!);
+        const value = y[result.idxs[r]!]!;
+        expect(result.anomaly[r]).toBe(value < lo[r]! || value > hi[r]! ? 1 : 0);
       }
     },
   );
