@@ -8,11 +8,11 @@
  * @module
  */
 import { KNOWN_SEASON_LENGTHS, META_COUNT, PROJECTION_COUNT, type NetworkShape } from "./config.js";
+import { olsSlope, sesGridFit } from "../stats/smoothing.js";
 
 /** Clip for projections in standardised units. */
 const PROJECTION_CLIP = 20;
 /** Smoothing parameters tried for simple exponential smoothing. */
-const SES_GRID = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1];
 /** Grids of the damped-trend projection: level smoothing, trend smoothing as a share of it, damping. */
 const DAMPED_ALPHA = [0.1, 0.3, 0.5, 0.8, 1];
 const DAMPED_BETA = [0.05, 0.2, 0.5];
@@ -79,6 +79,8 @@ export class WindowFeaturizer {
   private readonly factors: Float64Array;
   /** End state (SSE, level, trend) of the four damping values of one grid point. */
   private readonly dampedEnds = new Float64Array(12);
+  /** [alpha, level] of the last SES fit (sesGridFit). */
+  private readonly ses = new Float64Array(2);
 
   constructor(shape: NetworkShape) {
     this.shape = shape;
@@ -194,23 +196,9 @@ export class WindowFeaturizer {
     }
     const last = z[n - 1]!;
     // Simple exponential smoothing with the grid alpha of least one-step squared error.
-    let bestAlpha = 1;
-    let bestLevel = x[n - 1]!;
-    let bestSse = Infinity;
-    for (const alpha of SES_GRID) {
-      let level = x[0]!;
-      let sse = 0;
-      for (let i = 1; i < n; i++) {
-        const e = x[i]! - level;
-        sse += e * e;
-        level += alpha * e;
-      }
-      if (sse < bestSse - 1e-12) {
-        bestSse = sse;
-        bestAlpha = alpha;
-        bestLevel = level;
-      }
-    }
+    sesGridFit(x, n, 1e-12, this.ses);
+    const bestAlpha = this.ses[0]!;
+    const bestLevel = this.ses[1]!;
     const slope = olsSlope(x, n);
     const thetaShift = (1 - Math.pow(1 - bestAlpha, n)) / bestAlpha;
     // Damped trend (Holt): the grid (alpha, beta, phi) of least one-step squared error, started from the first two points.
@@ -373,19 +361,3 @@ function clip(v: number, limit: number): number {
   return v > limit ? limit : v < -limit ? -limit : v;
 }
 
-/** Least-squares slope of x[0..n) against 0..n−1. */
-function olsSlope(x: Float64Array, n: number): number {
-  if (n < 2) return 0;
-  const tMean = (n - 1) / 2;
-  let xMean = 0;
-  for (let i = 0; i < n; i++) xMean += x[i]!;
-  xMean /= n;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < n; i++) {
-    const dt = i - tMean;
-    num += dt * (x[i]! - xMean);
-    den += dt * dt;
-  }
-  return num / den;
-}

@@ -7,9 +7,9 @@
  * @module
  */
 import { medianInPlace } from "../stats/quantile.js";
+import { olsSlope, sesGridFit } from "../stats/smoothing.js";
 
 /** Smoothing parameters tried for the SES part of the Theta projection. */
-const SES_GRID = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1];
 
 /**
  * Default number of past cycles whose phase values the seasonal profile and
@@ -77,6 +77,14 @@ function checkArgs(y: ArrayLike<number>, season: number, h: number, name: string
   if (!Number.isInteger(h) || h < 1) throw new RangeError(`${name}: h must be an integer >= 1, got ${String(h)}`);
 }
 
+/** Checks the arguments of a projection with cycles and returns its cycles (`options.cycles`, default PROFILE_CYCLES). */
+function checkedCycles(y: ArrayLike<number>, season: number, h: number, options: ProjectionOptions, name: string): number {
+  checkArgs(y, season, h, name);
+  const cycles = options.cycles ?? PROFILE_CYCLES;
+  checkCycles(cycles, name);
+  return cycles;
+}
+
 function checkCycles(cycles: number, name: string): void {
   if (!Number.isInteger(cycles) || cycles < 1) throw new RangeError(`${name}: cycles must be an integer >= 1, got ${String(cycles)}`);
 }
@@ -140,10 +148,7 @@ function seasonalNaiveUnchecked(y: ArrayLike<number>, n: number, season: number,
  * @category Series
  */
 export function seasonalProfileProjection(y: ArrayLike<number>, season: number, h: number, options: ProjectionOptions = {}): Float64Array {
-  checkArgs(y, season, h, "seasonalProfileProjection");
-  const cycles = options.cycles ?? PROFILE_CYCLES;
-  checkCycles(cycles, "seasonalProfileProjection");
-  return seasonalProfileUnchecked(y, y.length, season, h, cycles);
+  return seasonalProfileUnchecked(y, y.length, season, h, checkedCycles(y, season, h, options, "seasonalProfileProjection"));
 }
 
 function seasonalProfileUnchecked(y: ArrayLike<number>, n: number, season: number, h: number, cycles: number): Float64Array {
@@ -184,12 +189,12 @@ function seasonalProfileUnchecked(y: ArrayLike<number>, n: number, season: numbe
  *
  * Cost: O(n · 8 + m · c + h).
  *
- * @param y - The history, in time order (finite numbers). Never mutated.
- * @param season - Season length m in steps, an integer >= 1.
- * @param h - Steps to forecast, an integer >= 1.
- * @param options - See {@link ProjectionOptions}.
- * @returns The h forecasts.
- * @throws RangeError naming the argument when y is empty or holds a non-finite value, or m, h or cycles is not a positive integer.
+ * @param y - The history in time order, finite numbers, never mutated.
+ * @param season - The season m, in steps (an integer >= 1).
+ * @param h - How many steps ahead (an integer >= 1).
+ * @param options - Cycles of the seasonal indices ({@link ProjectionOptions}).
+ * @returns h forecasts.
+ * @throws RangeError naming the argument: an empty y or a non-finite value in it, or m, h or cycles not a positive integer.
  *
  * @example
  * ```ts
@@ -201,10 +206,7 @@ function seasonalProfileUnchecked(y: ArrayLike<number>, n: number, season: numbe
  * @category Series
  */
 export function seasonalThetaProjection(y: ArrayLike<number>, season: number, h: number, options: ProjectionOptions = {}): Float64Array {
-  checkArgs(y, season, h, "seasonalThetaProjection");
-  const cycles = options.cycles ?? PROFILE_CYCLES;
-  checkCycles(cycles, "seasonalThetaProjection");
-  return seasonalThetaUnchecked(y, y.length, season, h, cycles);
+  return seasonalThetaUnchecked(y, y.length, season, h, checkedCycles(y, season, h, options, "seasonalThetaProjection"));
 }
 
 function seasonalThetaUnchecked(y: ArrayLike<number>, n: number, season: number, h: number, cycles: number): Float64Array {
@@ -225,23 +227,10 @@ function seasonalThetaUnchecked(y: ArrayLike<number>, n: number, season: number,
     for (let t = 0; t < n; t++) x[t] = allPositive ? x[t]! / index[t % season]! : x[t]! - index[t % season]!;
   }
   // SES: the grid alpha of least one-step squared error.
-  let bestAlpha = 1;
-  let bestLevel = x[n - 1]!;
-  let bestSse = Infinity;
-  for (const alpha of SES_GRID) {
-    let level = x[0]!;
-    let sse = 0;
-    for (let t = 1; t < n; t++) {
-      const e = x[t]! - level;
-      sse += e * e;
-      level += alpha * e;
-    }
-    if (sse < bestSse - 1e-15) {
-      bestSse = sse;
-      bestAlpha = alpha;
-      bestLevel = level;
-    }
-  }
+  const ses = new Float64Array(2);
+  sesGridFit(x, n, 1e-15, ses);
+  const bestAlpha = ses[0]!;
+  const bestLevel = ses[1]!;
   const slope = n > 1 ? olsSlope(x) : 0;
   const shift = (1 - Math.pow(1 - bestAlpha, n)) / bestAlpha;
   for (let k = 0; k < h; k++) {
@@ -287,21 +276,6 @@ function seasonalIndices(x: Float64Array, season: number, cycles: number, multip
   return index;
 }
 
-/** OLS slope of x against 0 … n − 1. */
-function olsSlope(x: Float64Array): number {
-  const n = x.length;
-  const tMean = (n - 1) / 2;
-  let xMean = 0;
-  for (let t = 0; t < n; t++) xMean += x[t]!;
-  xMean /= n;
-  let sxy = 0;
-  let sxx = 0;
-  for (let t = 0; t < n; t++) {
-    sxy += (t - tMean) * (x[t]! - xMean);
-    sxx += (t - tMean) * (t - tMean);
-  }
-  return sxx > 0 ? sxy / sxx : 0;
-}
 
 function projectUnchecked(method: ProjectionMethod, y: ArrayLike<number>, n: number, season: number, h: number, cycles: number): Float64Array {
   if (method === "seasonal-naive") return seasonalNaiveUnchecked(y, n, season, h);

@@ -11,3 +11,4 @@ export { quantileSorted, quantileType7, quantilesType7 } from "./quantile.js";
 export { normalCdf, normalQuantile } from "./normal.js";
 export { logGamma, regularizedGammaP, regularizedGammaQ } from "./gamma.js";
 export { chiSquareCdf, chiSquareQuantile } from "./chisquare.js";
+export { SES_GRID, sesGridFit, olsSlope } from "./smoothing.js";

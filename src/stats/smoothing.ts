@@ -1,0 +1,87 @@
+/**
+ * Simple exponential smoothing on a grid of smoothing weights, and the
+ * least-squares slope: the pieces the Theta-like projections share
+ * (the network's features and the whole-history projections).
+ * @module
+ */
+
+/**
+ * The smoothing weights α {@link sesGridFit} tries, in this order.
+ * @category Statistics
+ */
+export const SES_GRID: readonly number[] = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1];
+
+/**
+ * Simple exponential smoothing of x[0 .. n−1] with the weight α of
+ * {@link SES_GRID} whose one-step squared error is least: level ℓ₀ = x₀,
+ * ℓₜ = ℓₜ₋₁ + α(xₜ − ℓₜ₋₁), error Σ (xₜ − ℓₜ₋₁)² over t ≥ 1. A later α
+ * replaces the best so far only when its error is lower by more than
+ * `tolerance` (so near-ties keep the smaller α).
+ *
+ * Writes [α, final level] to `out` (for n < 2: [1, x[n − 1]]).
+ *
+ * Cost: O(n · grid) time, no allocation.
+ *
+ * @param x - The values.
+ * @param n - How many of them (from the start).
+ * @param tolerance - How much lower a later α's error must be.
+ * @param out - Receives α and the final level.
+ *
+ * @example
+ * ```ts
+ * const out = new Float64Array(2);
+ * sesGridFit(Float64Array.of(1, 1, 1, 1), 4, 1e-12, out);
+ * Array.from(out); // no error at any α: the first is kept
+ * // => [0.05, 1]
+ * ```
+ * @category Statistics
+ */
+export function sesGridFit(x: ArrayLike<number>, n: number, tolerance: number, out: Float64Array): void {
+  let bestAlpha = 1;
+  let bestLevel = x[n - 1] as number;
+  let bestSse = Infinity;
+  for (const alpha of SES_GRID) {
+    let level = x[0] as number;
+    let sse = 0;
+    for (let i = 1; i < n; i++) {
+      const e = (x[i] as number) - level;
+      sse += e * e;
+      level += alpha * e;
+    }
+    if (sse < bestSse - tolerance) {
+      bestSse = sse;
+      bestAlpha = alpha;
+      bestLevel = level;
+    }
+  }
+  out[0] = bestAlpha;
+  out[1] = bestLevel;
+}
+
+/**
+ * Least-squares slope of x[0 .. n−1] against 0 … n − 1 (0 when n < 2).
+ *
+ * Cost: O(n), no allocation.
+ *
+ * @example
+ * ```ts
+ * olsSlope(Float64Array.of(1, 3, 5, 7));
+ * // => 2
+ * ```
+ * @category Statistics
+ */
+export function olsSlope(x: ArrayLike<number>, n: number = x.length): number {
+  if (n < 2) return 0;
+  const tMean = (n - 1) / 2;
+  let xMean = 0;
+  for (let i = 0; i < n; i++) xMean += x[i] as number;
+  xMean /= n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    const dt = i - tMean;
+    num += dt * ((x[i] as number) - xMean);
+    den += dt * dt;
+  }
+  return num / den;
+}
