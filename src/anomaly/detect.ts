@@ -8,10 +8,10 @@
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
-import { SEASONAL_JUDGE_MIN_WINDOW, SEASONAL_JUDGE_WINDOW, judgeLag, levelJudge, seasonalJudge } from "./seasonal-judge.js";
+import { SEASONAL_JUDGE_WINDOW, judgeLag, levelJudge, seasonalJudge } from "./seasonal-judge.js";
 import { detectPeriods } from "../series/period.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
-import { horizonWarning, modelParams } from "../model/config.js";
+import { horizonWarning } from "../model/config.js";
 import { parseFreq } from "../series/freq.js";
 import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 import {
@@ -22,6 +22,7 @@ import {
   anomalyCalibrationSize,
   univariateAnomalyFlags,
   judgedZ,
+  windowLeftOut,
   ANOMALY_Z_CAP,
   type SeasonalOpinion,
 } from "./scores.js";
@@ -492,12 +493,12 @@ function seasonalOpinions(series: SeriesData, candidates: readonly number[], det
   const opinion: Opinions = { ...blank(), second: blank() };
   const judged = new Float64Array(5);
   const q = gaussianMultiplier(level);
+  // a judge speaks only with its whole window of SEASONAL_JUDGE_WINDOW differences (m 0: values) before min(t, window start)
   const judge = (values: Float64Array, t: number, m: number, windowStart: number): boolean => {
     const end = Math.min(t, windowStart);
-    if (m === 0) return end >= SEASONAL_JUDGE_WINDOW && levelJudge(values, t, q, judged, SEASONAL_JUDGE_WINDOW, end);
-    const lag = judgeLag(t, m, windowStart);
-    const window = Math.min(SEASONAL_JUDGE_WINDOW, end - lag);
-    return window >= SEASONAL_JUDGE_MIN_WINDOW && seasonalJudge(values, t, lag, q, judged, window, end);
+    const lag = m === 0 ? 0 : judgeLag(t, m, windowStart);
+    if (end - lag < SEASONAL_JUDGE_WINDOW) return false;
+    return m === 0 ? levelJudge(values, t, q, judged, SEASONAL_JUDGE_WINDOW, end) : seasonalJudge(values, t, lag, q, judged, SEASONAL_JUDGE_WINDOW, end);
   };
   for (let i = 0; i + 1 < series.offsets.length; i++) {
     const start = series.offsets[i] as number;
@@ -506,7 +507,7 @@ function seasonalOpinions(series: SeriesData, candidates: readonly number[], det
     // periods nor the judges' differences nor their centres; with fewer (a long window), the judges read the series up to t.
     let forecastBefore = 0;
     for (let t = 0; t < values.length - detectionSize; t++) if ((pointCutoff[start + t] as number) >= 0) forecastBefore++;
-    const windowStart = forecastBefore >= 6 * detectionSize ? values.length - detectionSize : values.length;
+    const windowStart = windowLeftOut(forecastBefore, detectionSize) ? values.length - detectionSize : values.length;
     // A series with a season found is judged at every season of its frequency its history holds twice (a day and a week
     // of hourly data): on the development half of the real data this ranked anomalies better than the periods found alone
     // (docs/monitoring-experiments.md).

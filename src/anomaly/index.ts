@@ -11,6 +11,7 @@ export {
   type SeriesScoreSummary,
   type SeasonalOpinion,
   calibrationFitEnd,
+  windowLeftOut,
   anomalyCalibrationSize,
   ANOMALY_CALIBRATION_MAX,
   ANOMALY_EXCLUDE_Z,
@@ -23,5 +24,5 @@ export {
   anomalyWindowCount,
   detectAnomalies,
 } from "./detect.js";
-export { SEASONAL_JUDGE_WINDOW, SEASONAL_JUDGE_MIN_WINDOW, SEASONAL_JUDGE_SD_FLOOR, judgeLag, levelJudge, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";
+export { SEASONAL_JUDGE_WINDOW, SEASONAL_JUDGE_SD_FLOOR, judgeLag, levelJudge, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";
 export { ANOMALY_CUSUM_ALLOWANCE, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation } from "./accumulated.js";

@@ -201,7 +201,7 @@ export function seriesCalibratedScores(
     throw new RangeError(`seriesCalibratedScores: judge.second.centre and judge.second.sd need ${detectionSize} values`);
   }
   const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, second: judge.second, q: gaussianMultiplier(level) };
-  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, outside < 6 * detectionSize);
+  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize));
 
   // Static: every forecast point calibrates every detection point.
   let count = 0;
@@ -577,6 +577,27 @@ export function multivariateThreshold(level: number, seriesCount: number): numbe
   if (seriesCount === 1) return q * q;
   if (seriesCount === 2) return -2 * Math.log1p(-level / 100);
   return chiSquareQuantile(level / 100, seriesCount);
+}
+
+/**
+ * The seed's rule: whether the detection window is left out of everything
+ * that judges it (the calibration of its points, the seasonal judges'
+ * periods, differences and centres): when at least 6 · detectionSize
+ * forecast points precede it. With fewer, the window's own values may enter.
+ *
+ * @param outside - Forecast points before the detection window.
+ * @param detectionSize - Points of the detection window.
+ *
+ * @example
+ * ```ts
+ * windowLeftOut(30, 5); // => true
+ * windowLeftOut(336, 100); // a long window: fewer than 600 precede it
+ * // => false
+ * ```
+ * @category Anomaly detection
+ */
+export function windowLeftOut(outside: number, detectionSize: number): boolean {
+  return outside >= 6 * detectionSize;
 }
 
 /**

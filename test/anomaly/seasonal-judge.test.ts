@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
-import { combineJudges, detectAnomalies, judgedInterval, judgeLag, JUDGES_AGREE_Z, levelJudge, SEASONAL_JUDGE_MIN_WINDOW, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "../../src/anomaly/index.js";
+import { combineJudges, detectAnomalies, judgedInterval, judgeLag, JUDGES_AGREE_Z, levelJudge, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "../../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../../src/cv/index.js";
 import { fixedModelSource } from "../../src/finetune/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
@@ -217,8 +217,7 @@ describe("detectAnomalies with the seasonal judge", () => {
       const windowStart = y.length - 48;
       const judgeAt = (t: number, m: number): number => {
         const lag = judgeLag(t, m, windowStart);
-        const window = Math.min(SEASONAL_JUDGE_WINDOW, windowStart - lag);
-        return window >= SEASONAL_JUDGE_MIN_WINDOW && seasonalJudge(values, t, lag, q, out, window, windowStart) ? out[0]! : Number.NaN;
+        return windowStart - lag >= SEASONAL_JUDGE_WINDOW && seasonalJudge(values, t, lag, q, out, SEASONAL_JUDGE_WINDOW, windowStart) ? out[0]! : Number.NaN;
       };
       for (let r = 0; r < 48; r++) {
         const t = judged.idxs[r]!;
