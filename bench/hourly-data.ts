@@ -17,6 +17,7 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import type { Freq } from "../src/types.js";
+import { cloudMonitoringStreams } from "./cloud-monitoring-data.js";
 
 export const HORIZONS = [24, 48] as const;
 export const MAX_HORIZON = 48;
@@ -48,13 +49,6 @@ export interface Origin {
 }
 
 const ETT_COLUMNS = ["HUFL", "HULL", "MUFL", "MULL", "LUFL", "LULL", "OT"];
-const CLOUD_DEVELOPMENT_DOMAINS = [
-  "application-crash-rate-1",
-  "consumer-purchase-rate",
-  "ecommerce-api-incoming-rps",
-  "mongodb-application-rps",
-  "service-unavailable",
-];
 
 function splitPoint(n: number, day: number): number {
   return n - Math.floor(n / 4 / day) * day;
@@ -83,19 +77,14 @@ function taylorSeries(dir: string): HourlySeries {
   return { id: "taylor", group: "taylor (half-hourly)", freq: "30min", day: 48, y, heldOutStart: splitPoint(y.length, 48) };
 }
 
+/** The Cloud Monitoring Dataset's development half (bench/cloud-monitoring-data.ts: the split and the loader). */
 function cloudSeries(dir: string): HourlySeries[] {
-  const out: HourlySeries[] = [];
-  for (const domain of CLOUD_DEVELOPMENT_DOMAINS) {
-    const data = JSON.parse(readFileSync(`${dir}/cloud-monitoring/${domain}.json`, "utf8")) as { series: { id: string; step: number; values: number[] }[] };
-    for (const s of data.series) {
-      const hourly = s.step === 3600;
-      if (!hourly && s.step !== 60) throw new Error(`${domain}/${s.id}: step ${s.step} s`);
-      const day = hourly ? 24 : 1440;
-      const y = Float64Array.from(s.values);
-      out.push({ id: `${domain}/${s.id}`, group: hourly ? "cloud, hourly" : "cloud, per minute", freq: hourly ? "H" : "min", day, y, heldOutStart: splitPoint(y.length, day) });
-    }
-  }
-  return out;
+  return cloudMonitoringStreams("development", `${dir}/cloud-monitoring`).map((s) => {
+    const hourly = s.stepSeconds === 3600;
+    if (!hourly && s.stepSeconds !== 60) throw new Error(`${s.domain}/${s.id}: step ${s.stepSeconds} s`);
+    const day = hourly ? 24 : 1440;
+    return { id: `${s.domain}/${s.id}`, group: hourly ? "cloud, hourly" : "cloud, per minute", freq: hourly ? "H" : "min", day, y: s.values, heldOutStart: splitPoint(s.values.length, day) };
+  });
 }
 
 /** The origins of one series (see the module's comment), earliest first. */
