@@ -140,10 +140,10 @@ function tooShortItem(n: number, i: number, { h, nWindows, stepSize }: CrossVali
  * @category API rules
  */
 export function crossValidationSizeErrors(sizes: readonly number[], shape: CrossValidationShape): ErrorItem[] {
-  const back = shape.h + (shape.nWindows - 1) * shape.stepSize;
+  const origins = windowOrigins(sizes, shape, 0);
   const out: ErrorItem[] = [];
   sizes.forEach((n, i) => {
-    if (n - back < 1) out.push(tooShortItem(n, i, shape));
+    if (origins[i]! < 1) out.push(tooShortItem(n, i, shape));
   });
   return out;
 }
@@ -222,12 +222,7 @@ export function crossValidationWindowSeries(
   const cut = windowOrigins(series.sizes, shape, w);
   const sizes = Int32Array.from(cut);
   const offsets = seriesOffsets(sizes);
-  const starts: number[] = [];
-  let start = 0;
-  for (const n of series.sizes) {
-    starts.push(start);
-    start += n;
-  }
+  const starts = seriesOffsets(series.sizes);
   const X = series.X ?? [];
   const pack = (values: Float64Array): Float64Array => {
     if (cut.length === 1) return values.subarray(0, cut[0]);

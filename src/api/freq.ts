@@ -9,6 +9,9 @@
 import { freqRefusal, parseFreq } from "../series/freq.js";
 import type { Freq, ModelFreq } from "../types.js";
 
+/** The six classes, shortest period first: the order of the accepted lists and the pattern. */
+const CLASS_ORDER: readonly ModelFreq[] = ["H", "D", "W", "M", "Q", "Y"];
+
 /**
  * The model frequency letter of an alias of exactly one of the six classes'
  * periods, or `null` otherwise. Accepted: the letters (`H`, `D`, `W`, `M`,
@@ -72,8 +75,7 @@ export function acceptedFreqAliases(freqs: readonly ModelFreq[]): string {
     Q: "Q (or QS, QE, QS-DEC, …)",
     Y: "Y (or YS, YE, A, AS, YS-DEC, …)",
   };
-  const order: readonly ModelFreq[] = ["H", "D", "W", "M", "Q", "Y"];
-  return order.filter((f) => freqs.includes(f)).map((f) => shown[f]).join(", ");
+  return CLASS_ORDER.filter((f) => freqs.includes(f)).map((f) => shown[f]).join(", ");
 }
 
 /**
@@ -136,6 +138,5 @@ export function freqPattern(freqs: readonly ModelFreq[]): string {
     Q: `(?:Q|QS|QE)${months}`,
     Y: `(?:Y|YS|YE|A|AS)${months}`,
   };
-  const order: readonly ModelFreq[] = ["H", "D", "W", "M", "Q", "Y"];
-  return `^(?:${order.filter((f) => freqs.includes(f)).map((f) => parts[f]).join("|")})$`;
+  return `^(?:${CLASS_ORDER.filter((f) => freqs.includes(f)).map((f) => parts[f]).join("|")})$`;
 }
