@@ -55,7 +55,7 @@ export type Freq = ModelFreq | SubDailyFreq | CalendarFreq;
  * Names of the pretrained models.
  * @category Types
  */
-export type ModelName = "forecastmodel-1" | "forecastmodel-1-long-horizon" | "forecastmodel-2.1";
+export type ModelName = "forecastmodel-1" | "forecastmodel-1-long-horizon" | "forecastmodel-2.1" | "forecastmodel-1-high-frequency";
 
 /**
  * Fine-tune losses.

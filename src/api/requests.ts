@@ -22,7 +22,7 @@ import { anomalyMinimumLength, anomalyWindowCount, ANOMALY_MIN_CONTEXT } from ".
 import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index.js";
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { historicWindowCount } from "../historic/index.js";
-import { isModelName, modelParams } from "../model/index.js";
+import { defaultModel, isModelName, modelParams } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
 import { readFreq } from "./freq.js";
@@ -240,9 +240,9 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
     out.push(valueError(["body", "series", "X"], `the request has ${features} exogenous features, more than limits.maxFeatures = ${limits.maxFeatures}`));
   }
   const modelRaw = ownProperty(raw, "model");
-  const model = isModelName(modelRaw) ? modelRaw : "forecastmodel-1";
   const freqRaw = ownProperty(raw, "freq");
   const freq = (typeof freqRaw === "string" ? parseFreq(freqRaw)?.name : undefined) ?? "D";
+  const model = isModelName(modelRaw) ? modelRaw : endpoint === "forecast" ? defaultModel(freq) : "forecastmodel-1";
   const { horizon, inputSize } = modelParams(model, freq);
   let windows = 0;
   let trainingPasses = 1;
@@ -413,6 +413,9 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   const cross = crossFieldRules(endpoint, v);
   if (cross.length > 0) throw new ValidationError(cross);
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
+  // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly and
+  // half-hourly data default to the high-frequency model, where it was measured to win.
+  if (endpoint === "forecast" && !v.modelGiven && typeof v.freq === "string") v.model = defaultModel(v.freq);
   return v as unknown as ValidatedBodies[E];
 }
 

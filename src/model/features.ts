@@ -45,10 +45,29 @@ export function inputLayout(shape: NetworkShape): InputLayout {
   const context = 0;
   const mask = L;
   const projections = 2 * L;
-  const meta = projections + PROJECTION_COUNT * shape.outputLength;
+  const meta = projections + shape.projections * shape.outputLength;
   const peers = meta + META_COUNT;
   const size = peers + (shape.crossSeries ? L + 1 : 0);
   return { context, mask, projections, meta, peers, size };
+}
+
+/**
+ * What builds a network's input rows: `WindowFeaturizer` (the `"window"`
+ * view) or `SeasonsFeaturizer` (the `"seasons"` view); `createFeaturizer`
+ * picks it from the shape.
+ * @category Network
+ */
+export interface Featurizer {
+  readonly shape: NetworkShape;
+  readonly layout: InputLayout;
+  /**
+   * Writes the input vector of the history `window` at `row[offset ..]` and
+   * its normalisation in `scaleOut`; `longSeason` (a week of steps, 0: none)
+   * is read by the seasons view only.
+   */
+  featurize(window: Float64Array, seasonLength: number, row: Float64Array, offset: number, scaleOut: WindowScale, longSeason?: number): void;
+  /** Writes the peers part of cross-series rows (see `WindowFeaturizer.writePeers`). */
+  writePeers(rows: Float64Array, from: number, count: number, sums: Float64Array): void;
 }
 
 /**
@@ -67,7 +86,7 @@ export interface WindowScale {
  * buffers, so featurising allocates nothing per window.
  * @category Network
  */
-export class WindowFeaturizer {
+export class WindowFeaturizer implements Featurizer {
   readonly shape: NetworkShape;
   readonly layout: InputLayout;
   private readonly z: Float64Array;
