@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build() { npx tsc -p tsconfig.build.json || echo "(type errors elsewhere in the tree; JavaScript was still emitted)"; }
 build
-node dist/bench/pretrain.js --model forecastmodel-1-high-frequency --seed fmhf-v1 --steps 10000 --batch 256 --lr 0.001 --warmup 300 --log-every 250
+node dist/bench/pretrain.js --model forecastmodel-1-high-frequency --seed fmhf-v2 --steps 12000 --batch 256 --lr 0.001 --warmup 300 --log-every 250
 build
-node dist/bench/pretrain.js --model forecastmodel-1-high-frequency --init forecastmodel-1-high-frequency --stage spread --seed fmhf-v1-spread --steps 3000 --batch 256 --lr 0.001 --warmup 100 --log-every 250
+node dist/bench/pretrain.js --model forecastmodel-1-high-frequency --init forecastmodel-1-high-frequency --stage spread --seed fmhf-v2-spread --steps 3000 --batch 256 --lr 0.001 --warmup 100 --log-every 250
 build

@@ -134,9 +134,9 @@ export function syntheticHfWindow(u: Uniform, shape: NetworkShape): HfWindow {
     dayMean += day[j]! / m;
   }
   // The week: per-day factors and a weekend that is lower and/or flatter.
-  const weekend = u() < 0.6;
+  const weekend = u() < 0.75;
   const weekendStart = Math.floor(u() * 7);
-  const weekendFactor = between(u, 0.15, 1);
+  const weekendFactor = between(u, 0.1, 0.9);
   const weekendFlatten = between(u, 0, 1);
   const dayFactor = Array.from({ length: 7 }, () => 1 + (u() < 0.5 ? 0.08 * gauss(u) : 0));
   const isWeekend = (dow: number): boolean => weekend && (dow === weekendStart || dow === (weekendStart + 1) % 7);
