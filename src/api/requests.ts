@@ -219,7 +219,11 @@ export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: 
   return out;
 }
 
-/** Fixed cost of one fine-tune step (the optimiser's update and the gradient's set-up), in training windows. */
+/**
+ * Fixed cost of one fine-tune step (the optimiser's update and the
+ * gradient's set-up), in training windows of `finetuneTrainingCost`.
+ * @category API rules
+ */
 export const FINETUNE_STEP_OVERHEAD_WINDOWS = 16;
 
 /**
