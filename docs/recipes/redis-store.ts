@@ -153,12 +153,15 @@ export function createRedisStore(redis: Redis, prefix = "forecastmodel:"): Servi
       return text === null ? undefined : (JSON.parse(text) as StoredJob);
     },
     async insertJob(job, quota): Promise<JobInsertOutcome> {
-      const [maxJobs, maxValues] = quota === undefined ? [-1, -1] : [quota.maxJobs, quota.maxValues];
+      // an unbounded quota (Infinity) as the largest exact integer: Lua reads no "Infinity"
+      const bound = (v: number): number => Math.min(v, Number.MAX_SAFE_INTEGER);
+      const [maxJobs, maxValues] = quota === undefined ? [-1, -1] : [bound(quota.maxJobs), bound(quota.maxValues)];
       const keys = [k("job", job.jobId), k("jobstatus", job.jobId), k("pending"), k("seq"), k("pendingload", job.accountId)];
       return (await redis.eval(INSERT_JOB, 5, ...keys, JSON.stringify(job), job.status, job.jobId, String(job.values ?? 0), String(maxJobs), String(maxValues))) as JobInsertOutcome;
     },
     async updateJob(jobId, expected: ApiJobStatus, next, expiry) {
-      const ttl = expiry === undefined ? 0 : Math.max(1, Math.ceil(expiry.ttlMs));
+      // 0: kept (no expiry, or an infinite one)
+      const ttl = expiry === undefined || !Number.isFinite(expiry.ttlMs) ? 0 : Math.max(1, Math.ceil(expiry.ttlMs));
       const keys = [k("job", jobId), k("jobstatus", jobId), k("pending"), k("pendingload", next.accountId)];
       const done = await redis.eval(UPDATE_JOB, 4, ...keys, expected, JSON.stringify(next), next.status, jobId, String(next.values ?? 0), String(ttl));
       return done === 1;

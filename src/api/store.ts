@@ -312,11 +312,11 @@ export function createMemoryStore(): ServiceStore {
       if (current === undefined || current.status !== expected || next.jobId !== jobId) return false;
       jobs.set(jobId, next);
       if (expected === "pending" && next.status !== "pending") addLoad(current, -1);
-      if (expiry !== undefined) {
-        const at = expiry.nowMs + expiry.ttlMs;
+      const at = expiry === undefined ? Infinity : expiry.nowMs + expiry.ttlMs;
+      if (at < Infinity) {
         jobExpiry.set(jobId, at);
         expiryQueue.push({ jobId, at });
-      }
+      } else jobExpiry.delete(jobId);
       return true;
     },
     pendingJobs: async () => [...jobs.values()].filter((j) => j.status === "pending"),

@@ -128,6 +128,16 @@ describe("finished jobs expire", () => {
     expect((await service.runJobs()).succeeded).toBe(1);
   });
 
+  it("resultTtlMs Infinity keeps finished jobs for ever; maxPendingJobs Infinity bounds nothing", async () => {
+    const { service, send, read, advance } = clockedService({ jobLimits: { resultTtlMs: Infinity, maxPendingJobs: Infinity } });
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(jobId(await send("/v2/forecast/async", forecastBody)));
+    expect(new Set(ids).size).toBe(30);
+    await service.runJobs();
+    advance(1e15);
+    expect((await read(`/v2/forecast/jobs/${ids[0]}`)).status).toBe(200);
+  });
+
   it("configured: resultTtlMs 5000", async () => {
     const { service, send, read, advance } = clockedService({ jobLimits: { resultTtlMs: 5000 } });
     const id = jobId(await send("/v2/forecast/async", forecastBody));

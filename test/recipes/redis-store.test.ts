@@ -95,6 +95,10 @@ suite("Redis store", () => {
     expect(await store.updateJob("ft-q1", "pending", { ...sized("ft-q1", 10), status: "running" })).toBe(true);
     expect(await store.insertJob(sized("ft-q4", 10), quota)).toBe("ok");
     expect(await store.insertJob(sized("ft-q5", 0), quota)).toBe("limit");
+    // unbounded quotas and an infinite expiry
+    expect(await store.insertJob(sized("ft-q6", 1e9), { maxJobs: Infinity, maxValues: Infinity })).toBe("ok");
+    expect(await store.updateJob("ft-q6", "pending", { ...sized("ft-q6", 1e9), status: "cancelled" }, { ttlMs: Infinity, nowMs: 0 })).toBe(true);
+    expect((await store.getJob("ft-q6"))!.status).toBe("cancelled");
   });
 
   it("finished jobs expire: updateJob with a ttl sets the job's keys to expire (SET PX)", async () => {
