@@ -638,7 +638,8 @@ export function createService(options: ServiceOptions): ForecastService {
       if (reservation !== null) await store.settleTokens(account.id, reservation.id, 0);
       throw pendingLimitError(requestID);
     }
-    // stored: a pending job's reservation is held until the job ends (leased again when it runs)
+    // stored: a pending job's reservation is held until the job ends (leased again when it runs). A runner
+    // that claimed the job before this line has its lease undone here until its next renewal (leaseMs / 3)
     if (reservation !== null) await store.renewReservation(account.id, reservation.id, null, nowMs());
     if (options.onJobSubmitted !== undefined) await options.onJobSubmitted({ jobId: answer.job_id, task, accountId: account.id });
     return answer;
