@@ -49,6 +49,7 @@ async function time(label: string, path: string, body: unknown): Promise<void> {
   rows.push(row);
 }
 
+console.log(`load average ${os.loadavg()[0]!.toFixed(1)} (1 min) at the start`);
 const W = DEFAULT_SERVICE_LIMITS.maxNetworkWindows;
 const F = DEFAULT_SERVICE_LIMITS.maxFinetuneWindows;
 const fmt = (n: number): string => n.toLocaleString("en-US");
