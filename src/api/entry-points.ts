@@ -6,7 +6,7 @@
  * @module
  */
 import { ValidationError, valueError } from "../errors.js";
-import type { AnomalyInput, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput } from "../types.js";
+import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import { hashValues, uuidLayout } from "./ids.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "./bodies.js";
 import { readJsonBody } from "./json.js";
@@ -200,8 +200,8 @@ function unknownFieldsWarning(endpoint: ApiEndpoint, raw: unknown): string | nul
  * ```
  * @category Entry points
  */
-export function forecast(body: JsonBody<ForecastRequest>, options: CoreCallOptions = {}): ForecastResult {
-  return runCore("forecast", body, options, DEFAULT_PIPELINES).result;
+export function forecast<L extends number = number>(body: JsonBody<ForecastRequest<L>>, options: CoreCallOptions = {}): ForecastResult<LevelIntervals<L>> {
+  return runCore("forecast", body, options, DEFAULT_PIPELINES).result as ForecastResult<LevelIntervals<L>>;
 }
 
 /**
@@ -223,8 +223,11 @@ export function forecast(body: JsonBody<ForecastRequest>, options: CoreCallOptio
  * ```
  * @category Entry points
  */
-export function detectAnomaliesOnline(body: JsonBody<AnomalyRequest>, options: CoreCallOptions = {}): AnomalyResult {
-  return runCore("anomaly", body, options, DEFAULT_PIPELINES).result;
+export function detectAnomaliesOnline<L extends number = number, M extends "univariate" | "multivariate" = "univariate" | "multivariate">(
+  body: JsonBody<AnomalyRequest<L, M>>,
+  options: CoreCallOptions = {},
+): AnomalyResult<AnomalyIntervals<L, M>> {
+  return runCore("anomaly", body, options, DEFAULT_PIPELINES).result as AnomalyResult<AnomalyIntervals<L, M>>;
 }
 
 /**
@@ -245,8 +248,8 @@ export function detectAnomaliesOnline(body: JsonBody<AnomalyRequest>, options: C
  * ```
  * @category Entry points
  */
-export function historicForecast(body: JsonBody<HistoricRequest>, options: CoreCallOptions = {}): HistoricResult {
-  return runCore("historic", body, options, DEFAULT_PIPELINES).result as HistoricResult;
+export function historicForecast<L extends number = number>(body: JsonBody<HistoricRequest<L>>, options: CoreCallOptions = {}): HistoricResult<LevelIntervals<L>> {
+  return runCore("historic", body, options, DEFAULT_PIPELINES).result as HistoricResult<LevelIntervals<L>>;
 }
 
 /**
