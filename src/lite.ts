@@ -106,7 +106,7 @@ export {
 export { exogenousBeforeModel, exogenousAfterModel, fitRidgeRegression, EXOGENOUS_DEFAULT_PENALTY } from "./exogenous/index.js";
 
 // Charts.
-export { renderAnomalyChart, anomalyChartInput, cropAnomalyChartInput } from "./chart/index.js";
+export { renderAnomalyChart, anomalyChartInput, cropAnomalyChartInput, plotForecast, plotAnomalies } from "./chart/index.js";
 
 // Every type of the modules above.
 export type * from "./types.js";
