@@ -295,6 +295,40 @@ function kindOf(v: unknown): string {
 }
 
 /**
+ * Numbers written as text (`"112"`, as a CSV parser gives them when nobody
+ * converted the column): one 422 item per column, at its first such row,
+ * saying how many rows and how to convert, instead of one identical item per
+ * row. Values that are no number at all (`""`, `"n/a"`, `NaN`) are not
+ * noted: the caller names their row.
+ */
+function numbersAsText(errors: ErrorItem[], rowCount: number): { note(column: string, row: number, value: unknown): boolean; finish(): void } {
+  const columns = new Map<string, { item: number; first: number; value: string; count: number }>();
+  return {
+    note(column, row, value) {
+      if (typeof value !== "string" || value.trim() === "" || !Number.isFinite(Number(value))) return false;
+      const seen = columns.get(column);
+      if (seen !== undefined) seen.count++;
+      else {
+        columns.set(column, { item: errors.length, first: row, value, count: 1 });
+        errors.push(valueError(["rows", row, column], "", value)); // worded in finish(), when the count is known
+      }
+      return true;
+    },
+    finish() {
+      for (const [column, c] of columns) {
+        const what = column === "y" ? "y" : `feature ${column}`;
+        const msg =
+          `${what} holds numbers written as strings in ${c.count} of ${rowCount} rows (rows[${c.first}].${column} is ${JSON.stringify(c.value)}): ` +
+          `convert the column to numbers before the call, e.g. rows.map((r) => ({ ...r, ${column}: Number(r.${column}) })), or with csv-parse's ` +
+          `cast option (cast: (value, context) => (context.column === ${JSON.stringify(column)} ? Number(value) : value))`;
+        const item = errors[c.item] as ErrorItem;
+        errors[c.item] = valueError(item.loc, msg, c.value);
+      }
+    },
+  };
+}
+
+/**
  * The rule on `h` of the records entry points, checked before any timestamp
  * is made: an integer 1 ≤ h ≤ limits.maxHorizon, and the forecast rows
  * (series × h, each with the mean and two bounds per level) within
@@ -324,6 +358,7 @@ function packRecords(given: readonly RecordRowFields[], h: number, freq: Freq | 
   const dates = rows.every((r) => isRowObject(r) && r.ds instanceof Date);
   const allMidnight = dates && rows.every((r) => (r.ds as Date).getTime() % 86_400_000 === 0);
   const groups = new Map<string, { id: string | number; rows: number[] }>();
+  const textNumbers = numbersAsText(errors, rows.length);
   rows.forEach((r: unknown, i) => {
     if (errors.length > 1000) return;
     if (!isRowObject(r)) {
@@ -331,9 +366,14 @@ function packRecords(given: readonly RecordRowFields[], h: number, freq: Freq | 
       return;
     }
     if (typeof r.unique_id !== "string" && typeof r.unique_id !== "number") errors.push(valueError(["rows", i, "unique_id"], "unique_id must be a string or a number", r.unique_id));
-    if (typeof r.y !== "number" || !Number.isFinite(r.y)) errors.push(valueError(["rows", i, "y"], "y must be a finite number", r.y));
+    if (typeof r.y !== "number" || !Number.isFinite(r.y)) {
+      if (!textNumbers.note("y", i, r.y)) errors.push(valueError(["rows", i, "y"], "y must be a finite number", r.y));
+    }
     if (dsText(r.ds, allMidnight) === null) errors.push(valueError(["rows", i, "ds"], "ds must be a string YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, or a valid Date", r.ds));
-    for (const f of features) if (typeof r[f] !== "number" || !Number.isFinite(r[f] as number)) errors.push(valueError(["rows", i, f], `feature ${f} must be a finite number in every row`, r[f]));
+    for (const f of features) {
+      if (typeof r[f] === "number" && Number.isFinite(r[f])) continue;
+      if (!textNumbers.note(f, i, r[f])) errors.push(valueError(["rows", i, f], `feature ${f} must be a finite number in every row`, r[f]));
+    }
     for (const key of Object.keys(r)) if (!RESERVED.has(key) && !featureSet.has(key)) errors.push(valueError(["rows", i, key], `feature ${key} is not in the first row: every row must have the same features`));
     if (errors.length > 1000) return;
     const key = `${typeof r.unique_id}:${String(r.unique_id)}`;
@@ -344,6 +384,7 @@ function packRecords(given: readonly RecordRowFields[], h: number, freq: Freq | 
     }
     g.rows.push(i);
   });
+  textNumbers.finish();
   if (errors.length === 0) errors.push(...horizonErrors(h, groups.size, valuesPerStep, limits));
   if (errors.length > 0) throw new ValidationError(errors);
   const ids: (string | number)[] = [];
@@ -416,6 +457,28 @@ function futureRowIndex(futureRows: readonly FutureRecordRow[]): Map<string, Fut
   return index;
 }
 
+/**
+ * Runs the JSON entry point behind a records call, its 422 items placed
+ * where the caller wrote the value: an option at its name (`["level", 0]`,
+ * not `["body", "level", 0]`: the caller passed an options object, not a
+ * body), the series at `rows` and `X_future` at `futureRows`.
+ */
+function asRecordsCall<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    throw new ValidationError(
+      e.detail.map((item) => {
+        if (item.loc[0] !== "body" || item.loc.length < 2) return item;
+        const field = item.loc[1];
+        const loc = field === "series" ? ["rows"] : field === "X_future" ? ["futureRows"] : item.loc.slice(1);
+        return { ...item, loc };
+      }),
+    );
+  }
+}
+
 /** Rows of per-row arrays (`mean`, interval bounds, …) of one result laid out series after series. */
 function rowsOf(ids: readonly (string | number)[], ds: readonly (readonly (string | Date)[])[], arrays: Record<string, readonly unknown[]>): ResultRecord[] {
   const out: ResultRecord[] = [];
@@ -482,7 +545,7 @@ export function forecastRecords<Row extends RecordRowFields, L extends number = 
     });
   }
   const body = { ...rest, series: packed.series, freq: packed.freq, ...(X_future !== undefined ? { X_future } : {}) } as ForecastRequest;
-  const result = forecast(body, call);
+  const result = asRecordsCall(() => forecast(body, call));
   return recordsResult<ForecastRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>>(rowsOf(packed.ids, packed.parts.map((p) => p.future), { mean: result.mean, ...intervalArrays(result.intervals) }), result);
 }
 
@@ -507,7 +570,7 @@ export function detectAnomaliesRecords<Row extends RecordRowFields, L extends nu
 ): RecordsResult<AnomalyRecord<Row["unique_id"], ResultDs<Row["ds"]>, L, M>> {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  const result: AnomalyResult = detectAnomaliesOnline({ ...rest, series: packed.series, freq: packed.freq } as AnomalyRequest, call);
+  const result: AnomalyResult = asRecordsCall(() => detectAnomaliesOnline({ ...rest, series: packed.series, freq: packed.freq } as AnomalyRequest, call));
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
   const yOut = result.idxs.map((r) => packed.series.y[r]);
   const arrays = { y: yOut, mean: result.mean, anomaly: result.anomaly, anomaly_score: result.anomaly_score, accumulated_anomaly_score: result.accumulated_anomaly_score };
@@ -526,7 +589,7 @@ export function historicForecastRecords<Row extends RecordRowFields, L extends n
 ): RecordsResult<HistoricRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>> {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  const result = historicForecast({ ...rest, series: packed.series, freq: packed.freq } as HistoricRequest, call);
+  const result = asRecordsCall(() => historicForecast({ ...rest, series: packed.series, freq: packed.freq } as HistoricRequest, call));
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
   const yOut: number[] = [];
   packed.parts.forEach((p, i) => {
@@ -542,5 +605,5 @@ export function historicForecastRecords<Row extends RecordRowFields, L extends n
 export function finetuneRecords(rows: readonly RecordRowFields[], options: RecordOptions<FinetuneRequest> = {}, call: CoreCallOptions = {}): FinetuneCallResult {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  return finetune({ ...rest, series: packed.series, freq: packed.freq } as FinetuneRequest, call);
+  return asRecordsCall(() => finetune({ ...rest, series: packed.series, freq: packed.freq } as FinetuneRequest, call));
 }
