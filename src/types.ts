@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { ProgressCallback } from "./progress.js";
+
 /**
  * The six frequency classes the network's tables know (season length and
  * native horizon): hourly (and every sub-daily step), daily, weekly, monthly,
@@ -200,6 +202,8 @@ export interface ModelSpec {
   readonly multivariate: boolean;
   /** Free-form model parameters of the request (accepted, currently unused by the networks). */
   readonly modelParameters: Readonly<Record<string, unknown>> | null;
+  /** Reports the progress of fine-tuning and of rolling windows (see `boundedProgress`); never changes a result. */
+  readonly onProgress?: ProgressCallback;
 }
 
 /**

@@ -6,6 +6,7 @@
  * @module
  */
 import { ValidationError, valueError } from "../errors.js";
+import type { ProgressCallback } from "../progress.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import { hashValues, uuidLayout } from "./ids.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "./bodies.js";
@@ -34,6 +35,22 @@ export interface CoreCallOptions {
   readonly finetunedModels?: (id: string) => FinetunedWeights | undefined;
   /** Size limits and work budget to enforce (default: `DEFAULT_SERVICE_LIMITS`, as the service; `UNLIMITED` lifts them). */
   readonly limits?: Partial<ServiceLimits>;
+  /**
+   * Progress of the long parts of the call, `{ stage, done, total }`:
+   * fine-tuning steps (`"finetune"`) and rolling forecast windows
+   * (`"windows"`: a forecast's calibration windows, anomaly detection's
+   * windows), at most `PROGRESS_MAX_CALLS` reports per stage run plus the
+   * last. Called synchronously; it never changes the result.
+   *
+   * @example
+   * ```ts
+   * const y = Array.from({ length: 120 }, (_, t) => 10 + (t % 7));
+   * const reports: string[] = [];
+   * finetune({ series: { y, sizes: [120] }, freq: "D", finetune_steps: 3 }, { onProgress: (p) => reports.push(`${p.stage} ${p.done}/${p.total}`) });
+   * reports; // => ["finetune 1/3", "finetune 2/3", "finetune 3/3"]
+   * ```
+   */
+  readonly onProgress?: ProgressCallback;
 }
 
 /**
@@ -160,7 +177,8 @@ function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: Cor
     if (found === undefined || found === null) throw unknownFinetunedModel(id);
     finetuned = found;
   }
-  const result = executeEndpoint(endpoint, validated, finetuned, pipelines);
+  const request = endpointRequest(endpoint, validated, finetuned);
+  const result = runEndpoint(endpoint, options.onProgress === undefined ? request : { ...request, onProgress: options.onProgress }, pipelines);
   if (unknown !== null) result.warnings.push(unknown);
   return { validated, finetuned, result };
 }
