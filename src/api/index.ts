@@ -29,4 +29,20 @@ export { forecastResultJson, anomalyResultJson, finetuneResultJson, countTokens 
 export type { TokenCounts, TokenSource, ForecastResult, AnomalyResult, HistoricResult, FinetuneResult } from "./results.js";
 export { openApiDocument, API_VERSION } from "./openapi.js";
 export { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords } from "./records.js";
-export type { FutureRecordRow, RecordFreq, RecordOptions, RecordRow, RecordsResult, ResultRecord, ResultRecordKey } from "./records.js";
+export type {
+  AnomalyRecord,
+  AnomalyRecordFields,
+  ForecastRecord,
+  ForecastRecordOptions,
+  FutureRecordRow,
+  HistoricRecord,
+  LevelBounds,
+  RecordFreq,
+  RecordOptions,
+  RecordRow,
+  RecordRowFields,
+  RecordsResult,
+  ResultDs,
+  ResultRecord,
+  ResultRecordKey,
+} from "./records.js";
