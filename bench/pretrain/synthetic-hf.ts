@@ -11,7 +11,7 @@
  * @module
  */
 import type { NetworkShape } from "../../src/model/config.js";
-import type { Uniform } from "./synthetic.js";
+import { gauss, type Uniform } from "./synthetic.js";
 
 /** One training window of the seasons view. */
 export interface HfWindow {
@@ -30,11 +30,6 @@ const DAY_STEPS: readonly { m: number; weight: number }[] = [
   { m: 12, weight: 0.05 },
   { m: 288, weight: 0.1 },
 ];
-
-function gauss(u: Uniform): number {
-  const u1 = Math.max(u(), 1e-300);
-  return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u());
-}
 
 function between(u: Uniform, lo: number, hi: number): number {
   return lo + (hi - lo) * u();
