@@ -10,7 +10,7 @@
  * @module
  */
 import { META_COUNT, type NetworkShape } from "./config.js";
-import { inputLayout, type InputLayout, type WindowScale } from "./features.js";
+import { inputLayout, standardiseWindow, type InputLayout, type WindowScale } from "./features.js";
 import { olsSlope, sesGridFit } from "../stats/smoothing.js";
 
 /** Clip for projections in standardised units (as the window view). */
@@ -49,6 +49,7 @@ export class SeasonsFeaturizer {
   private weekProfile = new Float64Array(0);
   private readonly cycleValues = new Float64Array(Math.max(DAY_CYCLES, WEEK_CYCLES));
   private readonly ses = new Float64Array(2);
+  private readonly moments = new Float64Array(3);
 
   constructor(shape: NetworkShape) {
     if (shape.view !== "seasons") throw new RangeError("SeasonsFeaturizer needs a network of the seasons view");
@@ -72,29 +73,11 @@ export class SeasonsFeaturizer {
     const normSpan = Math.min(n, Math.max(L, 2 * m1));
     const r = Math.min(n, Math.max(normSpan, DAY_CYCLES * m1, WEEK_CYCLES * m2, 2 * m2));
     const start = n - r;
-    let maxAbs = 0;
-    for (let i = start; i < n; i++) {
-      const a = Math.abs(window[i]!);
-      if (a > maxAbs) maxAbs = a;
-    }
-    let mean = 0;
-    let m2acc = 0;
-    if (maxAbs > 0) {
-      for (let i = 0; i < normSpan; i++) {
-        const u = window[n - normSpan + i]! / maxAbs;
-        const delta = u - mean;
-        mean += delta / (i + 1);
-        m2acc += delta * (u - mean);
-      }
-    }
-    const sd = Math.sqrt(Math.max(m2acc, 0) / normSpan);
-    scaleOut.location = maxAbs === 0 ? window[n - 1]! : mean * maxAbs;
-    scaleOut.scale = sd * maxAbs;
-    scaleOut.constant = maxAbs === 0 || !(sd > 1e-13 * Math.max(Math.abs(mean), 1e-300)) || !Number.isFinite(scaleOut.scale) || scaleOut.scale === 0;
-    if (scaleOut.constant) {
-      scaleOut.scale = 0;
-      return;
-    }
+    standardiseWindow(window, start, normSpan, scaleOut, this.moments);
+    if (scaleOut.constant) return;
+    const mean = this.moments[0]!;
+    const sd = this.moments[1]!;
+    const maxAbs = this.moments[2]!;
     if (this.z.length < r) {
       this.z = new Float64Array(r);
       this.x = new Float64Array(r);

@@ -100,6 +100,8 @@ export class WindowFeaturizer implements Featurizer {
   private readonly dampedEnds = new Float64Array(12);
   /** [alpha, level] of the last SES fit (sesGridFit). */
   private readonly ses = new Float64Array(2);
+  /** [mean, sd, largest magnitude] of the last window (standardiseWindow). */
+  private readonly moments = new Float64Array(3);
 
   constructor(shape: NetworkShape) {
     this.shape = shape;
@@ -125,31 +127,11 @@ export class WindowFeaturizer implements Featurizer {
     row.fill(0, offset, offset + layout.size);
     const n = Math.min(window.length, L);
     const start = window.length - n;
-    // Normalise by the largest magnitude first so that huge or tiny series neither overflow nor underflow.
-    let maxAbs = 0;
-    for (let i = start; i < window.length; i++) {
-      const a = Math.abs(window[i]!);
-      if (a > maxAbs) maxAbs = a;
-    }
-    let mean = 0;
-    let m2 = 0;
-    if (maxAbs > 0) {
-      for (let i = 0; i < n; i++) {
-        const u = window[start + i]! / maxAbs;
-        const delta = u - mean;
-        mean += delta / (i + 1);
-        m2 += delta * (u - mean);
-      }
-    }
-    const sd = Math.sqrt(Math.max(m2, 0) / n);
-    // An all-zero window keeps its own zero (so −0 stays −0).
-    scaleOut.location = maxAbs === 0 ? window[window.length - 1]! : mean * maxAbs;
-    scaleOut.scale = sd * maxAbs;
-    scaleOut.constant = maxAbs === 0 || !(sd > 1e-13 * Math.max(Math.abs(mean), 1e-300)) || !Number.isFinite(scaleOut.scale) || scaleOut.scale === 0;
-    if (scaleOut.constant) {
-      scaleOut.scale = 0;
-      return;
-    }
+    standardiseWindow(window, start, n, scaleOut, this.moments);
+    const maxAbs = this.moments[2]!;
+    const mean = this.moments[0]!;
+    const sd = this.moments[1]!;
+    if (scaleOut.constant) return;
     const z = this.z;
     for (let i = 0; i < n; i++) z[i] = (window[start + i]! / maxAbs - mean) / sd;
     const ctx = offset + layout.context + (L - n);
@@ -361,6 +343,52 @@ export class WindowFeaturizer implements Featurizer {
     }
     this.seasonalStrength = used > 0 && detrendedVar > 0 ? Math.max(0, 1 - explained / detrendedVar) : 0;
   }
+}
+
+/**
+ * The normalisation of a window (both featurizers): the largest magnitude
+ * M of window[from ..], then the mean and standard deviation (Welford) of
+ * the last `count` values divided by M, so huge or tiny series neither
+ * overflow nor underflow. Writes location = mean · M, scale = sd · M and
+ * whether the window is constant (scale 0 then, and an all-zero window
+ * keeps its own last value, so −0 stays −0) to `scaleOut`, and
+ * [mean, sd, M] to `moments`.
+ *
+ * @example
+ * ```ts
+ * const scale = { location: 0, scale: 0, constant: true };
+ * const moments = new Float64Array(3);
+ * standardiseWindow(Float64Array.of(100, 2, 4), 1, 2, scale, moments);
+ * [scale.location, scale.scale, scale.constant]; // => [3, 1, false]
+ * Array.from(moments); // => [0.75, 0.25, 4]
+ * ```
+ * @category Network
+ */
+export function standardiseWindow(window: Float64Array, from: number, count: number, scaleOut: WindowScale, moments: Float64Array): void {
+  const n = window.length;
+  let maxAbs = 0;
+  for (let i = from; i < n; i++) {
+    const a = Math.abs(window[i]!);
+    if (a > maxAbs) maxAbs = a;
+  }
+  let mean = 0;
+  let m2 = 0;
+  if (maxAbs > 0) {
+    for (let i = 0; i < count; i++) {
+      const u = window[n - count + i]! / maxAbs;
+      const delta = u - mean;
+      mean += delta / (i + 1);
+      m2 += delta * (u - mean);
+    }
+  }
+  const sd = Math.sqrt(Math.max(m2, 0) / count);
+  scaleOut.location = maxAbs === 0 ? window[n - 1]! : mean * maxAbs;
+  scaleOut.scale = sd * maxAbs;
+  scaleOut.constant = maxAbs === 0 || !(sd > 1e-13 * Math.max(Math.abs(mean), 1e-300)) || !Number.isFinite(scaleOut.scale) || scaleOut.scale === 0;
+  if (scaleOut.constant) scaleOut.scale = 0;
+  moments[0] = mean;
+  moments[1] = sd;
+  moments[2] = maxAbs;
 }
 
 /** Centred moving average of period m at t (2×m for even m, so every season position weighs the same). */
