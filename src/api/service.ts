@@ -34,6 +34,7 @@ import { splitWarnings, type ForecastResult, type TokenCounts } from "./results.
 import { HttpError, JSON_HEADERS, notFoundModel, SUPPORT_TEXT, warningHeader } from "./responses.js";
 import { cancelJob, JOB_ID_ATTEMPTS, jobRecord, ownJob, runOneJob, runPendingJobs, submitJob, toJsonRequest, type JobTask, type RunJobsSummary } from "./jobs.js";
 import { matchRoute, queryParams, type RouteName } from "./routes.js";
+import { canonicalModelName, modelAliasTable, modelItemsWithAliases, withCanonicalModel, type ModelAliases } from "./model-aliases.js";
 
 /**
  * An account of the service.
@@ -81,6 +82,18 @@ export interface ServiceOptions {
    * stays pending (`runJobs` would still run it).
    */
   readonly onJobSubmitted?: (job: SubmittedJob) => void | Promise<void>;
+  /**
+   * Other names this service accepts for the library's models, alias →
+   * model (default: none), e.g. `SDK_MODEL_ALIASES` for the hosted API's
+   * Python SDK. An alias is accepted wherever a request names a model (the
+   * `model` of every body, `GET /v2/model_params`'s `model`) and stands for
+   * its model: the answers and the stored fine-tuned models give the
+   * model's own name, and a fine-tuned model's base is compared by model
+   * (`timegpt-1` matches a model fine-tuned from `forecastmodel-1`). An
+   * unknown name stays a 422 `literal_error` that lists the models and the
+   * aliases. An alias may not be one of the library's model names.
+   */
+  readonly modelAliases?: ModelAliases;
 }
 
 /**
@@ -189,7 +202,7 @@ function bodyByteLength(body: unknown): number {
  * and validation (422), named fine-tuned model (404), work; the tokens used
  * are then charged to the account.
  *
- * @param options - accounts, clock, ids, limits, store and pipelines.
+ * @param options - accounts, clock, ids, limits, store, pipelines and model aliases.
  * @returns the service; its `handle` never rejects.
  * @throws RangeError for invalid options (a key used twice, an empty key, negative limits).
  *
@@ -228,6 +241,7 @@ export function createService(options: ServiceOptions): ForecastService {
   const pipelines = options.pipelines ?? DEFAULT_PIPELINES;
   const maxModels = options.maxFinetunedModels ?? 50;
   const now = (): string => clock().toISOString();
+  const aliasTable = modelAliasTable(options.modelAliases);
 
   const apiError = (status: 401 | 429, requestID: string): HttpError =>
     status === 401
@@ -278,6 +292,9 @@ export function createService(options: ServiceOptions): ForecastService {
     if (read.kind === "missing") throw new ValidationError([{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);
     return read.value;
   };
+
+  /** The JSON body with an aliased `model` replaced by its model (see `ServiceOptions.modelAliases`). */
+  const readModelBody = (req: ServiceRequest): unknown => withCanonicalModel(readBody(req), aliasTable);
 
   const resolveFinetuned = async (accountId: string, id: string | null): Promise<FinetunedWeights | null> => {
     if (id === null) return null;
@@ -464,19 +481,19 @@ export function createService(options: ServiceOptions): ForecastService {
       case "anomaly":
       case "historic": {
         await checkCredits(account, requestID);
-        const done = await runPaid(account, requestID, await endpointWork(name, account.id, readBody(req)));
+        const done = await runPaid(account, requestID, await endpointWork(name, account.id, readModelBody(req)));
         return ok(done.value, { ...warningHeader(done.warnings), ...(name === "historic" ? { deprecation: "true" } : {}) });
       }
       case "finetune": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
+        const b = validateEndpointBody("finetune", readModelBody(req), { core: false, limits });
         const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         return ok(await paid(account, requestID, b.series.y.length, () => runFinetune(account.id, b, finetuned)));
       }
       case "finetuneAsync": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
+        const b = validateEndpointBody("finetune", readModelBody(req), { core: false, limits });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
@@ -510,7 +527,7 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "anomalyHistoric": {
         await checkCredits(account, requestID);
-        const mapped = historicAnomalyBody(readBody(req));
+        const mapped = historicAnomalyBody(readModelBody(req));
         if (mapped.errors.length > 0) throw new ValidationError(mapped.errors);
         const work = await endpointWork("historic", account.id, mapped.body, (value, b) => ({
           ...value,
@@ -523,14 +540,14 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "crossValidation": {
         await checkCredits(account, requestID);
-        const done = await runPaid(account, requestID, await prepareWork("cv", account.id, readBody(req)));
+        const done = await runPaid(account, requestID, await prepareWork("cv", account.id, readModelBody(req)));
         return ok(done.value, warningHeader(done.warnings));
       }
       case "forecastAsync":
       case "crossValidationAsync": {
         await checkCredits(account, requestID);
         const task = name === "forecastAsync" ? "fc" : "cv";
-        const raw = readBody(req);
+        const raw = readModelBody(req);
         const work = await prepareWork(task, account.id, raw);
         return ok(await submitPaid(account, requestID, task, raw, work.estimate));
       }
@@ -541,7 +558,8 @@ export function createService(options: ServiceOptions): ForecastService {
       case "modelParams": {
         const query = queryParams(req.path);
         const errors = new ErrorCollector();
-        const model = query.get("model");
+        const given = query.get("model");
+        const model = given === null ? null : (canonicalModelName(given, aliasTable) as string);
         const freqText = query.get("freq");
         if (model === null) errors.add({ type: "missing", loc: ["query", "model"], msg: "Field required", input: null });
         else validateAgainst({ kind: "literal", values: MODEL_NAMES }, model, ["query", "model"], errors);
@@ -583,7 +601,7 @@ export function createService(options: ServiceOptions): ForecastService {
         if (res.status === 204) return { status: 204, headers: { "x-request-id": requestID }, body: null };
         return { status: res.status, headers: { ...base, ...res.headers }, body: res.body };
       } catch (e) {
-        if (e instanceof ValidationError) return { status: 422, headers: base, body: { detail: e.detail } };
+        if (e instanceof ValidationError) return { status: 422, headers: base, body: { detail: modelItemsWithAliases(e.detail, aliasTable) } };
         if (e instanceof HttpError) return { status: e.status, headers: { ...base, ...e.extraHeaders }, body: e.body };
         throw e;
       }
