@@ -219,6 +219,8 @@ export interface ForecastInput extends ModelSpec {
   readonly cleanExFirst: boolean;
   /** Indices of features known only up to the forecast origin. */
   readonly histExog: readonly number[];
+  /** Return each feature's contribution to every forecast row, and the base (default false). */
+  readonly featureContributions?: boolean;
 }
 
 /**

@@ -201,10 +201,10 @@ export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: 
   const levelRaw = ownProperty(raw, "level");
   const intervalArrays = 2 * (endpoint === "anomaly" ? 1 : rawLength(levelRaw));
   let output = 0;
-  if (endpoint === "forecast") output = Math.max(1, nSeries) * h * (1 + intervalArrays);
+  const contributionArrays = ownProperty(raw, "feature_contributions") === true ? (s === null ? 0 : rawLength(ownProperty(s, "X"))) + 1 : 0;
+  if (endpoint === "forecast") output = Math.max(1, nSeries) * h * (1 + intervalArrays + (contributionArrays > 1 ? contributionArrays : 0));
   else if (endpoint === "historic") {
-    const fc = ownProperty(raw, "feature_contributions") === true ? (s === null ? 0 : rawLength(ownProperty(s, "X"))) + 1 : 0;
-    output = yLen * (1 + intervalArrays + fc);
+    output = yLen * (1 + intervalArrays + contributionArrays);
   }
   if (output > limits.maxValues && out.every((e) => e.loc[1] !== "h")) {
     out.push(valueError(["body", endpoint === "forecast" ? "h" : "level"], `the response would hold ${output} numbers, more than limits.maxValues = ${limits.maxValues}`));
@@ -401,7 +401,7 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   body: unknown,
   options: { readonly core: boolean; readonly limits: ServiceLimits },
 ): ValidatedBodies[E] {
-  const { raw, errors: formItems } = sdkBodyForms(body, options.core ? CORE_FREQS : API_FREQS);
+  const { raw, errors: formItems } = sdkBodyForms(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body, options.core ? CORE_FREQS : API_FREQS);
   if (formItems.length > 0) throw new ValidationError(formItems);
   const limitItems = checkRequestLimits(endpoint, raw, options.limits);
   if (limitItems.length > 0) throw new ValidationError(limitItems);
@@ -457,6 +457,50 @@ export function sdkBodyForms(raw: unknown, freqs: readonly string[]): { raw: unk
     }
   }
   return { raw: out ?? raw, errors: [] };
+}
+
+/**
+ * The forecast body's historical features as the hosted API's dataframe SDK
+ * marks them: it sends no `hist_exog` on POST /v2/forecast but orders
+ * `series.X` future features first, and sends future values (`X_future`,
+ * inside `series` or at the top level) only for those. So, when `hist_exog`
+ * is absent or null and `series.X` has F features: `X_future` with k < F
+ * arrays makes features k … F − 1 historical, and an explicit `X_future:
+ * null` makes every feature historical; `hist_exog` is then set to those
+ * indices. Anything else is left as it is: with `hist_exog` given the rules
+ * are those of `xFutureRules`, and a body with `X` and no `X_future` key at
+ * all is still the 422 that asks for it. The input is never modified (a
+ * shallow copy is made when something changes).
+ *
+ * @example
+ * ```ts
+ * const series = { y: [1, 2], sizes: [2], X: [[0, 1], [5, 6], [7, 8]], X_future: [[2]] };
+ * (sdkHistoricalFeatures({ series, h: 1 }) as { hist_exog: number[] }).hist_exog; // => [1, 2]
+ * (sdkHistoricalFeatures({ series: { ...series, X_future: null }, h: 1 }) as { hist_exog: number[] }).hist_exog; // => [0, 1, 2]
+ * const plain = { series: { y: [1, 2], sizes: [2], X: [[0, 1]] }, X_future: [[2]], h: 1 };
+ * sdkHistoricalFeatures(plain) === plain; // => true
+ * ```
+ * @category API rules
+ */
+export function sdkHistoricalFeatures(raw: unknown): unknown {
+  if (!isJsonObject(raw)) return raw;
+  const given = ownProperty(raw, "hist_exog");
+  if (given !== undefined && given !== null) return raw;
+  const series = ownProperty(raw, "series");
+  if (!isJsonObject(series)) return raw;
+  const X = ownProperty(series, "X");
+  if (!isArrayLike(X) || X.length === 0) return raw;
+  const inner = ownProperty(series, "X_future");
+  const top = ownProperty(raw, "X_future");
+  // the values given (inside series first, as the SDK sends them); both given is sdkBodyForms' 422
+  let future: unknown;
+  if (inner !== undefined && inner !== null) future = inner;
+  else if (top !== undefined && top !== null) future = top;
+  else future = inner === null || top === null ? null : undefined;
+  if (future === undefined) return raw;
+  if (future !== null && (!isArrayLike(future) || future.length >= X.length)) return raw;
+  const first = future === null ? 0 : future.length;
+  return { ...(raw as Record<string, unknown>), hist_exog: Array.from({ length: X.length - first }, (_, j) => first + j) };
 }
 
 /**
@@ -519,6 +563,7 @@ export function toForecastRequest(b: ValidatedForecastBody, finetuned: Finetuned
       Xfuture: b.X_future ?? [],
       cleanExFirst: b.clean_ex_first,
       histExog: b.hist_exog ?? [],
+      featureContributions: b.feature_contributions,
     },
     out,
   );

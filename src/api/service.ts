@@ -433,17 +433,30 @@ export function createService(options: ServiceOptions): ForecastService {
     // every window shares the fields of the oldest: validated once, the windows' series are views made when the work runs
     const { series: _series, Xfuture: _future, ...fields } = endpointRequest("forecast", validateEndpointBody("forecast", first.body, { core: false, limits: windowLimits }), finetuned);
     const histExog = { hist_exog: ownProperty(rawBody, "hist_exog") };
+    // refit false: fine-tuned once, on the oldest window's history, and every window forecasts with those weights
+    const tuneOnce = ownProperty(rawBody, "refit") === false && fields.finetune.steps > 0;
     return {
       estimate: base.series.y.length * shape.nWindows,
       run: () => {
+        let shared = fields;
+        let tuned: ReturnType<typeof runEndpoint<"finetune">> | null = null;
+        if (tuneOnce) {
+          const oldest = crossValidationWindowSeries(histExog, base.series, shape, 0);
+          tuned = runEndpoint("finetune", { ...fields, series: oldest.series }, pipelines);
+          shared = { ...fields, finetuned: tuned.weights, finetune: { ...fields.finetune, steps: 0 } };
+        }
         const results: ReturnType<typeof runEndpoint<"forecast">>[] = [];
         const origins: number[][] = [];
         for (let w = 0; w < shape.nWindows; w++) {
           const win = crossValidationWindowSeries(histExog, base.series, shape, w);
-          results.push(runEndpoint("forecast", { ...fields, series: win.series, Xfuture: win.Xfuture }, pipelines));
+          results.push(runEndpoint("forecast", { ...shared, series: win.series, Xfuture: win.Xfuture }, pipelines));
           origins.push(win.origins);
         }
         const { warnings, ...body } = mergeCrossValidation(results, origins, shape.h);
+        if (tuned !== null) {
+          body.finetune_tokens += tuned.finetune_tokens;
+          warnings.unshift(...tuned.warnings.filter((x) => !warnings.includes(x)));
+        }
         return { value: body, warnings, used: tokensUsed(body) };
       },
     };

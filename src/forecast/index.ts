@@ -127,14 +127,17 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
     : null;
 
   let weightsX: Float64Array | null = null;
+  let contributions: Float64Array[] | null = null;
   const warnings: string[] = [...prepared.warnings];
   if (plan !== null) {
     const inSample = cv !== null ? calibrationRows(cv, series.offsets) : undefined;
     const outcome = exogenousAfterModel(plan, {
       future: { h, model: mean, Xfuture: request.Xfuture },
       ...(inSample !== undefined ? { inSample: { rows: inSample.rows, model: cv!.forecasts, origins: inSample.origins } } : {}),
+      contributions: request.featureContributions === true,
     });
     mean = outcome.future!.mean;
+    contributions = outcome.future!.contributions;
     if (cv !== null && outcome.inSample !== null) cv = { ...cv, forecasts: outcome.inSample.mean };
     weightsX = outcome.weightsX ?? new Float64Array(0);
     warnings.push(...outcome.warnings);
@@ -149,7 +152,7 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
     sizes,
     intervals,
     weightsX,
-    contributions: null,
+    contributions,
     finetuneWork: prepared.finetuneWork,
     warnings,
   };
