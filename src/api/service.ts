@@ -28,7 +28,7 @@ import {
   type ValidatedBodies,
 } from "./requests.js";
 import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
-import { API_FREQS, MODEL_ID_PATTERN } from "./schemas.js";
+import { API_FREQS, CORE_FREQS, MODEL_ID_PATTERN } from "./schemas.js";
 import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
 import { splitWarnings, type ForecastResult, type TokenCounts } from "./results.js";
 import { HttpError, JSON_HEADERS, notFoundModel, SUPPORT_TEXT, warningHeader } from "./responses.js";
@@ -94,6 +94,14 @@ export interface ServiceOptions {
    * aliases. An alias may not be one of the library's model names.
    */
   readonly modelAliases?: ModelAliases;
+  /**
+   * Accept quarterly and yearly frequencies (`Q`, `QS-DEC`, `Q-DEC`, `Y`,
+   * `YS`, `A-DEC`, …) in request bodies and `GET /model_params`, as the core
+   * functions do (default false: the specification's sub-daily steps, D, W
+   * and M). A host serving the hosted API's Python SDK sets it: its users
+   * send such data (its test suite forecasts `Q-DEC` and `Y` series).
+   */
+  readonly quarterlyAndYearly?: boolean;
 }
 
 /**
@@ -242,6 +250,9 @@ export function createService(options: ServiceOptions): ForecastService {
   const maxModels = options.maxFinetunedModels ?? 50;
   const now = (): string => clock().toISOString();
   const aliasTable = modelAliasTable(options.modelAliases);
+  // the core functions' frequency classes (quarterly and yearly too) when the host asks for them
+  const coreFreqs = options.quarterlyAndYearly === true;
+  const freqClasses = coreFreqs ? CORE_FREQS : API_FREQS;
 
   const apiError = (status: 401 | 429, requestID: string): HttpError =>
     status === 401
@@ -380,7 +391,7 @@ export function createService(options: ServiceOptions): ForecastService {
     raw: unknown,
     extend?: (value: Record<string, unknown>, b: ValidatedBodies[E]) => Record<string, unknown>,
   ): Promise<PreparedWork> => {
-    const b = validateEndpointBody(endpoint, raw, { core: false, limits });
+    const b = validateEndpointBody(endpoint, raw, { core: coreFreqs, limits });
     const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
     // the typed request now: its rules (a series too short) are 422 items on the spot, also for async jobs
     const request = endpointRequest(endpoint, b, finetuned);
@@ -419,7 +430,7 @@ export function createService(options: ServiceOptions): ForecastService {
     const rawBody = raw as Record<string, unknown>;
     // the series and the model fields, checked once (the windows' budget is checked below)
     const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, ...rest } = rawBody;
-    const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: false, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
+    const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: coreFreqs, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
     const finetuned = await resolveFinetuned(accountId, base.finetuned_model_id);
     const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
     // from sizes alone, before a window is built: too short a series, the size limits and each window's share of the work budget
@@ -431,7 +442,7 @@ export function createService(options: ServiceOptions): ForecastService {
     }
     const first = crossValidationWindowBody(rawBody, base.series, shape, 0);
     // every window shares the fields of the oldest: validated once, the windows' series are views made when the work runs
-    const { series: _series, Xfuture: _future, ...fields } = endpointRequest("forecast", validateEndpointBody("forecast", first.body, { core: false, limits: windowLimits }), finetuned);
+    const { series: _series, Xfuture: _future, ...fields } = endpointRequest("forecast", validateEndpointBody("forecast", first.body, { core: coreFreqs, limits: windowLimits }), finetuned);
     const histExog = { hist_exog: ownProperty(rawBody, "hist_exog") };
     // refit false: fine-tuned once, on the oldest window's history, and every window forecasts with those weights
     const tuneOnce = ownProperty(rawBody, "refit") === false && fields.finetune.steps > 0;
@@ -499,14 +510,14 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "finetune": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readModelBody(req), { core: false, limits });
+        const b = validateEndpointBody("finetune", readModelBody(req), { core: coreFreqs, limits });
         const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         return ok(await paid(account, requestID, b.series.y.length, () => runFinetune(account.id, b, finetuned)));
       }
       case "finetuneAsync": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readModelBody(req), { core: false, limits });
+        const b = validateEndpointBody("finetune", readModelBody(req), { core: coreFreqs, limits });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
@@ -579,9 +590,9 @@ export function createService(options: ServiceOptions): ForecastService {
         let freq: Freq | null = null;
         if (freqText === null) errors.add({ type: "missing", loc: ["query", "freq"], msg: "Field required", input: null });
         else {
-          freq = readFreq(freqText, API_FREQS);
+          freq = readFreq(freqText, freqClasses);
           if (freq === null) {
-            errors.add(valueError(["query", "freq"], `freq '${freqText}' is not a supported frequency; accepted: ${acceptedFreqText(API_FREQS)} (${freqRefusalAmong(freqText, API_FREQS)})`, freqText));
+            errors.add(valueError(["query", "freq"], `freq '${freqText}' is not a supported frequency; accepted: ${acceptedFreqText(freqClasses)} (${freqRefusalAmong(freqText, freqClasses)})`, freqText));
           }
         }
         if (errors.items.length > 0) throw new ValidationError(errors.items);
@@ -663,7 +674,7 @@ export function createService(options: ServiceOptions): ForecastService {
       if (job.task === "fc" || job.task === "cv") {
         done = (await prepareWork(job.task, job.accountId, job.request)).run();
       } else {
-        const b = validateEndpointBody("finetune", job.request, { core: false, limits });
+        const b = validateEndpointBody("finetune", job.request, { core: coreFreqs, limits });
         const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
         done = await runFinetune(job.accountId, b, finetuned);
       }
