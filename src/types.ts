@@ -221,6 +221,11 @@ export interface ForecastInput extends ModelSpec {
   readonly histExog: readonly number[];
   /** Return each feature's contribution to every forecast row, and the base (default false). */
   readonly featureContributions?: boolean;
+  /**
+   * 1 where `series.y` was missing and has been filled (`fillMissing`): the
+   * calibration of the intervals and the residual regression skip those points.
+   */
+  readonly missing?: Uint8Array;
 }
 
 /**

@@ -6,7 +6,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import { parseFreq, seriesOffsets } from "../series/index.js";
+import { fillMissing, parseFreq, seriesOffsets } from "../series/index.js";
 import type {
   AnomalyInput,
   FinetunedWeights,
@@ -123,7 +123,10 @@ interface ModelGiven {
  * Validated POST /v2/forecast body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
-export interface ValidatedForecastBody extends Infer<typeof CORE_REQUEST_SCHEMAS.forecast>, ModelGiven {}
+export interface ValidatedForecastBody extends Infer<typeof CORE_REQUEST_SCHEMAS.forecast>, ModelGiven {
+  /** 1 where `series.y` was missing (null or NaN) and was filled (`fillMissing`); null when nothing was missing. */
+  missing?: Uint8Array | null;
+}
 
 /**
  * Validated POST /v2/online_anomaly_detection body: the type its schema validates into (`Infer`), plus `modelGiven`.
@@ -401,7 +404,8 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   body: unknown,
   options: { readonly core: boolean; readonly limits: ServiceLimits },
 ): ValidatedBodies[E] {
-  const { raw, errors: formItems } = sdkBodyForms(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body, options.core ? CORE_FREQS : API_FREQS);
+  const gaps = endpoint === "forecast" ? missingObservations(sdkHistoricalFeatures(body)) : { raw: body, missing: null };
+  const { raw, errors: formItems } = sdkBodyForms(gaps.raw, options.core ? CORE_FREQS : API_FREQS);
   if (formItems.length > 0) throw new ValidationError(formItems);
   const limitItems = checkRequestLimits(endpoint, raw, options.limits);
   if (limitItems.length > 0) throw new ValidationError(limitItems);
@@ -412,6 +416,7 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   const v = value as Record<string, unknown>;
   const cross = crossFieldRules(endpoint, v);
   if (cross.length > 0) throw new ValidationError(cross);
+  if (gaps.missing !== null) v.missing = fillValidatedGaps(v.series as ValidatedSeries, gaps.missing);
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
   return v as unknown as ValidatedBodies[E];
 }
@@ -504,6 +509,54 @@ export function sdkHistoricalFeatures(raw: unknown): unknown {
 }
 
 /**
+ * The missing observations of a forecast body: the positions of `null` (what
+ * JSON encoders write for NaN) and NaN in `series.y`, and the body with 0 in
+ * their place for validation (filled by {@link fillValidatedGaps} after it).
+ * Other values (strings, ±Infinity) are left for validation to refuse. The
+ * input is never modified.
+ *
+ * @example
+ * ```ts
+ * const read = missingObservations({ series: { y: [1, null, 3, NaN], sizes: [4] }, h: 1 });
+ * [read.raw, Array.from(read.missing!)];
+ * // => [{ series: { y: [1, 0, 3, 0], sizes: [4] }, h: 1 }, [0, 1, 0, 1]]
+ * ```
+ * @category API rules
+ */
+export function missingObservations(raw: unknown): { raw: unknown; missing: Uint8Array | null } {
+  const none = { raw, missing: null };
+  if (!isJsonObject(raw)) return none;
+  const series = ownProperty(raw, "series");
+  if (!isJsonObject(series)) return none;
+  const y = ownProperty(series, "y");
+  if (!isArrayLike(y)) return none;
+  let missing: Uint8Array | null = null;
+  for (let t = 0; t < y.length; t++) {
+    const v = y[t];
+    if (v === null || (typeof v === "number" && Number.isNaN(v))) (missing ??= new Uint8Array(y.length))[t] = 1;
+  }
+  if (missing === null) return none;
+  const mask = missing;
+  const placeholders = Array.from(y as ArrayLike<unknown>, (v, t) => (mask[t] === 1 ? 0 : v));
+  return { raw: { ...(raw as Record<string, unknown>), series: { ...(series as Record<string, unknown>), y: placeholders } }, missing: mask };
+}
+
+/**
+ * Fills the missing points of validated series in place (`fillMissing`: linear
+ * between observed neighbours, the nearest observed value at either end) and
+ * returns the mask; a series with no observed point is a 422 at its size.
+ */
+function fillValidatedGaps(series: ValidatedSeries, missing: Uint8Array): Uint8Array {
+  const empty = fillMissing(series.y, seriesOffsets(series.sizes), missing);
+  if (empty.length > 0) {
+    throw new ValidationError(
+      empty.map((i) => valueError(["body", "series", "sizes", i], `series ${i} has no observed value (every y of it is null or NaN); a series needs at least one to forecast from`, series.sizes[i])),
+    );
+  }
+  return missing;
+}
+
+/**
  * Packs validated series into `SeriesData` (offsets from sizes).
  * @category API rules
  */
@@ -564,6 +617,7 @@ export function toForecastRequest(b: ValidatedForecastBody, finetuned: Finetuned
       cleanExFirst: b.clean_ex_first,
       histExog: b.hist_exog ?? [],
       featureContributions: b.feature_contributions,
+      ...(b.missing !== undefined && b.missing !== null ? { missing: b.missing } : {}),
     },
     out,
   );
