@@ -395,16 +395,19 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
  * Validates a raw JSON body of `endpoint`: limits first, then every field
  * (pydantic-style items), then the rules across fields. Throws
  * `ValidationError` with all items of the first phase that fails.
- * `core: true` accepts quarterly and yearly freq aliases as the core functions do. The forms
+ * `core: true` accepts quarterly and yearly freq aliases as the core functions do. Null and
+ * NaN in `series.y` are missing values of a forecast (`missingObservations`, filled by
+ * `fillMissing`, marked in `missing`); `missingValues: true` reads them so for another
+ * endpoint's body too (the service's cross-validation, validated as a historic body). The forms
  * dataframe SDKs send are read first (see `sdkBodyForms`).
  * @category API rules
  */
 export function validateEndpointBody<E extends ApiEndpoint>(
   endpoint: E,
   body: unknown,
-  options: { readonly core: boolean; readonly limits: ServiceLimits },
+  options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean },
 ): ValidatedBodies[E] {
-  const gaps = endpoint === "forecast" ? missingObservations(sdkHistoricalFeatures(body)) : { raw: body, missing: null };
+  const gaps = endpoint === "forecast" || options.missingValues === true ? missingObservations(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body) : { raw: body, missing: null };
   const { raw, errors: formItems } = sdkBodyForms(gaps.raw, options.core ? CORE_FREQS : API_FREQS);
   if (formItems.length > 0) throw new ValidationError(formItems);
   const limitItems = checkRequestLimits(endpoint, raw, options.limits);

@@ -6,7 +6,9 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { FinetunedWeights, Freq, ModelName } from "../types.js";
+import type { FinetunedWeights, Freq, ModelName, SeriesData } from "../types.js";
+import { seriesOffsets } from "../series/index.js";
+import { missingValuesWarning } from "../forecast/index.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
 import { endpointRequest, executeEndpoint, runEndpoint } from "./entry-points.js";
@@ -430,7 +432,9 @@ export function createService(options: ServiceOptions): ForecastService {
     const rawBody = raw as Record<string, unknown>;
     // the series and the model fields, checked once (the windows' budget is checked below)
     const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, ...rest } = rawBody;
-    const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: coreFreqs, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
+    const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: coreFreqs, missingValues: true, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
+    // null or NaN in y: filled in base.series.y; each window's calibration skips them (its slice of the mask)
+    const missing = (base as { missing?: Uint8Array | null }).missing ?? null;
     const finetuned = await resolveFinetuned(accountId, base.finetuned_model_id);
     const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
     // from sizes alone, before a window is built: too short a series, the size limits and each window's share of the work budget
@@ -460,10 +464,14 @@ export function createService(options: ServiceOptions): ForecastService {
         const origins: number[][] = [];
         for (let w = 0; w < shape.nWindows; w++) {
           const win = crossValidationWindowSeries(histExog, base.series, shape, w);
-          results.push(runEndpoint("forecast", { ...shared, series: win.series, Xfuture: win.Xfuture }, pipelines));
+          const windowMissing = missing === null ? {} : { missing: windowMask(missing, base.series.sizes, win.series) };
+          results.push(runEndpoint("forecast", { ...shared, ...windowMissing, series: win.series, Xfuture: win.Xfuture }, pipelines));
           origins.push(win.origins);
         }
-        const { warnings, ...body } = mergeCrossValidation(results, origins, shape.h);
+        const merged = mergeCrossValidation(results, origins, shape.h);
+        const { warnings: windowWarnings, ...body } = merged;
+        // one warning for the request's missing values instead of one per window
+        const warnings = missing === null ? windowWarnings : [missingValuesWarning(missingTotal(missing), missing.length), ...windowWarnings.filter((x) => !x.includes("values of y were missing"))];
         if (tuned !== null) {
           body.finetune_tokens += tuned.finetune_tokens;
           warnings.unshift(...tuned.warnings.filter((x) => !warnings.includes(x)));
@@ -719,6 +727,20 @@ const CALL_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   "crossValidationAsync",
   "legacy",
 ]);
+
+/** Window's share of a request's missing-value mask: each series' first points, laid out as the window's series. */
+function windowMask(missing: Uint8Array, sizes: readonly number[], win: SeriesData): Uint8Array {
+  const out = new Uint8Array(win.y.length);
+  const starts = seriesOffsets(sizes);
+  for (let i = 0; i < win.sizes.length; i++) out.set(missing.subarray(starts[i]!, starts[i]! + win.sizes[i]!), win.offsets[i]!);
+  return out;
+}
+
+function missingTotal(missing: Uint8Array): number {
+  let total = 0;
+  for (let t = 0; t < missing.length; t++) total += missing[t]!;
+  return total;
+}
 
 /** Tokens a result charges: input + output + fine-tune. */
 function tokensUsed(result: TokenCounts): number {

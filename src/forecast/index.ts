@@ -149,9 +149,7 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
 
   const intervals = dist !== null ? forecastIntervals(mean, dist, cv!, series, h, levels, request.missing) : null;
   const filled = missingCount(request.missing);
-  if (filled > 0) {
-    warnings.push(`${filled} of ${series.y.length} values of y were missing (null or NaN) and were filled linearly between their observed neighbours (the nearest observed value at a series' ends); the intervals are calibrated on observed values only`);
-  }
+  if (filled > 0) warnings.push(missingValuesWarning(filled, series.y.length));
   const warning = horizonWarning(request.model, request.freq, h);
   if (warning !== null) warnings.push(warning);
   const sizes = new Int32Array(nSeries).fill(h); // h rows per series
@@ -164,6 +162,20 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
     finetuneWork: prepared.finetuneWork,
     warnings,
   };
+}
+
+/**
+ * The warning of a forecast whose y had missing values: how many of how many
+ * were filled, and how.
+ *
+ * @example
+ * ```ts
+ * missingValuesWarning(3, 16).startsWith("3 of 16 values of y were missing (null or NaN) and were filled linearly"); // => true
+ * ```
+ * @category Forecasting
+ */
+export function missingValuesWarning(filled: number, total: number): string {
+  return `${filled} of ${total} values of y were missing (null or NaN) and were filled linearly between their observed neighbours (the nearest observed value at a series' ends); the intervals are calibrated on observed values only`;
 }
 
 function missingCount(missing: Uint8Array | undefined): number {

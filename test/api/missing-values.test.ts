@@ -153,6 +153,41 @@ describe("POST /v2/forecast with missing values", () => {
   });
 });
 
+describe("POST /v2/cross_validation with missing values", () => {
+  const service = testService({ pipelines: DEFAULT_PIPELINES, modelAliases: SDK_MODEL_ALIASES });
+  const send = (path: string, body: unknown) => service.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
+  const n = 144;
+  const full = Array.from({ length: n }, (_, t) => (110 + 2.5 * t) * (1 + 0.15 * Math.sin((2 * Math.PI * t) / 12)));
+  const u = seedrandom("cv-gaps");
+  const y: (number | null)[] = full.map((v, t) => (t > 0 && u() < 0.1 ? null : v));
+  // the SDK's cross-validation payload (its test_cross_validation_with_missing_values: AirPassengers with NaNs, h 12, 2 windows)
+  const cvBody = (values: (number | null)[], level: number[] | null) => ({
+    series: { y: values, sizes: [n], X: null }, model: "timegpt-2.1", h: 12, n_windows: 2, step_size: 12, freq: "MS", clean_ex_first: true,
+    hist_exog: null, level, finetune_steps: 0, finetune_depth: 1, finetune_loss: "default", finetuned_model_id: null, refit: true, multivariate: false,
+  });
+
+  it("answers every window without NaN, with one warning counting the missing points", async () => {
+    const res = await send("/v2/cross_validation", cvBody(y, [80]));
+    expect(res.status).toBe(200);
+    const body = res.body as { mean: number[]; sizes: number[]; intervals: Record<string, number[]> };
+    expect(body.sizes).toEqual([24]);
+    expect(body.mean.every(Number.isFinite)).toBe(true);
+    expect(body.intervals["lo-80"]!.every(Number.isFinite) && body.intervals["hi-80"]!.every(Number.isFinite)).toBe(true);
+    const missing = y.filter((v) => v === null).length;
+    expect(res.headers.warning).toBe(`299 - "${missing} of ${n} values of y were missing (null or NaN) and were filled linearly between their observed neighbours (the nearest observed value at a series' ends); the intervals are calibrated on observed values only"`);
+  });
+
+  it("each window is the forecast of the filled history before its origin", async () => {
+    const filled = Float64Array.from(y, (v) => v ?? 0);
+    fillMissing(filled, Int32Array.of(0, n), Uint8Array.from(y, (v) => (v === null ? 1 : 0)));
+    const cv = (await send("/v2/cross_validation", cvBody(y, null))).body as { mean: number[] };
+    for (const [w, origin] of [[0, n - 24], [1, n - 12]] as const) {
+      const direct = (await send("/v2/forecast", { series: { y: Array.from(filled.subarray(0, origin)), sizes: [origin] }, freq: "MS", h: 12, model: "timegpt-2.1" })).body as { mean: number[] };
+      expect(cv.mean.slice(w * 12, (w + 1) * 12)).toEqual(direct.mean);
+    }
+  });
+});
+
 describe("calibration skips the missing points", () => {
   it("spikes at points marked missing do not widen the intervals; unmarked, they do; the mean is the same", () => {
     const n = 150;
