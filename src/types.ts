@@ -266,6 +266,8 @@ export interface HistoricInput extends ModelSpec {
   readonly cleanExFirst: boolean;
   /** Also return the (features + 1) contribution arrays. */
   readonly featureContributions: boolean;
+  /** As in {@link ForecastInput.missing}: filled points, which the calibration of the intervals skips. */
+  readonly missing?: Uint8Array;
 }
 
 /**

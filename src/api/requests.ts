@@ -138,7 +138,10 @@ export interface ValidatedAnomalyBody extends Infer<typeof CORE_REQUEST_SCHEMAS.
  * Validated POST /v2/historic_forecast body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
-export interface ValidatedHistoricBody extends Infer<typeof CORE_REQUEST_SCHEMAS.historic>, ModelGiven {}
+export interface ValidatedHistoricBody extends Infer<typeof CORE_REQUEST_SCHEMAS.historic>, ModelGiven {
+  /** As in {@link ValidatedForecastBody.missing} (only with `missingValues: true`). */
+  missing?: Uint8Array | null;
+}
 
 /**
  * Validated POST /v2/finetune body: the type its schema validates into (`Infer`), plus `modelGiven`.
@@ -711,6 +714,7 @@ export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: Finetuned
       levels: b.level ?? [],
       cleanExFirst: b.clean_ex_first,
       featureContributions: b.feature_contributions,
+      ...(b.missing !== undefined && b.missing !== null ? { missing: b.missing } : {}),
     },
     out,
   );

@@ -392,8 +392,9 @@ export function createService(options: ServiceOptions): ForecastService {
     accountId: string,
     raw: unknown,
     extend?: (value: Record<string, unknown>, b: ValidatedBodies[E]) => Record<string, unknown>,
+    missingValues = false,
   ): Promise<PreparedWork> => {
-    const b = validateEndpointBody(endpoint, raw, { core: coreFreqs, limits });
+    const b = validateEndpointBody(endpoint, raw, { core: coreFreqs, limits, missingValues });
     const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
     // the typed request now: its rules (a series too short) are 422 items on the spot, also for async jobs
     const request = endpointRequest(endpoint, b, finetuned);
@@ -518,14 +519,14 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "finetune": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readModelBody(req), { core: coreFreqs, limits });
+        const b = validateEndpointBody("finetune", readModelBody(req), { core: coreFreqs, limits, missingValues: true });
         const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         return ok(await paid(account, requestID, b.series.y.length, () => runFinetune(account.id, b, finetuned)));
       }
       case "finetuneAsync": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readModelBody(req), { core: coreFreqs, limits });
+        const b = validateEndpointBody("finetune", readModelBody(req), { core: coreFreqs, limits, missingValues: true });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
@@ -561,10 +562,16 @@ export function createService(options: ServiceOptions): ForecastService {
         await checkCredits(account, requestID);
         const mapped = historicAnomalyBody(readModelBody(req));
         if (mapped.errors.length > 0) throw new ValidationError(mapped.errors);
-        const work = await endpointWork("historic", account.id, mapped.body, (value, b) => ({
-          ...value,
-          anomaly: historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number),
-        })).catch((e: unknown) => {
+        const work = await endpointWork(
+          "historic",
+          account.id,
+          mapped.body,
+          (value, b) => ({
+            ...value,
+            anomaly: observedOnly(historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number), b, value.sizes as number[]),
+          }),
+          true,
+        ).catch((e: unknown) => {
           throw mapped.scalarLevel && e instanceof ValidationError ? new ValidationError(scalarLevelItems(e.detail)) : e;
         });
         const done = await runPaid(account, requestID, work);
@@ -727,6 +734,14 @@ const CALL_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   "crossValidationAsync",
   "legacy",
 ]);
+
+/** Historical anomaly flags with a filled (missing) point never flagged: it has no actual value. */
+function observedOnly(flags: boolean[], b: { readonly series: { readonly sizes: readonly number[] }; readonly missing?: Uint8Array | null }, outputSizes: readonly number[]): boolean[] {
+  const missing = b.missing;
+  if (missing === undefined || missing === null) return flags;
+  const rows = tailRowIndices(b.series.sizes, outputSizes);
+  return flags.map((flag, r) => flag && missing[rows[r]!] !== 1);
+}
 
 /** Window's share of a request's missing-value mask: each series' first points, laid out as the window's series. */
 function windowMask(missing: Uint8Array, sizes: readonly number[], win: SeriesData): Uint8Array {

@@ -188,6 +188,44 @@ describe("POST /v2/cross_validation with missing values", () => {
   });
 });
 
+describe("historical anomaly detection and fine-tuning with missing values", () => {
+  const service = testService({ pipelines: DEFAULT_PIPELINES, modelAliases: SDK_MODEL_ALIASES });
+  const send = (path: string, body: unknown) => service.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
+  const n = 144;
+  const full = Array.from({ length: n }, (_, t) => (110 + 2.5 * t) * (1 + 0.15 * Math.sin((2 * Math.PI * t) / 12)));
+  const u = seedrandom("anomaly-gaps");
+  const y: (number | null)[] = full.map((v) => (u() < 0.15 ? null : v));
+  y[140] = 5000; // an observed spike, to be flagged
+  y[141] = null;
+
+  it("POST /v2/anomaly_detection: 200, no NaN, a missing point is never flagged, an observed spike still is", async () => {
+    const res = await send("/v2/anomaly_detection", { series: { y, sizes: [n], X: null }, model: "timegpt-2.1", freq: "MS", level: [99], clean_ex_first: true });
+    expect(res.status).toBe(200);
+    const body = res.body as { mean: number[]; sizes: number[]; anomaly: boolean[]; intervals: Record<string, number[]> };
+    expect(body.mean.every(Number.isFinite)).toBe(true);
+    expect(body.intervals["lo-99"]!.every(Number.isFinite)).toBe(true);
+    // the rows are the series' last sizes[0] points
+    const first = n - body.sizes[0]!;
+    let gaps = 0;
+    body.anomaly.forEach((flag, r) => {
+      if (y[first + r] === null) (gaps++, expect(flag).toBe(false));
+    });
+    expect(gaps).toBeGreaterThan(0);
+    expect(body.anomaly[140 - first]).toBe(true);
+  });
+
+  it("POST /v2/finetune and /v2/finetune/async: the model is tuned on the filled series", async () => {
+    const sync = await send("/v2/finetune", { series: { y, sizes: [n], X: null }, model: "timegpt-1", freq: "MS", finetune_steps: 1, output_model_id: "gappy" });
+    expect(sync.status).toBe(200);
+    expect((sync.body as { finetuned_model_id: string }).finetuned_model_id).toBe("gappy");
+    const job = await send("/v2/finetune/async", { series: { y, sizes: [n], X: null }, model: "timegpt-1", freq: "MS", finetune_steps: 1, output_model_id: "gappy-2" });
+    expect(job.status).toBe(200);
+    expect((await service.runJobs()).succeeded).toBe(1);
+    const fcst = await send("/v2/forecast", { series: { y, sizes: [n] }, freq: "MS", h: 12, finetuned_model_id: "gappy-2" });
+    expect((fcst.body as { mean: number[] }).mean.every(Number.isFinite)).toBe(true);
+  });
+});
+
 describe("calibration skips the missing points", () => {
   it("spikes at points marked missing do not widen the intervals; unmarked, they do; the mean is the same", () => {
     const n = 150;
