@@ -475,12 +475,12 @@ export function sdkBodyForms(raw: unknown, freqs: readonly string[]): { raw: unk
  * marks them: it sends no `hist_exog` on POST /v2/forecast but orders
  * `series.X` future features first, and sends future values (`X_future`,
  * inside `series` or at the top level) only for those. So, when `hist_exog`
- * is absent or null and `series.X` has F features: `X_future` with k < F
+ * is absent or null and `series.X` has F features: `X_future` with 0 < k < F
  * arrays makes features k … F − 1 historical, and an explicit `X_future:
  * null` makes every feature historical; `hist_exog` is then set to those
  * indices. Anything else is left as it is: with `hist_exog` given the rules
  * are those of `xFutureRules`, and a body with `X` and no `X_future` key at
- * all is still the 422 that asks for it. The input is never modified (a
+ * all, or an empty `X_future` list, is still the 422 that asks for it. The input is never modified (a
  * shallow copy is made when something changes).
  *
  * @example
@@ -509,7 +509,8 @@ export function sdkHistoricalFeatures(raw: unknown): unknown {
   else if (top !== undefined && top !== null) future = top;
   else future = inner === null || top === null ? null : undefined;
   if (future === undefined) return raw;
-  if (future !== null && (!isArrayLike(future) || future.length >= X.length)) return raw;
+  // an empty list stays the 422 (the SDK sends null, not [], when no feature has future values)
+  if (future !== null && (!isArrayLike(future) || future.length === 0 || future.length >= X.length)) return raw;
   const first = future === null ? 0 : future.length;
   return { ...(raw as Record<string, unknown>), hist_exog: Array.from({ length: X.length - first }, (_, j) => first + j) };
 }

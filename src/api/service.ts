@@ -435,7 +435,7 @@ export function createService(options: ServiceOptions): ForecastService {
     const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, ...rest } = rawBody;
     const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: coreFreqs, missingValues: true, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
     // null or NaN in y: filled in base.series.y; each window's calibration skips them (its slice of the mask)
-    const missing = (base as { missing?: Uint8Array | null }).missing ?? null;
+    const missing = base.missing ?? null;
     const finetuned = await resolveFinetuned(accountId, base.finetuned_model_id);
     const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
     // from sizes alone, before a window is built: too short a series, the size limits and each window's share of the work budget

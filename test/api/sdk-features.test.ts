@@ -78,7 +78,7 @@ describe("historical features marked by fewer X_future arrays (POST /v2/forecast
     expect(await loc({ ...sdkForecast({ y, sizes, X: [promo, traffic], X_future: [promoFuture] }), hist_exog: [] })).toEqual(["body.X_future"]);
   });
 
-  it("sdkHistoricalFeatures: with k < F future arrays (or null) and no hist_exog, hist_exog = [k, …, F − 1]; anything else unchanged; never mutates", () => {
+  it("sdkHistoricalFeatures: with 0 < k < F future arrays (or null) and no hist_exog, hist_exog = [k, …, F − 1]; anything else unchanged; never mutates", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 7 }), fc.boolean(), fc.constantFrom(undefined, null, [0]), (F, k, inside, hist) => {
         const X = Array.from({ length: F }, () => [1, 2]);
@@ -88,7 +88,7 @@ describe("historical features marked by fewer X_future arrays (POST /v2/forecast
         const out = sdkHistoricalFeatures(body) as { hist_exog?: unknown };
         if (hist === undefined || hist === null) {
           if (future === null) expect(out.hist_exog).toEqual(Array.from({ length: F }, (_, j) => j));
-          else if (k < F) expect(out.hist_exog).toEqual(Array.from({ length: F - k }, (_, j) => k + j));
+          else if (k > 0 && k < F) expect(out.hist_exog).toEqual(Array.from({ length: F - k }, (_, j) => k + j));
           else expect(out).toBe(body);
         } else expect(out).toBe(body);
       }),
