@@ -20,9 +20,7 @@ import { parameterLayout } from "../src/model/network.js";
 import { expandToCrossSeries, pretrainInitialParameters, pretrainUpdate, type PretrainStage } from "./pretrain/pretrain.js";
 import { AdamOptimizer } from "../src/model/train.js";
 import { decodeFloat32Base64 } from "../src/model/weights.js";
-import { WEIGHTS_FM1 } from "../src/model/weights/forecastmodel-1.js";
-import { WEIGHTS_FM1_LONG } from "../src/model/weights/forecastmodel-1-long-horizon.js";
-import { WEIGHTS_FM21 } from "../src/model/weights/forecastmodel-2.1.js";
+import type { EmbeddedWeights } from "../src/model/weights.js";
 import type { ModelName } from "../src/types.js";
 import { writeWeightsModule } from "./weights-file.js";
 
@@ -47,16 +45,22 @@ const out = arg("out", `src/model/weights/${model}.ts`);
 const stage = arg("stage", "point") as PretrainStage;
 if (stage !== "point" && stage !== "spread") throw new Error(`--stage must be point or spread, got ${stage}`);
 
-const EMBEDDED = { "forecastmodel-1": WEIGHTS_FM1, "forecastmodel-1-long-horizon": WEIGHTS_FM1_LONG, "forecastmodel-2.1": WEIGHTS_FM21 } as const;
+/** The weights module of a model (read only when a run starts from it, so a model without one can be trained afresh). */
+async function embeddedWeights(name: ModelName): Promise<EmbeddedWeights> {
+  const module = (await import(`../src/model/weights/${name}.js`)) as Record<string, EmbeddedWeights>;
+  const found = Object.values(module).find((w) => w.model === name);
+  if (found === undefined) throw new Error(`src/model/weights/${name}.ts exports no weights of ${name}`);
+  return found;
+}
 
 /**
  * The parameters of a weights module. A module written before the current
  * spread head (none, or another layout) contributes its point network only;
  * the spread head then starts from its initial values for this seed.
  */
-function embeddedParameters(name: ModelName): Float64Array {
+async function embeddedParameters(name: ModelName): Promise<Float64Array> {
   const layout = parameterLayout(networkShape(name));
-  const embedded = EMBEDDED[name];
+  const embedded = await embeddedWeights(name);
   const values = decodeFloat32Base64(embedded.base64, embedded.count);
   if (embedded.count === layout.total) return values;
   if (embedded.count < layout.spreadStart) throw new Error(`${name}: weights module has ${embedded.count} values, fewer than the point network's ${layout.spreadStart}`);
@@ -69,8 +73,8 @@ const shape = networkShape(model);
 const total = parameterLayout(shape).total;
 const paramsBuffer = new SharedArrayBuffer(total * 8);
 const params = new Float64Array(paramsBuffer);
-if (initFrom === "forecastmodel-1" && model === "forecastmodel-2.1") params.set(expandToCrossSeries(embeddedParameters("forecastmodel-1")));
-else if (initFrom !== "") params.set(embeddedParameters(initFrom as ModelName));
+if (initFrom === "forecastmodel-1" && model === "forecastmodel-2.1") params.set(expandToCrossSeries(await embeddedParameters("forecastmodel-1")));
+else if (initFrom !== "") params.set(await embeddedParameters(initFrom as ModelName));
 else params.set(pretrainInitialParameters(model, seed));
 if (stage === "spread") {
   // The spread stage always starts its head afresh from its own seed, so its

@@ -7,6 +7,7 @@ const CONST_NAMES: Record<ModelName, string> = {
   "forecastmodel-1": "WEIGHTS_FM1",
   "forecastmodel-1-long-horizon": "WEIGHTS_FM1_LONG",
   "forecastmodel-2.1": "WEIGHTS_FM21",
+  "forecastmodel-1-high-frequency": "WEIGHTS_FM1_HF",
 };
 
 export function writeWeightsModule(path: string, model: ModelName, params: Float64Array, headerLines: string[]): void {

@@ -105,8 +105,11 @@ export {
 // Exogenous features and their contributions.
 export { exogenousBeforeModel, exogenousAfterModel, fitRidgeRegression, EXOGENOUS_DEFAULT_PENALTY } from "./exogenous/index.js";
 
+// Progress of long work.
+export { boundedProgress, windowProgress, PROGRESS_MAX_CALLS } from "./progress.js";
+
 // Charts.
-export { renderAnomalyChart, anomalyChartInput, cropAnomalyChartInput } from "./chart/index.js";
+export { renderAnomalyChart, anomalyChartInput, cropAnomalyChartInput, plotForecast, plotAnomalies } from "./chart/index.js";
 
 // Every type of the modules above.
 export type * from "./types.js";
@@ -122,3 +125,4 @@ export type * from "./intervals/index.js";
 export type * from "./losses/index.js";
 export type * from "./exogenous/index.js";
 export type * from "./chart/index.js";
+export type * from "./progress.js";

@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { ProgressCallback } from "./progress.js";
+
 /**
  * The six frequency classes the network's tables know (season length and
  * native horizon): hourly (and every sub-daily step), daily, weekly, monthly,
@@ -55,7 +57,7 @@ export type Freq = ModelFreq | SubDailyFreq | CalendarFreq;
  * Names of the pretrained models.
  * @category Types
  */
-export type ModelName = "forecastmodel-1" | "forecastmodel-1-long-horizon" | "forecastmodel-2.1";
+export type ModelName = "forecastmodel-1" | "forecastmodel-1-long-horizon" | "forecastmodel-2.1" | "forecastmodel-1-high-frequency";
 
 /**
  * Fine-tune losses.
@@ -200,6 +202,8 @@ export interface ModelSpec {
   readonly multivariate: boolean;
   /** Free-form model parameters of the request (accepted, currently unused by the networks). */
   readonly modelParameters: Readonly<Record<string, unknown>> | null;
+  /** Reports the progress of fine-tuning and of rolling windows (see `boundedProgress`); never changes a result. */
+  readonly onProgress?: ProgressCallback;
 }
 
 /**
@@ -278,6 +282,68 @@ export interface FinetuneInput extends ModelSpec {
   /** The series to fine-tune on. */
   readonly series: SeriesData;
 }
+
+/**
+ * The two interval keys of a level in percent, as the results write them:
+ * `LevelKey<80>` is `"lo-80" | "hi-80"`, `LevelKey<97.5>` is
+ * `"lo-97.5" | "hi-97.5"`. For levels known only at run time (`number`) it
+ * is the pattern `` `lo-${number}` | `hi-${number}` ``.
+ *
+ * @example
+ * ```ts
+ * const fc = forecast({ series: { y: [1, 2, 3, 4, 5, 6, 7, 8], sizes: [8] }, freq: "D", h: 1, level: [80] });
+ * const key: LevelKey<80> = "lo-80";
+ * fc.intervals[key].length; // => 1
+ * ```
+ * @category Types
+ */
+export type LevelKey<L extends number> = `lo-${L}` | `hi-${L}`;
+
+/**
+ * The intervals of a JSON result for the levels `L`: one array per
+ * {@link LevelKey} ({@link LevelArrays}); `null` when no level was asked (`L` is `never`), and
+ * possibly `null` when the levels are known only at run time (`L` is
+ * `number`: an empty list gives `null`).
+ *
+ * @example
+ * ```ts
+ * const fc = forecast({ series: { y: [1, 2, 3, 4, 5, 6, 7, 8], sizes: [8] }, freq: "D", h: 2, level: [90] });
+ * const intervals: LevelIntervals<90> = fc.intervals; // not null: the levels are written in the body
+ * intervals["hi-90"].length; // => 2
+ * ```
+ * @category Types
+ */
+export type LevelIntervals<L extends number> = [L] extends [never] ? null : number extends L ? LevelArrays<L> | null : LevelArrays<L>;
+
+/**
+ * One array per {@link LevelKey} of the levels `L`, and any other key read
+ * as in {@link Intervals} (a key computed at run time, e.g. by `intervalKey`).
+ *
+ * @example
+ * ```ts
+ * const fc = forecast({ series: { y: [1, 2, 3, 4, 5, 6, 7, 8], sizes: [8] }, freq: "D", h: 1, level: [80] });
+ * fc.intervals["lo-80"].length; // => 1
+ * fc.intervals[intervalKey(80, "hi")]?.length; // => 1
+ * ```
+ * @category Types
+ */
+export type LevelArrays<L extends number> = { [K in LevelKey<L>]: number[] } & Intervals;
+
+/**
+ * The intervals of an anomaly detection result: with the univariate
+ * threshold one array per {@link LevelKey} of the level `L` (99 unless
+ * given), with the multivariate threshold `null`; `M` is the threshold
+ * method as written in the call (both when not known).
+ *
+ * @example
+ * ```ts
+ * const y = Array.from({ length: 60 }, (_, t) => Math.sin(t / 2));
+ * const r = detectAnomaliesOnline({ series: { y, sizes: [60] }, freq: "D", h: 7, detection_size: 7, level: 95, threshold_method: "univariate" });
+ * r.intervals["lo-95"].length; // => 7
+ * ```
+ * @category Types
+ */
+export type AnomalyIntervals<L extends number, M extends "univariate" | "multivariate"> = M extends "univariate" ? LevelArrays<L> : null;
 
 /**
  * Prediction intervals keyed `lo-<L>` / `hi-<L>` (L written as given, e.g.

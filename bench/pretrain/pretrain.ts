@@ -9,7 +9,9 @@ import seedrandom from "seedrandom";
 import type { ModelName } from "../../src/types.js";
 import { networkShape, type NetworkShape } from "../../src/model/config.js";
 import { initialParameters, parameterLayout } from "../../src/model/network.js";
-import { syntheticGroup, syntheticWindow } from "./synthetic.js";
+import { syntheticGroup, syntheticWindow, type Uniform } from "./synthetic.js";
+import { syntheticHfWindow, type HfWindow } from "./synthetic-hf.js";
+import { loadHourly } from "../hourly-data.js";
 import { AdamOptimizer, BatchGradient, type SampleLoss, type TrainingBatch } from "../../src/model/train.js";
 
 /**
@@ -73,10 +75,22 @@ export const standardisedMae: SampleLoss = (pred, actual, gradOut) => {
  * into parts): the same (seed, step, part) always gives the same windows.
  */
 export function pretrainBatch(shape: NetworkShape, seed: string, step: number, part: number, count: number): TrainingBatch {
-  const u = seedrandom(`${seed}:${step}:${part}`);
+  // The seasons view draws long histories point by point: its batches use the faster Alea generator.
+  const u = shape.view === "seasons" ? seedrandom.alea(`${seed}:${step}:${part}`) : seedrandom(`${seed}:${step}:${part}`);
   const contexts: Float64Array[] = [];
   const targets: Float64Array[] = [];
   const seasons = new Int32Array(count);
+  if (shape.view === "seasons") {
+    const longSeasons = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      const w = u() < REAL_SHARE ? realHfWindow(u, shape) : syntheticHfWindow(u, shape);
+      contexts.push(w.context);
+      targets.push(w.target);
+      seasons[i] = w.seasonLength;
+      longSeasons[i] = w.longSeason;
+    }
+    return { contexts, targets, seasonLengths: seasons, longSeasons };
+  }
   if (!shape.crossSeries) {
     for (let i = 0; i < count; i++) {
       const w = syntheticWindow(u, shape);
@@ -98,6 +112,40 @@ export function pretrainBatch(shape: NetworkShape, seed: string, step: number, p
     groups.push(size);
   }
   return { contexts, targets, seasonLengths: seasons, groups: Int32Array.from(groups) };
+}
+
+/**
+ * Share of the seasons view's training windows drawn from real development
+ * series (the rest are synthetic).
+ */
+const REAL_SHARE = 0.2;
+
+/** Hourly and half-hourly development series, each cut before its first development evaluation origin. */
+let realSeries: { y: Float64Array; day: number; limit: number }[] | null = null;
+
+/**
+ * A window from the hourly data's development parts (bench/hourly-data.ts):
+ * ETT, taylor and the Cloud Monitoring Dataset's hourly development streams,
+ * only before the first development origin of each series (so neither part's
+ * evaluation windows are trained on). History: a log-uniform length from two
+ * days to all that is before the origin.
+ */
+function realHfWindow(u: Uniform, shape: NetworkShape): HfWindow {
+  if (realSeries === null) {
+    const { series, origins } = loadHourly();
+    realSeries = [];
+    series.forEach((s, i) => {
+      if (s.day > 48) return;
+      const first = Math.min(...origins.filter((o) => o.series === i && o.part === "development").map((o) => o.origin));
+      if (first - shape.outputLength > 2 * s.day) realSeries!.push({ y: s.y, day: s.day, limit: first });
+    });
+  }
+  const s = realSeries[Math.floor(u() * realSeries.length)]!;
+  const O = shape.outputLength;
+  const origin = 2 * s.day + Math.floor(u() * (s.limit - O - 2 * s.day + 1));
+  const length = Math.max(2 * s.day, Math.floor(Math.exp(Math.log(2 * s.day) + u() * (Math.log(origin) - Math.log(2 * s.day)))));
+  const from = Math.max(0, origin - length);
+  return { context: s.y.slice(from, origin), target: s.y.slice(origin, origin + O), seasonLength: s.day, longSeason: 7 * s.day };
 }
 
 /**

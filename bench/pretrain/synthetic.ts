@@ -48,7 +48,8 @@ function trainingHorizon(shape: NetworkShape, seasonLength: number): number {
   return Math.min(table[seasonLength] ?? shape.outputLength, shape.outputLength);
 }
 
-function gauss(u: Uniform): number {
+/** A standard normal draw from two uniforms (Box–Muller). */
+export function gauss(u: Uniform): number {
   const u1 = Math.max(u(), 1e-300);
   return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u());
 }

@@ -14,30 +14,61 @@
  *   const store = createRedisStore(new Redis(6379, "127.0.0.1"), "fm:");
  *   const service = createService({ accounts, store });
  *
- * Keys (all under `prefix`): `job:<id>` (the job as JSON), `jobstatus:<id>`,
+ * Keys (all under `prefix`): `job:<id>` (the job as JSON), `jobstatus:<id>`
+ * (both expire `resultTtlMs` after the job finished: SET … PX),
  * `pending` (sorted set of pending job ids by arrival), `seq` (arrival
- * counter), `models:<account>` (hash id → model JSON), `modelorder:<account>`
- * (sorted set by arrival), `spent:<account>`, `reserved:<account>` (integer
- * tokens), `calls:<account>:<minute or month>` (counters that expire).
+ * counter), `pendingload:<account>` (hash: `jobs` and `values` of the
+ * account's pending jobs, checked against the quota when a job is inserted),
+ * `models:<account>` (hash id → model JSON), `modelorder:<account>`
+ * (sorted set by arrival), `spent:<account>` (integer tokens),
+ * `resv:<account>:<reservation id>` (tokens held, with the lease as its key
+ * expiry: PX, renewed by PEXPIRE, none while a job is pending),
+ * `resvs:<account>` (set of the account's reservation ids, pruned of lapsed
+ * ones whenever a reservation is made), `calls:<account>:<minute or month>`
+ * (counters that expire).
+ *
+ * Times are Redis's own (key expiry): the `nowMs` the service passes is
+ * not used. The reservation scripts build `resv:` key names from the
+ * prefix, so they need one Redis (not a cluster without hash tags).
  */
 import type { Redis } from "ioredis";
-import type { ApiJobStatus, CallCounts, ModelInsertOutcome, ServiceStore, StoredFinetunedModel, StoredJob } from "../../src/index.js";
+import type { ApiJobStatus, CallCounts, JobInsertOutcome, ModelInsertOutcome, ServiceStore, StoredFinetunedModel, StoredJob } from "../../src/index.js";
 
+// ARGV: job JSON, status, id, values, max jobs, max values (-1: no quota)
 const INSERT_JOB = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('SET', KEYS[2], ARGV[2])
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
 if ARGV[2] == 'pending' then
+  local values = tonumber(ARGV[4])
+  if tonumber(ARGV[5]) >= 0 then
+    local jobs = tonumber(redis.call('HGET', KEYS[5], 'jobs') or '0')
+    local held = tonumber(redis.call('HGET', KEYS[5], 'values') or '0')
+    if jobs + 1 > tonumber(ARGV[5]) or held + values > tonumber(ARGV[6]) then return 'limit' end
+  end
+  redis.call('HINCRBY', KEYS[5], 'jobs', 1)
+  redis.call('HINCRBY', KEYS[5], 'values', values)
   local seq = redis.call('INCR', KEYS[4])
   redis.call('ZADD', KEYS[3], seq, ARGV[3])
 end
-return 1`;
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2])
+return 'ok'`;
 
+// ARGV: expected status, job JSON, next status, id, values, ttl ms (0: kept)
 const UPDATE_JOB = `
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
-redis.call('SET', KEYS[2], ARGV[3])
-if ARGV[3] ~= 'pending' then redis.call('ZREM', KEYS[3], ARGV[4]) end
+local ttl = tonumber(ARGV[6])
+if ttl > 0 then
+  redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
+  redis.call('SET', KEYS[2], ARGV[3], 'PX', ttl)
+else
+  redis.call('SET', KEYS[1], ARGV[2])
+  redis.call('SET', KEYS[2], ARGV[3])
+end
+if ARGV[1] == 'pending' and ARGV[3] ~= 'pending' then
+  redis.call('ZREM', KEYS[3], ARGV[4])
+  redis.call('HINCRBY', KEYS[4], 'jobs', -1)
+  redis.call('HINCRBY', KEYS[4], 'values', 0 - tonumber(ARGV[5]))
+end
 return 1`;
 
 const INSERT_MODEL = `
@@ -53,16 +84,34 @@ local n = redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return n`;
 
+// KEYS: spent, reservation ids; ARGV: tokens, credits, reservation id, lease ms (0: none), resv key prefix
 const RESERVE = `
 local spent = tonumber(redis.call('GET', KEYS[1]) or '0')
-local held = tonumber(redis.call('GET', KEYS[2]) or '0')
+local held = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local tokens = redis.call('GET', ARGV[5] .. id)
+  if tokens then held = held + tonumber(tokens) else redis.call('SREM', KEYS[2], id) end
+end
 if not (tonumber(ARGV[2]) - spent - held > 0) then return 0 end
-redis.call('INCRBY', KEYS[2], ARGV[1])
+if tonumber(ARGV[4]) > 0 then
+  redis.call('SET', ARGV[5] .. ARGV[3], ARGV[1], 'PX', ARGV[4])
+else
+  redis.call('SET', ARGV[5] .. ARGV[3], ARGV[1])
+end
+redis.call('SADD', KEYS[2], ARGV[3])
 return 1`;
 
+// KEYS: the reservation; ARGV: lease ms (0: held until settled)
+const RENEW = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if tonumber(ARGV[1]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) else redis.call('PERSIST', KEYS[1]) end
+return 1`;
+
+// KEYS: spent, reservation ids, the reservation; ARGV: used, reservation id
 const SETTLE = `
-redis.call('INCRBY', KEYS[2], -tonumber(ARGV[1]))
-redis.call('INCRBY', KEYS[1], ARGV[2])
+redis.call('DEL', KEYS[3])
+redis.call('SREM', KEYS[2], ARGV[2])
+redis.call('INCRBY', KEYS[1], ARGV[1])
 return 1`;
 
 const COUNT_CALL = `
@@ -98,16 +147,23 @@ export function createRedisStore(redis: Redis, prefix = "forecastmodel:"): Servi
   const k = (...parts: string[]): string => prefix + parts.join(":");
   const toInt = (v: string | null): number => (v === null ? 0 : Number(v));
   return {
+    // Redis expires finished jobs itself (PX): the service's nowMs is not needed
     async getJob(jobId) {
       const text = await redis.get(k("job", jobId));
       return text === null ? undefined : (JSON.parse(text) as StoredJob);
     },
-    async insertJob(job) {
-      const done = await redis.eval(INSERT_JOB, 4, k("job", job.jobId), k("jobstatus", job.jobId), k("pending"), k("seq"), JSON.stringify(job), job.status, job.jobId);
-      return done === 1;
+    async insertJob(job, quota): Promise<JobInsertOutcome> {
+      // an unbounded quota (Infinity) as the largest exact integer: Lua reads no "Infinity"
+      const bound = (v: number): number => Math.min(v, Number.MAX_SAFE_INTEGER);
+      const [maxJobs, maxValues] = quota === undefined ? [-1, -1] : [bound(quota.maxJobs), bound(quota.maxValues)];
+      const keys = [k("job", job.jobId), k("jobstatus", job.jobId), k("pending"), k("seq"), k("pendingload", job.accountId)];
+      return (await redis.eval(INSERT_JOB, 5, ...keys, JSON.stringify(job), job.status, job.jobId, String(job.values ?? 0), String(maxJobs), String(maxValues))) as JobInsertOutcome;
     },
-    async updateJob(jobId, expected: ApiJobStatus, next) {
-      const done = await redis.eval(UPDATE_JOB, 3, k("job", jobId), k("jobstatus", jobId), k("pending"), expected, JSON.stringify(next), next.status, jobId);
+    async updateJob(jobId, expected: ApiJobStatus, next, expiry) {
+      // 0: kept (no expiry, or an infinite one)
+      const ttl = expiry === undefined || !Number.isFinite(expiry.ttlMs) ? 0 : Math.max(1, Math.ceil(expiry.ttlMs));
+      const keys = [k("job", jobId), k("jobstatus", jobId), k("pending"), k("pendingload", next.accountId)];
+      const done = await redis.eval(UPDATE_JOB, 4, ...keys, expected, JSON.stringify(next), next.status, jobId, String(next.values ?? 0), String(ttl));
       return done === 1;
     },
     async pendingJobs() {
@@ -139,11 +195,16 @@ export function createRedisStore(redis: Redis, prefix = "forecastmodel:"): Servi
     async chargeTokens(accountId, tokens) {
       await redis.incrby(k("spent", accountId), tokens);
     },
-    async reserveTokens(accountId, tokens, credits) {
-      return (await redis.eval(RESERVE, 2, k("spent", accountId), k("reserved", accountId), String(tokens), String(credits))) === 1;
+    async reserveTokens(accountId, reservation, credits) {
+      const lease = reservation.leaseMs === null ? 0 : Math.max(1, Math.ceil(reservation.leaseMs));
+      return (await redis.eval(RESERVE, 2, k("spent", accountId), k("resvs", accountId), String(reservation.tokens), String(credits), reservation.id, String(lease), k("resv", accountId, ""))) === 1;
     },
-    async settleTokens(accountId, held, used) {
-      await redis.eval(SETTLE, 2, k("spent", accountId), k("reserved", accountId), String(held), String(used));
+    async renewReservation(accountId, reservationId, leaseMs) {
+      const lease = leaseMs === null ? 0 : Math.max(1, Math.ceil(leaseMs));
+      return (await redis.eval(RENEW, 1, k("resv", accountId, reservationId), String(lease))) === 1;
+    },
+    async settleTokens(accountId, reservationId, used) {
+      await redis.eval(SETTLE, 3, k("spent", accountId), k("resvs", accountId), k("resv", accountId, reservationId), String(used), reservationId);
     },
     async countCall(accountId, minute, month) {
       await redis.eval(COUNT_CALL, 2, k("calls", accountId, minute), k("calls", accountId, month));

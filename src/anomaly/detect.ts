@@ -26,6 +26,7 @@ import {
   ANOMALY_Z_CAP,
   type SeasonalOpinion,
 } from "./scores.js";
+import { windowProgress } from "../progress.js";
 
 /**
  * Fewest context points before a cross-validation window of online anomaly detection.
@@ -226,7 +227,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   } else {
     forecaster = withSpread(prepare(earliestCutoffs));
   }
-  const cv = crossValidate(forecaster, modelSeries, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT, spread: true });
+  const cv = crossValidate(forecaster, modelSeries, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT, spread: true, ...windowProgress(request.onProgress) });
 
   // One forecast per point (latest cutoff wins) and its origin, for the exogenous phase.
   const total = series.y.length;
@@ -382,7 +383,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
       let run: typeof cv;
       if (request.multivariate) {
         // the model reads the series together: forecast every window again
-        run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT, spread: true });
+        run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT, spread: true, ...windowProgress(request.onProgress) });
       } else {
         // only the windows after a spike see it: forecast those again, in one batch (each window's
         // forecast depends on its own context only, so the others keep their bits)

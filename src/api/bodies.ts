@@ -48,14 +48,16 @@ interface ModelFields {
 }
 
 /**
- * The body of POST /v2/forecast (`forecast`).
+ * The body of POST /v2/forecast (`forecast`). `L` is the type of its levels:
+ * written in the call (`level: [80, 95]`) it is `80 | 95`, and the result's
+ * interval keys are typed (`"lo-80"`, …; see `LevelKey`).
  * @category Types
  */
-export interface ForecastRequest extends ModelFields {
+export interface ForecastRequest<L extends number = number> extends ModelFields {
   /** Steps to forecast after each series. */
   h: number;
   /** Interval levels in percent, each 0 ≤ L < 100 (e.g. `[80, 95]`; `0.95` is 0.95 %). */
-  level?: readonly number[] | null;
+  level?: readonly L[] | null;
   /** Future values of the exogenous features: `X_future[k]` has `sizes.length × h` values. */
   X_future?: readonly (readonly number[])[] | null;
   /** true (default): y is regressed on X first; false: X explains the model's residuals. */
@@ -76,17 +78,19 @@ export interface ForecastRequest extends ModelFields {
 
 /**
  * The body of POST /v2/online_anomaly_detection (`detectAnomaliesOnline`).
+ * `L` is the type of its level and `M` of its threshold method, as written
+ * in the call (they type the result's interval keys).
  * @category Types
  */
-export interface AnomalyRequest extends ModelFields {
+export interface AnomalyRequest<L extends number = number, M extends "univariate" | "multivariate" = "univariate" | "multivariate"> extends ModelFields {
   /** Length of each rolling forecast window. */
   h: number;
   /** Points at the end of each series to judge. */
   detection_size: number;
   /** Level in percent, 0 ≤ L < 100 (default 99). */
-  level?: number;
+  level?: L;
   /** `"univariate"` (default) or `"multivariate"`. */
-  threshold_method?: "univariate" | "multivariate";
+  threshold_method?: M;
   /** Step between windows (default h). */
   step_size?: number | null;
   /** Fine-tune once (false, default) or in every window (true). */
@@ -102,12 +106,13 @@ export interface AnomalyRequest extends ModelFields {
 }
 
 /**
- * The body of POST /v2/historic_forecast (`historicForecast`).
+ * The body of POST /v2/historic_forecast (`historicForecast`); `L` as in
+ * {@link ForecastRequest}.
  * @category Types
  */
-export interface HistoricRequest extends ModelFields {
+export interface HistoricRequest<L extends number = number> extends ModelFields {
   /** Interval levels in percent. */
-  level?: readonly number[] | null;
+  level?: readonly L[] | null;
   /** As in {@link ForecastRequest.clean_ex_first}. */
   clean_ex_first?: boolean;
   /** Return each feature's contribution (and a base value) per row. */

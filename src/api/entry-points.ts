@@ -6,7 +6,8 @@
  * @module
  */
 import { ValidationError, valueError } from "../errors.js";
-import type { AnomalyInput, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput } from "../types.js";
+import type { ProgressCallback } from "../progress.js";
+import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import { hashValues, uuidLayout } from "./ids.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "./bodies.js";
 import { readJsonBody } from "./json.js";
@@ -34,6 +35,22 @@ export interface CoreCallOptions {
   readonly finetunedModels?: (id: string) => FinetunedWeights | undefined;
   /** Size limits and work budget to enforce (default: `DEFAULT_SERVICE_LIMITS`, as the service; `UNLIMITED` lifts them). */
   readonly limits?: Partial<ServiceLimits>;
+  /**
+   * Progress of the long parts of the call, `{ stage, done, total }`:
+   * fine-tuning steps (`"finetune"`) and rolling forecast windows
+   * (`"windows"`: a forecast's calibration windows, anomaly detection's
+   * windows), at most `PROGRESS_MAX_CALLS` reports per stage run plus the
+   * last. Called synchronously; it never changes the result.
+   *
+   * @example
+   * ```ts
+   * const y = Array.from({ length: 120 }, (_, t) => 10 + (t % 7));
+   * const reports: string[] = [];
+   * finetune({ series: { y, sizes: [120] }, freq: "D", finetune_steps: 3 }, { onProgress: (p) => reports.push(`${p.stage} ${p.done}/${p.total}`) });
+   * reports; // => ["finetune 1/3", "finetune 2/3", "finetune 3/3"]
+   * ```
+   */
+  readonly onProgress?: ProgressCallback;
 }
 
 /**
@@ -160,7 +177,8 @@ function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: Cor
     if (found === undefined || found === null) throw unknownFinetunedModel(id);
     finetuned = found;
   }
-  const result = executeEndpoint(endpoint, validated, finetuned, pipelines);
+  const request = endpointRequest(endpoint, validated, finetuned);
+  const result = runEndpoint(endpoint, options.onProgress === undefined ? request : { ...request, onProgress: options.onProgress }, pipelines);
   if (unknown !== null) result.warnings.push(unknown);
   return { validated, finetuned, result };
 }
@@ -200,8 +218,8 @@ function unknownFieldsWarning(endpoint: ApiEndpoint, raw: unknown): string | nul
  * ```
  * @category Entry points
  */
-export function forecast(body: JsonBody<ForecastRequest>, options: CoreCallOptions = {}): ForecastResult {
-  return runCore("forecast", body, options, DEFAULT_PIPELINES).result;
+export function forecast<L extends number = number>(body: JsonBody<ForecastRequest<L>>, options: CoreCallOptions = {}): ForecastResult<LevelIntervals<L>> {
+  return runCore("forecast", body, options, DEFAULT_PIPELINES).result as ForecastResult<LevelIntervals<L>>;
 }
 
 /**
@@ -223,8 +241,11 @@ export function forecast(body: JsonBody<ForecastRequest>, options: CoreCallOptio
  * ```
  * @category Entry points
  */
-export function detectAnomaliesOnline(body: JsonBody<AnomalyRequest>, options: CoreCallOptions = {}): AnomalyResult {
-  return runCore("anomaly", body, options, DEFAULT_PIPELINES).result;
+export function detectAnomaliesOnline<L extends number = number, M extends "univariate" | "multivariate" = "univariate" | "multivariate">(
+  body: JsonBody<AnomalyRequest<L, M>>,
+  options: CoreCallOptions = {},
+): AnomalyResult<AnomalyIntervals<L, M>> {
+  return runCore("anomaly", body, options, DEFAULT_PIPELINES).result as AnomalyResult<AnomalyIntervals<L, M>>;
 }
 
 /**
@@ -245,8 +266,8 @@ export function detectAnomaliesOnline(body: JsonBody<AnomalyRequest>, options: C
  * ```
  * @category Entry points
  */
-export function historicForecast(body: JsonBody<HistoricRequest>, options: CoreCallOptions = {}): HistoricResult {
-  return runCore("historic", body, options, DEFAULT_PIPELINES).result as HistoricResult;
+export function historicForecast<L extends number = number>(body: JsonBody<HistoricRequest<L>>, options: CoreCallOptions = {}): HistoricResult<LevelIntervals<L>> {
+  return runCore("historic", body, options, DEFAULT_PIPELINES).result as HistoricResult<LevelIntervals<L>>;
 }
 
 /**

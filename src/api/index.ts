@@ -21,13 +21,30 @@ export type { ServiceAccount, ServiceOptions, ServiceRequest, ServiceResponse, R
 export { checkSeriesInput, validateSeriesInput } from "./series-input.js";
 export type { SeriesInputOptions, SeriesInputCheck } from "./series-input.js";
 export { createMemoryStore } from "./store.js";
-export type { CallCounts, ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome } from "./store.js";
-export { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "./requests.js";
+export type { CallCounts, ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome, JobInsertOutcome, JobReservation, PendingJobQuota, TokenReservation } from "./store.js";
+export { DEFAULT_JOB_LIMITS } from "./jobs.js";
+export { DEFAULT_SERVICE_LIMITS, UNLIMITED, finetuneTrainingCost, FINETUNE_STEP_OVERHEAD_WINDOWS } from "./requests.js";
 export type { ServiceLimits } from "./requests.js";
 export type { ApiPipelines } from "./pipelines.js";
-export type { JobTask } from "./jobs.js";
+export type { JobTask, JobLimits } from "./jobs.js";
 export { forecastResultJson, anomalyResultJson, finetuneResultJson, countTokens } from "./results.js";
 export type { TokenCounts, TokenSource, ForecastResult, AnomalyResult, HistoricResult, FinetuneResult } from "./results.js";
 export { openApiDocument, API_VERSION } from "./openapi.js";
 export { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords } from "./records.js";
-export type { FutureRecordRow, RecordFreq, RecordOptions, RecordRow, RecordsResult, ResultRecord, ResultRecordKey } from "./records.js";
+export type {
+  AnomalyRecord,
+  AnomalyRecordFields,
+  ForecastRecord,
+  ForecastRecordOptions,
+  FutureRecordRow,
+  HistoricRecord,
+  LevelBounds,
+  RecordFreq,
+  RecordOptions,
+  RecordRow,
+  RecordRowFields,
+  RecordsResult,
+  ResultDs,
+  ResultRecord,
+  ResultRecordKey,
+} from "./records.js";

@@ -10,7 +10,7 @@ import { toHex32 } from "./ids.js";
 import type { ValidatedBodies } from "./requests.js";
 import { HttpError, notFoundJob } from "./responses.js";
 import { ASYNC_JOB_ID_PATTERN, type ApiEndpoint } from "./schemas.js";
-import type { ServiceStore, StoredJob } from "./store.js";
+import type { JobReservation, PendingJobQuota, ServiceStore, StoredJob } from "./store.js";
 
 /** Job id prefixes: fine-tune, forecast, cross-validation. */
 export type JobTask = "ft" | "fc" | "cv";
@@ -19,6 +19,69 @@ const JOB_ID_REGEX = new RegExp(ASYNC_JOB_ID_PATTERN);
 
 /** Fresh ids tried for a new job (or model) before giving up (a repeating `ids` function). */
 export const JOB_ID_ATTEMPTS = 8;
+
+/**
+ * What a service holds for its jobs and for how long (option `jobLimits`
+ * of `createService`; defaults `DEFAULT_JOB_LIMITS`).
+ * @category API rules
+ */
+export interface JobLimits {
+  /** Most pending jobs (accepted, not yet claimed by a runner) of one account; the next submission is a 429. */
+  readonly maxPendingJobs: number;
+  /** Most numbers held by one account's pending jobs (every number of their requests); past it a submission is a 429. */
+  readonly maxPendingValues: number;
+  /** Milliseconds a finished job (succeeded, failed or cancelled) and its result are kept after it finished; then its id is 404. */
+  readonly resultTtlMs: number;
+  /**
+   * Milliseconds a reservation of tokens lives without renewal while its
+   * work runs (renewed every third of it while the work awaits), so the
+   * credits of a process that died come back after at most this long.
+   */
+  readonly leaseMs: number;
+}
+
+/**
+ * Defaults of `JobLimits`: 20 pending jobs and 10,000,000 pending values
+ * per account (two requests of `limits.maxValues`), results kept 24 hours,
+ * leases of 60 seconds (six times the longest request the work budget
+ * admits, bench/budget-bench.ts).
+ * @category API rules
+ */
+export const DEFAULT_JOB_LIMITS: JobLimits = Object.freeze({
+  maxPendingJobs: 20,
+  maxPendingValues: 10_000_000,
+  resultTtlMs: 24 * 3600 * 1000,
+  leaseMs: 60_000,
+});
+
+/** `DEFAULT_JOB_LIMITS` with the given values; RangeError for a value that is not a number > 0 (Infinity allowed but for `leaseMs`). */
+export function resolveJobLimits(given: Partial<JobLimits> | undefined): JobLimits {
+  const out = { ...DEFAULT_JOB_LIMITS, ...given };
+  for (const key of ["maxPendingJobs", "maxPendingValues", "resultTtlMs", "leaseMs"] as const) {
+    const v = out[key];
+    if (typeof v !== "number" || !(v > 0) || (key === "leaseMs" && !Number.isFinite(v))) {
+      throw new RangeError(`createService: jobLimits.${key} must be a number > 0${key === "leaseMs" ? " and finite" : ""}, got ${String(v)}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * How many numbers a JSON value holds (a job's request), walked without
+ * recursion; typed arrays count their length.
+ */
+export function countNumbers(value: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "number") count++;
+    else if (ArrayBuffer.isView(v)) count += (v as unknown as { length?: number }).length ?? 0;
+    else if (Array.isArray(v)) for (const e of v) stack.push(e);
+    else if (typeof v === "object" && v !== null) for (const e of Object.values(v)) stack.push(e);
+  }
+  return count;
+}
 
 /**
  * Counts of one `runJobs` call.
@@ -33,6 +96,14 @@ export interface RunJobsSummary {
   failed: number;
 }
 
+/** The clock of a job runner and how long finished jobs are kept. */
+export interface JobClock {
+  /** The service's clock. */
+  readonly clock: () => Date;
+  /** `JobLimits.resultTtlMs`. */
+  readonly resultTtlMs: number;
+}
+
 /** The job status record the API answers. */
 export function jobRecord(job: StoredJob): Record<string, unknown> {
   return {
@@ -45,33 +116,50 @@ export function jobRecord(job: StoredJob): Record<string, unknown> {
   };
 }
 
-/** A job of the account (404 otherwise); `task` null accepts any task (the cross-task cancel route). */
-export async function ownJob(store: ServiceStore, accountId: string, jobId: string, task: JobTask | null = "ft"): Promise<StoredJob> {
+/** A job of the account (404 otherwise, and once it expired); `task` null accepts any task (the cross-task cancel route). */
+export async function ownJob(store: ServiceStore, accountId: string, jobId: string, task: JobTask | null, nowMs: number): Promise<StoredJob> {
   if (!JOB_ID_REGEX.test(jobId)) throw notFoundJob();
-  const job = await store.getJob(jobId);
+  const job = await store.getJob(jobId, nowMs);
   if (job === undefined || (task !== null && job.task !== task) || job.accountId !== accountId) throw notFoundJob();
   return job;
 }
 
 /**
  * Stores a pending job under a fresh `<task>-<32 hex>` id and answers its id;
- * an existing job is never overwritten. `reservedTokens` (> 0) is what the
- * submission reserved, recorded on the job for its end.
+ * an existing job is never overwritten. `reservation` is what the submission
+ * reserved, recorded on the job for its end; `quota` bounds the account's
+ * pending jobs ("limit" when the job would pass it: nothing stored).
  */
-export async function submitJob(store: ServiceStore, ids: () => unknown, at: string, task: JobTask, accountId: string, request: unknown, reservedTokens = 0): Promise<{ job_id: string }> {
+export async function submitJob(
+  store: ServiceStore,
+  ids: () => unknown,
+  at: string,
+  task: JobTask,
+  accountId: string,
+  request: unknown,
+  reservation: JobReservation | null,
+  quota: PendingJobQuota,
+): Promise<{ job_id: string } | "limit"> {
+  const values = countNumbers(request);
   for (let attempt = 0; attempt < JOB_ID_ATTEMPTS; attempt++) {
     const jobId = `${task}-${toHex32(String(ids()))}`;
-    const job: StoredJob = { jobId, task, accountId, status: "pending", request, result: null, error: null, createdAt: at, updatedAt: at, ...(reservedTokens > 0 ? { reservedTokens } : {}) };
-    if (await store.insertJob(job)) return { job_id: jobId };
+    const job: StoredJob = { jobId, task, accountId, status: "pending", request, result: null, error: null, createdAt: at, updatedAt: at, values, ...(reservation !== null ? { reservation } : {}) };
+    const outcome = await store.insertJob(job, quota);
+    if (outcome === "ok") return { job_id: jobId };
+    if (outcome === "limit") return "limit";
   }
   throw new Error(`no fresh job id after ${JOB_ID_ATTEMPTS} attempts: the ids function repeats itself`);
 }
 
-/** Cancels a pending job (compare-and-set: a job claimed meanwhile runs to its end, 409). */
-export async function cancelJob(store: ServiceStore, job: StoredJob, at: string): Promise<StoredJob> {
-  const cancelled: StoredJob = { ...job, status: "cancelled", updatedAt: at };
-  if (job.status !== "pending" || !(await store.updateJob(job.jobId, "pending", cancelled))) {
-    const current = (await store.getJob(job.jobId)) ?? job;
+/**
+ * Cancels a pending job (compare-and-set: a job claimed meanwhile runs to its
+ * end, 409). The cancelled job keeps no request and is kept `resultTtlMs`.
+ */
+export async function cancelJob(store: ServiceStore, job: StoredJob, time: JobClock): Promise<StoredJob> {
+  const at = time.clock();
+  const cancelled: StoredJob = { ...job, status: "cancelled", request: null, updatedAt: at.toISOString() };
+  if (job.status !== "pending" || !(await store.updateJob(job.jobId, "pending", cancelled, { ttlMs: time.resultTtlMs, nowMs: at.getTime() }))) {
+    const current = (await store.getJob(job.jobId, at.getTime())) ?? job;
     throw new HttpError(409, { detail: `job ${job.jobId} is ${current.status}; only a pending job can be cancelled` });
   }
   return cancelled;
@@ -83,10 +171,10 @@ export async function cancelJob(store: ServiceStore, job: StoredJob, at: string)
  * claimed), runs it with `run`, and moves it to succeeded or failed (terminal
  * states are final: only the claimer moves its running job on).
  */
-export async function runPendingJobs(store: ServiceStore, now: () => string, run: (job: StoredJob) => Promise<unknown>): Promise<RunJobsSummary> {
+export async function runPendingJobs(store: ServiceStore, time: JobClock, run: (job: StoredJob) => Promise<unknown>): Promise<RunJobsSummary> {
   const summary: RunJobsSummary = { ran: 0, succeeded: 0, failed: 0 };
   for (const queued of await store.pendingJobs()) {
-    const outcome = await runOneJob(store, now, queued.jobId, run);
+    const outcome = await runOneJob(store, time, queued.jobId, run);
     if (outcome === null) continue;
     summary.ran++;
     summary[outcome]++;
@@ -97,27 +185,47 @@ export async function runPendingJobs(store: ServiceStore, now: () => string, run
 /**
  * Runs one job if it is still pending: claims it by compare-and-set, runs it,
  * records succeeded or failed and returns which. Null when it was not pending
- * (unknown, cancelled, or claimed by another runner): nothing was done.
+ * (unknown, cancelled, or claimed by another runner): nothing was done. The
+ * finished job keeps its result or error, not its request, and is kept
+ * `resultTtlMs` from its end.
  */
-export async function runOneJob(store: ServiceStore, now: () => string, jobId: string, run: (job: StoredJob) => Promise<unknown>): Promise<"succeeded" | "failed" | null> {
-  const current = await store.getJob(jobId);
+export async function runOneJob(store: ServiceStore, time: JobClock, jobId: string, run: (job: StoredJob) => Promise<unknown>): Promise<"succeeded" | "failed" | null> {
+  const current = await store.getJob(jobId, time.clock().getTime());
   if (current === undefined || current.status !== "pending") return null;
-  const running: StoredJob = { ...current, status: "running", updatedAt: now() };
+  const running: StoredJob = { ...current, status: "running", updatedAt: time.clock().toISOString() };
   if (!(await store.updateJob(current.jobId, "pending", running))) return null;
   let finished: StoredJob & { status: "succeeded" | "failed" };
   try {
     const result = await run(running);
-    finished = { ...running, status: "succeeded", result, updatedAt: now() };
+    finished = { ...running, status: "succeeded", request: null, result, updatedAt: time.clock().toISOString() };
   } catch (e) {
     let message: string;
     if (e instanceof ValidationError) message = validationMessage(e);
     else if (e instanceof HttpError) message = String((e.body as { detail?: unknown }).detail ?? `HTTP ${e.status}`);
     else message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
-    finished = { ...running, status: "failed", error: message, updatedAt: now() };
+    finished = { ...running, status: "failed", request: null, error: message, updatedAt: time.clock().toISOString() };
   }
   // Terminal states are final: only the claimer moves its running job on.
-  await store.updateJob(running.jobId, "running", finished);
+  await store.updateJob(running.jobId, "running", finished, { ttlMs: time.resultTtlMs, nowMs: time.clock().getTime() });
   return finished.status;
+}
+
+/**
+ * Runs `work` under a lease on a reservation: renews it to `leaseMs` every
+ * third of the lease while the work runs (a timer, firing whenever the work
+ * awaits), so it lapses only when the process stops renewing (it died).
+ */
+export async function withLease<T>(store: ServiceStore, accountId: string, reservationId: string, leaseMs: number, clock: () => Date, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => {
+    store.renewReservation(accountId, reservationId, leaseMs, clock().getTime()).catch(() => undefined);
+  }, Math.max(1, Math.floor(leaseMs / 3)));
+  // a pending renewal never keeps a host process alive
+  (timer as { unref?: () => void }).unref?.();
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /** A validated body as the JSON a job stores (typed arrays as lists; `model` only when the caller gave it). */

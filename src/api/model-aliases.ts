@@ -130,7 +130,7 @@ export function withCanonicalModel(body: unknown, table: ReadonlyMap<string, Mod
  * const table = modelAliasTable({ fast: "forecastmodel-1" });
  * const item = { type: "literal_error", loc: ["body", "model"], msg: "Input should be …", input: "gpt" };
  * modelItemsWithAliases([item], table)[0]!.msg;
- * // => "Input should be 'forecastmodel-1', 'forecastmodel-1-long-horizon' or 'forecastmodel-2.1', or one of this service's aliases: 'fast'"
+ * // => "Input should be 'forecastmodel-1', 'forecastmodel-1-long-horizon', 'forecastmodel-2.1' or 'forecastmodel-1-high-frequency', or one of this service's aliases: 'fast'"
  * ```
  * @category Service
  */

@@ -10,7 +10,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { Freq, Intervals } from "../types.js";
+import type { Freq, Intervals, LevelKey } from "../types.js";
 import type { AnomalyResult } from "./results.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest } from "./bodies.js";
 import { detectAnomaliesOnline, finetune, forecast, historicForecast, type CoreCallOptions, type FinetuneCallResult } from "./entry-points.js";
@@ -20,18 +20,44 @@ import { CORE_FREQS } from "./schemas.js";
 import { DEFAULT_SERVICE_LIMITS, resolveLimits, type ServiceLimits } from "./requests.js";
 
 /**
- * One observation: the series it belongs to, its time, its value and any exogenous features (numbers).
+ * One observation: the series it belongs to, its time, its value and any
+ * exogenous features (numbers). `D` is the type of its timestamp: rows read
+ * from a CSV are `RecordRow<string>`, rows built with `Date`s
+ * `RecordRow<Date>`; the result rows' `ds` has the same type.
  * @category API rules
  */
-export interface RecordRow {
+export interface RecordRow<D extends string | Date = string | Date> {
+  /** Series id. */
+  readonly unique_id: string | number;
+  /** Timestamp: `"YYYY-MM-DD"`, `"YYYY-MM-DD HH:MM:SS"` or a `Date` (UTC). */
+  readonly ds: D;
+  /** Observed value. */
+  readonly y: number;
+  /** Exogenous features, by name (every row of a request has the same ones). */
+  readonly [feature: string]: unknown;
+}
+
+/**
+ * What the record entry points require of a row's type: `unique_id`, `ds`
+ * and `y` (features are read at run time). Any object type with these three
+ * fields is accepted, an `interface` of the caller's as well as
+ * {@link RecordRow}.
+ *
+ * @example
+ * ```ts
+ * interface Sale { unique_id: string; ds: string; y: number }
+ * const sales: Sale[] = Array.from({ length: 24 }, (_, t) => ({ unique_id: "s", ds: `${2022 + Math.floor(t / 12)}-${String((t % 12) + 1).padStart(2, "0")}-01`, y: t % 12 }));
+ * forecastRecords(sales, { h: 1 }).rows[0]!.ds; // => "2024-01-01"
+ * ```
+ * @category API rules
+ */
+export interface RecordRowFields {
   /** Series id. */
   readonly unique_id: string | number;
   /** Timestamp: `"YYYY-MM-DD"`, `"YYYY-MM-DD HH:MM:SS"` or a `Date` (UTC). */
   readonly ds: string | Date;
   /** Observed value. */
   readonly y: number;
-  /** Exogenous features, by name (every row of a request has the same ones). */
-  readonly [feature: string]: unknown;
 }
 
 /**
@@ -51,26 +77,145 @@ export interface FutureRecordRow {
  * The identifying fields of a result row.
  * @category API rules
  */
-export interface ResultRecordKey {
+export interface ResultRecordKey<Id extends string | number = string | number, D extends string | Date = string | Date> {
   /** Series id, as given. */
-  unique_id: string | number;
+  unique_id: Id;
   /** Timestamp, in the input's format (string or `Date`). */
-  ds: string | Date;
+  ds: D;
 }
 
 /**
- * A result row: series id, timestamp and the result's per-row values (`mean`, `lo-80`, …).
+ * A result row of no particular entry point: series id, timestamp and the
+ * result's per-row values (`mean`, `lo-80`, …) as `unknown`. The entry
+ * points return the precise rows: {@link ForecastRecord},
+ * {@link AnomalyRecord}, {@link HistoricRecord}.
  * @category API rules
  */
 export type ResultRecord = ResultRecordKey & Record<string, unknown>;
 
 /**
+ * The interval bounds of a result row, one number per {@link LevelKey} of
+ * the levels `L` (none when `L` is `never`: no levels asked).
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 24 }, (_, t) => ({ unique_id: "a", ds: new Date(Date.UTC(2022, t, 1)), y: t % 12 }));
+ * const row = forecastRecords(rows, { h: 1, level: [80] }).rows[0]!;
+ * const bounds: LevelBounds<80> = row;
+ * bounds["lo-80"] <= bounds["hi-80"]; // => true
+ * ```
+ * @category Records
+ */
+export type LevelBounds<L extends number> = { [K in LevelKey<L>]: number };
+
+/**
+ * The timestamp type of result rows, from the type of the input rows' `ds`:
+ * strings give strings, `Date`s give `Date`s, a mix gives either.
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 24 }, (_, t) => ({ unique_id: "a", ds: new Date(Date.UTC(2022, t, 1)), y: t % 12 }));
+ * const ds: ResultDs<Date> = forecastRecords(rows, { h: 1 }).rows[0]!.ds;
+ * ds.toISOString(); // => "2024-01-01T00:00:00.000Z"
+ * ```
+ * @category Records
+ */
+export type ResultDs<D> = [D] extends [Date] ? Date : [D] extends [string] ? string : string | Date;
+
+/**
+ * A row of {@link forecastRecords}: the series id, the future timestamp (in
+ * the input's type), the point forecast and the bounds of every requested
+ * level (`lo-80`, `hi-80`, …: typed keys when the levels are written in the
+ * call, e.g. `level: [80, 95]`).
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 24 }, (_, t) => ({ unique_id: "a", ds: new Date(Date.UTC(2022, t, 1)), y: 10 + (t % 12) }));
+ * const row = forecastRecords(rows, { h: 1, level: [95] }).rows[0]!;
+ * row.ds.getUTCFullYear(); // => 2024
+ * row["lo-95"] <= row.mean && row.mean <= row["hi-95"]; // => true
+ * ```
+ * @category Records
+ */
+export type ForecastRecord<Id extends string | number = string | number, D extends string | Date = string | Date, L extends number = number> = ResultRecordKey<Id, D> & {
+  /** The point forecast. */
+  mean: number;
+} & LevelBounds<L>;
+
+/**
+ * A row of {@link historicForecastRecords}: the series id, the timestamp
+ * (as given), the observed `y`, the in-sample fitted `mean` and the bounds
+ * of every requested level.
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 140 }, (_, t) => ({ unique_id: "a", ds: new Date(Date.UTC(2010, t, 1)), y: 50 + (t % 12) }));
+ * const row = historicForecastRecords(rows, { level: [90] }).rows[0]!;
+ * row["lo-90"] <= row["hi-90"]; // => true
+ * Object.keys(row); // => ["unique_id", "ds", "y", "mean", "lo-90", "hi-90"]
+ * ```
+ * @category Records
+ */
+export type HistoricRecord<Id extends string | number = string | number, D extends string | Date = string | Date, L extends number = number> = ResultRecordKey<Id, D> & {
+  /** The observed value. */
+  y: number;
+  /** The in-sample fitted value. */
+  mean: number;
+} & LevelBounds<L>;
+
+/**
+ * The judgement of one row, as {@link detectAnomaliesRecords} writes it
+ * besides the series id, the timestamp and the interval bounds.
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 60 }, (_, t) => ({ unique_id: 1, ds: new Date(Date.UTC(2024, 0, 1, t)), y: t === 59 ? 90 : 10 + (t % 24) / 4 }));
+ * const fields: AnomalyRecordFields = detectAnomaliesRecords(rows, { h: 4, detection_size: 2 }).rows[1]!;
+ * fields.anomaly; // => true
+ * ```
+ * @category Records
+ */
+export interface AnomalyRecordFields {
+  /** The observed value. */
+  y: number;
+  /** The forecast of the row from the points before it. */
+  mean: number;
+  /** Whether the row is flagged. */
+  anomaly: boolean;
+  /** Its signed calibrated z-score. */
+  anomaly_score: number;
+  /** The accumulated evidence (see `AnomalyResult.accumulated_anomaly_score`). */
+  accumulated_anomaly_score: number;
+}
+
+/**
+ * A row of {@link detectAnomaliesRecords}: series id, timestamp (as given),
+ * the judgement ({@link AnomalyRecordFields}) and, with the univariate
+ * threshold, the interval bounds at the level (`lo-99`, `hi-99` by default);
+ * the multivariate threshold has no interval (`M` = `"multivariate"`).
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 60 }, (_, t) => ({ unique_id: 1, ds: new Date(Date.UTC(2024, 0, 1, t)), y: t === 59 ? 90 : 10 + (t % 24) / 4 }));
+ * const row = detectAnomaliesRecords(rows, { h: 4, detection_size: 2 }).rows[1]!;
+ * row.y > row["hi-99"]; // => true
+ * ```
+ * @category Records
+ */
+export type AnomalyRecord<
+  Id extends string | number = string | number,
+  D extends string | Date = string | Date,
+  L extends number = number,
+  M extends "univariate" | "multivariate" = "univariate" | "multivariate",
+> = ResultRecordKey<Id, D> & AnomalyRecordFields & (M extends "univariate" ? LevelBounds<L> : unknown);
+
+/**
  * What the record entry points return: rows, and notes such as the horizon warning.
  * @category API rules
  */
-export interface RecordsResult {
+export interface RecordsResult<R = ResultRecord> {
   /** One row per output point, series in order of first appearance, time ascending. */
-  readonly rows: ResultRecord[];
+  readonly rows: R[];
   /** Notes (horizon, fraction levels, unknown fields). */
   readonly warnings: string[];
   /** Numbers received by the underlying call. */
@@ -99,6 +244,24 @@ export interface RecordFreq {
  * @category API rules
  */
 export type RecordOptions<B> = Omit<B, "series" | "freq" | "X_future"> & RecordFreq;
+
+/**
+ * The options of {@link forecastRecords}: the forecast body's fields but
+ * `series`, `X_future` (given as `futureRows`) and `freq` (inferred unless
+ * given); `L` is the levels, read from the call.
+ *
+ * @example
+ * ```ts
+ * const options: ForecastRecordOptions<80> = { h: 1, level: [80] };
+ * const rows = Array.from({ length: 24 }, (_, t) => ({ unique_id: "a", ds: new Date(Date.UTC(2022, t, 1)), y: t % 12 }));
+ * Object.keys(forecastRecords(rows, options).rows[0]!); // => ["unique_id", "ds", "mean", "lo-80", "hi-80"]
+ * ```
+ * @category Records
+ */
+export type ForecastRecordOptions<L extends number = number> = RecordOptions<ForecastRequest<L>> & {
+  /** The features at the `h` future timestamps of every series (when the rows have features). */
+  futureRows?: readonly FutureRecordRow[];
+};
 
 interface PackedRecords {
   readonly ids: (string | number)[];
@@ -132,6 +295,40 @@ function kindOf(v: unknown): string {
 }
 
 /**
+ * Numbers written as text (`"112"`, as a CSV parser gives them when nobody
+ * converted the column): one 422 item per column, at its first such row,
+ * saying how many rows and how to convert, instead of one identical item per
+ * row. Values that are no number at all (`""`, `"n/a"`, `NaN`) are not
+ * noted: the caller names their row.
+ */
+function numbersAsText(errors: ErrorItem[], rowCount: number): { note(column: string, row: number, value: unknown): boolean; finish(): void } {
+  const columns = new Map<string, { item: number; first: number; value: string; count: number }>();
+  return {
+    note(column, row, value) {
+      if (typeof value !== "string" || value.trim() === "" || !Number.isFinite(Number(value))) return false;
+      const seen = columns.get(column);
+      if (seen !== undefined) seen.count++;
+      else {
+        columns.set(column, { item: errors.length, first: row, value, count: 1 });
+        errors.push(valueError(["rows", row, column], "", value)); // worded in finish(), when the count is known
+      }
+      return true;
+    },
+    finish() {
+      for (const [column, c] of columns) {
+        const what = column === "y" ? "y" : `feature ${column}`;
+        const msg =
+          `${what} holds numbers written as strings in ${c.count} of ${rowCount} rows (rows[${c.first}].${column} is ${JSON.stringify(c.value)}): ` +
+          `convert the column to numbers before the call, e.g. rows.map((r) => ({ ...r, ${column}: Number(r.${column}) })), or with csv-parse's ` +
+          `cast option (cast: (value, context) => (context.column === ${JSON.stringify(column)} ? Number(value) : value))`;
+        const item = errors[c.item] as ErrorItem;
+        errors[c.item] = valueError(item.loc, msg, c.value);
+      }
+    },
+  };
+}
+
+/**
  * The rule on `h` of the records entry points, checked before any timestamp
  * is made: an integer 1 ≤ h ≤ limits.maxHorizon, and the forecast rows
  * (series × h, each with the mean and two bounds per level) within
@@ -149,7 +346,9 @@ function horizonErrors(h: unknown, seriesCount: number, valuesPerStep: number, l
  * Groups, checks and packs record rows; `h` future timestamps per series
  * (`h` checked first, see horizonErrors; `valuesPerStep` numbers per future row).
  */
-function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefined, limits: ServiceLimits, valuesPerStep = 1): PackedRecords {
+function packRecords(given: readonly RecordRowFields[], h: number, freq: Freq | undefined, limits: ServiceLimits, valuesPerStep = 1): PackedRecords {
+  // rows come from untyped sources (JSON, CSV parsers): every field is checked below, features read by name
+  const rows = given as unknown as readonly RecordRow[];
   if (!Array.isArray(rows) || rows.length === 0) throw new ValidationError([valueError(["rows"], "give at least one row of {unique_id, ds, y}")]);
   const errors: ErrorItem[] = horizonErrors(h, 1, valuesPerStep, limits);
   const featureSet = new Set<string>();
@@ -159,6 +358,7 @@ function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefin
   const dates = rows.every((r) => isRowObject(r) && r.ds instanceof Date);
   const allMidnight = dates && rows.every((r) => (r.ds as Date).getTime() % 86_400_000 === 0);
   const groups = new Map<string, { id: string | number; rows: number[] }>();
+  const textNumbers = numbersAsText(errors, rows.length);
   rows.forEach((r: unknown, i) => {
     if (errors.length > 1000) return;
     if (!isRowObject(r)) {
@@ -166,9 +366,14 @@ function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefin
       return;
     }
     if (typeof r.unique_id !== "string" && typeof r.unique_id !== "number") errors.push(valueError(["rows", i, "unique_id"], "unique_id must be a string or a number", r.unique_id));
-    if (typeof r.y !== "number" || !Number.isFinite(r.y)) errors.push(valueError(["rows", i, "y"], "y must be a finite number", r.y));
+    if (typeof r.y !== "number" || !Number.isFinite(r.y)) {
+      if (!textNumbers.note("y", i, r.y)) errors.push(valueError(["rows", i, "y"], "y must be a finite number", r.y));
+    }
     if (dsText(r.ds, allMidnight) === null) errors.push(valueError(["rows", i, "ds"], "ds must be a string YYYY-MM-DD or YYYY-MM-DD HH:MM:SS, or a valid Date", r.ds));
-    for (const f of features) if (typeof r[f] !== "number" || !Number.isFinite(r[f] as number)) errors.push(valueError(["rows", i, f], `feature ${f} must be a finite number in every row`, r[f]));
+    for (const f of features) {
+      if (typeof r[f] === "number" && Number.isFinite(r[f])) continue;
+      if (!textNumbers.note(f, i, r[f])) errors.push(valueError(["rows", i, f], `feature ${f} must be a finite number in every row`, r[f]));
+    }
     for (const key of Object.keys(r)) if (!RESERVED.has(key) && !featureSet.has(key)) errors.push(valueError(["rows", i, key], `feature ${key} is not in the first row: every row must have the same features`));
     if (errors.length > 1000) return;
     const key = `${typeof r.unique_id}:${String(r.unique_id)}`;
@@ -179,6 +384,7 @@ function packRecords(rows: readonly RecordRow[], h: number, freq: Freq | undefin
     }
     g.rows.push(i);
   });
+  textNumbers.finish();
   if (errors.length === 0) errors.push(...horizonErrors(h, groups.size, valuesPerStep, limits));
   if (errors.length > 0) throw new ValidationError(errors);
   const ids: (string | number)[] = [];
@@ -251,6 +457,28 @@ function futureRowIndex(futureRows: readonly FutureRecordRow[]): Map<string, Fut
   return index;
 }
 
+/**
+ * Runs the JSON entry point behind a records call, its 422 items placed
+ * where the caller wrote the value: an option at its name (`["level", 0]`,
+ * not `["body", "level", 0]`: the caller passed an options object, not a
+ * body), the series at `rows` and `X_future` at `futureRows`.
+ */
+function asRecordsCall<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (!(e instanceof ValidationError)) throw e;
+    throw new ValidationError(
+      e.detail.map((item) => {
+        if (item.loc[0] !== "body" || item.loc.length < 2) return item;
+        const field = item.loc[1];
+        const loc = field === "series" ? ["rows"] : field === "X_future" ? ["futureRows"] : item.loc.slice(1);
+        return { ...item, loc };
+      }),
+    );
+  }
+}
+
 /** Rows of per-row arrays (`mean`, interval bounds, …) of one result laid out series after series. */
 function rowsOf(ids: readonly (string | number)[], ds: readonly (readonly (string | Date)[])[], arrays: Record<string, readonly unknown[]>): ResultRecord[] {
   const out: ResultRecord[] = [];
@@ -266,9 +494,9 @@ function rowsOf(ids: readonly (string | number)[], ds: readonly (readonly (strin
   return out;
 }
 
-/** A records result from rows and the underlying call's warnings and tokens. */
-function recordsResult(rows: ResultRecord[], call: { warnings: string[]; input_tokens: number; output_tokens: number; finetune_tokens: number }): RecordsResult {
-  return { rows, warnings: call.warnings, input_tokens: call.input_tokens, output_tokens: call.output_tokens, finetune_tokens: call.finetune_tokens };
+/** A records result from rows (built by rowsOf, whose fields the caller's type `R` names) and the underlying call's warnings and tokens. */
+function recordsResult<R>(rows: ResultRecord[], call: { warnings: string[]; input_tokens: number; output_tokens: number; finetune_tokens: number }): RecordsResult<R> {
+  return { rows: rows as R[], warnings: call.warnings, input_tokens: call.input_tokens, output_tokens: call.output_tokens, finetune_tokens: call.finetune_tokens };
 }
 
 function intervalArrays(intervals: Intervals | null): Record<string, readonly number[]> {
@@ -277,7 +505,10 @@ function intervalArrays(intervals: Intervals | null): Record<string, readonly nu
 
 /**
  * Forecasts record rows: `h` future rows per series `{unique_id, ds, mean,
- * lo-<L>, hi-<L>, …}` with future timestamps in the input's format. Features
+ * lo-<L>, hi-<L>, …}` with future timestamps in the input's format. The
+ * rows are typed by the call ({@link ForecastRecord}): `mean` and the keys
+ * of the levels written in `options.level` are numbers, `ds` is a string
+ * for string timestamps and a `Date` for `Date`s. Features
  * (columns besides unique_id, ds, y) need `futureRows` with their values at
  * the `h` future timestamps of every series.
  *
@@ -287,14 +518,16 @@ function intervalArrays(intervals: Intervals | null): Record<string, readonly nu
  * const out = forecastRecords(rows, { h: 2, level: [80] });
  * out.rows.map((r) => r.ds); // => ["2023-01-01", "2023-02-01"]
  * Object.keys(out.rows[0]!); // => ["unique_id", "ds", "mean", "lo-80", "hi-80"]
+ * const first = out.rows[0]!; // typed by the call: mean and lo-80 / hi-80 are numbers, ds a string
+ * first["lo-80"] <= first.mean && first.mean <= first["hi-80"]; // => true
  * ```
  * @category Records
  */
-export function forecastRecords(
-  rows: readonly RecordRow[],
-  options: RecordOptions<ForecastRequest> & { futureRows?: readonly FutureRecordRow[] },
+export function forecastRecords<Row extends RecordRowFields, L extends number = never>(
+  rows: readonly Row[],
+  options: ForecastRecordOptions<L>,
   call: CoreCallOptions = {},
-): RecordsResult {
+): RecordsResult<ForecastRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>> {
   const levels = Array.isArray(options.level) ? options.level.length : 0;
   const packed = packRecords(rows, options.h, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS), 1 + 2 * levels);
   const { futureRows, freq: _freq, ...rest } = options;
@@ -312,8 +545,8 @@ export function forecastRecords(
     });
   }
   const body = { ...rest, series: packed.series, freq: packed.freq, ...(X_future !== undefined ? { X_future } : {}) } as ForecastRequest;
-  const result = forecast(body, call);
-  return recordsResult(rowsOf(packed.ids, packed.parts.map((p) => p.future), { mean: result.mean, ...intervalArrays(result.intervals) }), result);
+  const result = asRecordsCall(() => forecast(body, call));
+  return recordsResult<ForecastRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>>(rowsOf(packed.ids, packed.parts.map((p) => p.future), { mean: result.mean, ...intervalArrays(result.intervals) }), result);
 }
 
 /**
@@ -325,19 +558,23 @@ export function forecastRecords(
  * ```ts
  * const rows = Array.from({ length: 60 }, (_, t) => ({ unique_id: 1, ds: new Date(Date.UTC(2024, 0, 1, t)), y: t === 59 ? 90 : 10 + (t % 24) / 4 }));
  * const out = detectAnomaliesRecords(rows, { h: 4, detection_size: 2 });
- * out.rows.map((r) => (r.ds as Date).toISOString()); // => ["2024-01-03T10:00:00.000Z", "2024-01-03T11:00:00.000Z"]
+ * out.rows.map((r) => r.ds.toISOString()); // => ["2024-01-03T10:00:00.000Z", "2024-01-03T11:00:00.000Z"] (Dates in, Dates out)
  * out.rows[1]!.anomaly; // => true
  * ```
  * @category Records
  */
-export function detectAnomaliesRecords(rows: readonly RecordRow[], options: RecordOptions<AnomalyRequest>, call: CoreCallOptions = {}): RecordsResult {
+export function detectAnomaliesRecords<Row extends RecordRowFields, L extends number = 99, M extends "univariate" | "multivariate" = "univariate">(
+  rows: readonly Row[],
+  options: RecordOptions<AnomalyRequest<L, M>>,
+  call: CoreCallOptions = {},
+): RecordsResult<AnomalyRecord<Row["unique_id"], ResultDs<Row["ds"]>, L, M>> {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  const result: AnomalyResult = detectAnomaliesOnline({ ...rest, series: packed.series, freq: packed.freq } as AnomalyRequest, call);
+  const result: AnomalyResult = asRecordsCall(() => detectAnomaliesOnline({ ...rest, series: packed.series, freq: packed.freq } as AnomalyRequest, call));
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
   const yOut = result.idxs.map((r) => packed.series.y[r]);
   const arrays = { y: yOut, mean: result.mean, anomaly: result.anomaly, anomaly_score: result.anomaly_score, accumulated_anomaly_score: result.accumulated_anomaly_score };
-  return recordsResult(rowsOf(packed.ids, ds, { ...arrays, ...intervalArrays(result.intervals) }), result);
+  return recordsResult<AnomalyRecord<Row["unique_id"], ResultDs<Row["ds"]>, L, M>>(rowsOf(packed.ids, ds, { ...arrays, ...intervalArrays(result.intervals) }), result);
 }
 
 /**
@@ -345,24 +582,28 @@ export function detectAnomaliesRecords(rows: readonly RecordRow[], options: Reco
  * series as `{unique_id, ds, y, mean, lo-<L>, hi-<L>}`.
  * @category Records
  */
-export function historicForecastRecords(rows: readonly RecordRow[], options: RecordOptions<HistoricRequest> = {}, call: CoreCallOptions = {}): RecordsResult {
+export function historicForecastRecords<Row extends RecordRowFields, L extends number = never>(
+  rows: readonly Row[],
+  options: RecordOptions<HistoricRequest<L>> = {},
+  call: CoreCallOptions = {},
+): RecordsResult<HistoricRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>> {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  const result = historicForecast({ ...rest, series: packed.series, freq: packed.freq } as HistoricRequest, call);
+  const result = asRecordsCall(() => historicForecast({ ...rest, series: packed.series, freq: packed.freq } as HistoricRequest, call));
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
   const yOut: number[] = [];
   packed.parts.forEach((p, i) => {
     for (const r of p.rows.slice(p.rows.length - result.sizes[i]!)) yOut.push(rows[r]!.y);
   });
-  return recordsResult(rowsOf(packed.ids, ds, { y: yOut, mean: result.mean, ...intervalArrays(result.intervals) }), result);
+  return recordsResult<HistoricRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>>(rowsOf(packed.ids, ds, { y: yOut, mean: result.mean, ...intervalArrays(result.intervals) }), result);
 }
 
 /**
  * Fine-tunes on record rows (see `finetune`); the result is the fine-tuned model.
  * @category Records
  */
-export function finetuneRecords(rows: readonly RecordRow[], options: RecordOptions<FinetuneRequest> = {}, call: CoreCallOptions = {}): FinetuneCallResult {
+export function finetuneRecords(rows: readonly RecordRowFields[], options: RecordOptions<FinetuneRequest> = {}, call: CoreCallOptions = {}): FinetuneCallResult {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  return finetune({ ...rest, series: packed.series, freq: packed.freq } as FinetuneRequest, call);
+  return asRecordsCall(() => finetune({ ...rest, series: packed.series, freq: packed.freq } as FinetuneRequest, call));
 }

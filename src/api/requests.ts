@@ -20,9 +20,9 @@ import type {
 } from "../types.js";
 import { anomalyMinimumLength, anomalyWindowCount, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
 import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index.js";
-import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
+import { FINETUNE_DEPTH_FIXED_MODEL_2_1, FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { historicWindowCount } from "../historic/index.js";
-import { isModelName, modelParams } from "../model/index.js";
+import { defaultModel, isModelName, modelParams } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
 import { readFreq } from "./freq.js";
@@ -43,11 +43,17 @@ export interface ServiceLimits {
   readonly maxBodyBytes: number;
   /**
    * Work budget: most windows the network forecasts for one request (the
-   * forecast and its calibration windows, the anomaly windows, the historic
-   * windows; each pass beyond the native horizon counts again).
+   * forecast and its calibration windows, the anomaly windows, twice
+   * without features or per-window tuning since the windows after a spike
+   * are forecast again on the cleaned series, the historic windows; each
+   * pass beyond the native horizon counts again).
    */
   readonly maxNetworkWindows: number;
-  /** Work budget: most training windows of fine-tuning (steps × batch, × windows with `refit`). */
+  /**
+   * Work budget: most training windows of fine-tuning, weighted by what a
+   * step really costs (`finetuneTrainingCost`: steps × (batch + 16) × the
+   * depth's and the model's weights, × windows with `refit`).
+   */
   readonly maxFinetuneWindows: number;
   /** Work budget: most exogenous features (the regression's cost grows with their cube). */
   readonly maxFeatures: number;
@@ -219,6 +225,46 @@ export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: 
   return out;
 }
 
+/**
+ * Fixed cost of one fine-tune step (the optimiser's update and the
+ * gradient's set-up), in training windows of `finetuneTrainingCost`.
+ * @category API rules
+ */
+export const FINETUNE_STEP_OVERHEAD_WINDOWS = 16;
+
+/**
+ * What fine-tuning costs, in training windows of `forecastmodel-1` at depth
+ * 1, the unit of `limits.maxFinetuneWindows`.
+ *
+ * Formula: steps × (batch + FINETUNE_STEP_OVERHEAD_WINDOWS) × (3 + depth) / 4
+ * × the model's weight (1.5 for `forecastmodel-1-long-horizon`, 1 for the
+ * others), with batch = clamp(series, 32, 128) and the depth
+ * `forecastmodel-2.1` really uses (1). Measured (bench/budget-bench.ts, one
+ * core, `forecastmodel-1`, hourly series of 500 points): a window costs
+ * about twice as much at depth 5 as at depth 1, and a step of one series
+ * (batch 32) 2.4 times a 32nd of a step of 128 series, the step's fixed cost
+ * being 5 to 20 windows.
+ *
+ * @param steps - fine-tune steps (0: no cost).
+ * @param seriesCount - series sent.
+ * @param depth - `finetune_depth` (1 to 5).
+ * @param model - the model fine-tuned.
+ * @returns the cost in training windows.
+ *
+ * @example
+ * ```ts
+ * finetuneTrainingCost(390, 128, 1, "forecastmodel-1"); // => 56160
+ * finetuneTrainingCost(1562, 1, 5, "forecastmodel-1"); // => 149952
+ * ```
+ * @category API rules
+ */
+export function finetuneTrainingCost(steps: number, seriesCount: number, depth: number, model: ModelName): number {
+  const batch = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, seriesCount));
+  const effectiveDepth = model === "forecastmodel-2.1" ? FINETUNE_DEPTH_FIXED_MODEL_2_1 : depth;
+  const modelWeight = model === "forecastmodel-1-long-horizon" ? 1.5 : 1;
+  return steps * (batch + FINETUNE_STEP_OVERHEAD_WINDOWS) * ((3 + effectiveDepth) / 4) * modelWeight;
+}
+
 /** A positive integer field of the raw body, or `fallback`. */
 function rawPositiveInteger(raw: Record<string, unknown>, key: string, fallback: number): number {
   const v = ownProperty(raw, key);
@@ -246,9 +292,9 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
     out.push(valueError(["body", "series", "X"], `the request has ${features} exogenous features, more than limits.maxFeatures = ${limits.maxFeatures}`));
   }
   const modelRaw = ownProperty(raw, "model");
-  const model = isModelName(modelRaw) ? modelRaw : "forecastmodel-1";
   const freqRaw = ownProperty(raw, "freq");
   const freq = (typeof freqRaw === "string" ? parseFreq(freqRaw)?.name : undefined) ?? "D";
+  const model = isModelName(modelRaw) ? modelRaw : endpoint === "forecast" ? defaultModel(freq) : "forecastmodel-1";
   const { horizon, inputSize } = modelParams(model, freq);
   let windows = 0;
   let trainingPasses = 1;
@@ -264,10 +310,14 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
     const step = rawPositiveInteger(raw, "step_size", h);
     const passes = Math.ceil(h / horizon);
     const w = anomalyWindowCount(d, h, step);
+    const refit = ownProperty(raw, "refit") === true && rawPositiveInteger(raw, "finetune_steps", 0) > 0;
+    // without features or per-window tuning, the windows after a series' first spike are forecast
+    // again on the cleaned series: up to every window twice
+    const cleaningPasses = features === 0 && !refit ? 2 : 1;
     let most = 0;
     for (const n of sizes) {
       const fit = Math.min(w, Math.max(0, Math.floor((n - ANOMALY_MIN_CONTEXT - h) / step) + 1));
-      windows += passes * fit;
+      windows += cleaningPasses * passes * fit;
       most = Math.max(most, fit);
     }
     if (ownProperty(raw, "refit") === true) trainingPasses = Math.max(1, most);
@@ -282,10 +332,17 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
   const effectiveSteps = typeof stepsGiven === "number" && Number.isInteger(stepsGiven) && stepsGiven >= 0 ? stepsGiven : steps;
   if (effectiveSteps > 0) {
     const batch = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, sizes.length));
-    const training = effectiveSteps * batch * trainingPasses;
+    const depthRaw = ownProperty(raw, "finetune_depth");
+    const depth = typeof depthRaw === "number" && Number.isInteger(depthRaw) && depthRaw >= 1 && depthRaw <= 5 ? depthRaw : 1;
+    const training = finetuneTrainingCost(effectiveSteps, sizes.length, depth, model) * trainingPasses;
     if (training > limits.maxFinetuneWindows) {
       const refit = trainingPasses > 1 ? ` × ${trainingPasses} windows (refit)` : "";
-      out.push(valueError(["body", "finetune_steps"], `fine-tuning would train on ${training} windows (finetune_steps ${effectiveSteps} × batch ${batch}${refit}), more than limits.maxFinetuneWindows = ${limits.maxFinetuneWindows}`));
+      out.push(
+        valueError(
+          ["body", "finetune_steps"],
+          `fine-tuning would cost ${Math.ceil(training)} training windows (finetune_steps ${effectiveSteps} × (batch ${batch} + ${FINETUNE_STEP_OVERHEAD_WINDOWS} per step) × depth and model weights${refit}), more than limits.maxFinetuneWindows = ${limits.maxFinetuneWindows}`,
+        ),
+      );
     }
   }
   return out;
@@ -424,6 +481,9 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   if (cross.length > 0) throw new ValidationError(cross);
   if (gaps.missing !== null) v.missing = fillValidatedGaps(v.series as ValidatedSeries, gaps.missing);
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
+  // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly and
+  // half-hourly data default to the high-frequency model, where it was measured to win.
+  if (endpoint === "forecast" && !v.modelGiven && typeof v.freq === "string") v.model = defaultModel(v.freq);
   return v as unknown as ValidatedBodies[E];
 }
 

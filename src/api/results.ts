@@ -32,13 +32,13 @@ export interface TokenCounts {
  * from the core's `ForecastOutput` (`warnings` go to the `warning` header at the API).
  * @category Types
  */
-export interface ForecastResult extends TokenCounts {
+export interface ForecastResult<I extends Intervals | null = Intervals | null> extends TokenCounts {
   /** Point forecasts, h per series, series after series. */
   mean: number[];
   /** Rows per series (h each). */
   sizes: number[];
-  /** Conformal intervals per requested level, or null. */
-  intervals: Intervals | null;
+  /** Conformal intervals per requested level (keys `lo-80`, `hi-80`, …: see `LevelIntervals`), or null without levels. */
+  intervals: I;
   /** Fitted coefficient of each exogenous feature, or null without features. */
   weights_x: number[] | null;
   /** Contribution arrays (features + 1), or null. */
@@ -51,7 +51,7 @@ export interface ForecastResult extends TokenCounts {
  * JSON body of online anomaly detection, built by {@link anomalyResultJson} from the core's `AnomalyOutput`.
  * @category Types
  */
-export interface AnomalyResult extends TokenCounts {
+export interface AnomalyResult<I extends Intervals | null = Intervals | null> extends TokenCounts {
   /** Forecast ŷ of each output row. */
   mean: number[];
   /** Output rows per series. */
@@ -64,8 +64,8 @@ export interface AnomalyResult extends TokenCounts {
   anomaly_score: number[];
   /** max(z², z_c²) (univariate, z_c from a CUSUM of the scored points, reset after alarms) or Σ over series of z² at the row's step (multivariate), z the calibrated z-score. */
   accumulated_anomaly_score: number[];
-  /** The interval used for the decision (univariate), or null (multivariate). */
-  intervals: Intervals | null;
+  /** The interval used for the decision (univariate, keys `lo-<level>` and `hi-<level>`), or null (multivariate). */
+  intervals: I;
   /** Notes such as the horizon warning. */
   warnings: string[];
 }
@@ -75,7 +75,7 @@ export interface AnomalyResult extends TokenCounts {
  * where `mean` holds the in-sample fitted values of the output rows.
  * @category Types
  */
-export type HistoricResult = ForecastResult;
+export type HistoricResult<I extends Intervals | null = Intervals | null> = ForecastResult<I>;
 
 /**
  * Result of a fine-tune as the API reports it before the model is stored

@@ -59,7 +59,7 @@ const CORE_FREQ_SCHEMA = freqSchema(CORE_FREQS);
  * Pretrained model names.
  * @category API rules
  */
-export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1"] as const;
+export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1", "forecastmodel-1-high-frequency"] as const;
 /**
  * Fine-tune losses.
  * @category API rules

@@ -31,10 +31,25 @@ import {
 } from "./requests.js";
 import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { API_FREQS, CORE_FREQS, MODEL_ID_PATTERN } from "./schemas.js";
-import { createMemoryStore, type FinetunedModelRecord, type ServiceStore, type StoredJob } from "./store.js";
+import { createMemoryStore, type FinetunedModelRecord, type JobReservation, type ServiceStore, type StoredJob } from "./store.js";
 import { splitWarnings, type ForecastResult, type TokenCounts } from "./results.js";
 import { HttpError, JSON_HEADERS, notFoundModel, SUPPORT_TEXT, warningHeader } from "./responses.js";
-import { cancelJob, JOB_ID_ATTEMPTS, jobRecord, ownJob, runOneJob, runPendingJobs, submitJob, toJsonRequest, type JobTask, type RunJobsSummary } from "./jobs.js";
+import {
+  cancelJob,
+  JOB_ID_ATTEMPTS,
+  jobRecord,
+  ownJob,
+  resolveJobLimits,
+  runOneJob,
+  runPendingJobs,
+  submitJob,
+  toJsonRequest,
+  withLease,
+  type JobClock,
+  type JobLimits,
+  type JobTask,
+  type RunJobsSummary,
+} from "./jobs.js";
 import { matchRoute, queryParams, type RouteName } from "./routes.js";
 import { canonicalModelName, modelAliasTable, modelItemsWithAliases, withCanonicalModel, type ModelAliases } from "./model-aliases.js";
 
@@ -75,6 +90,12 @@ export interface ServiceOptions {
   readonly store?: ServiceStore;
   /** Most fine-tuned models per account (default 50). */
   readonly maxFinetunedModels?: number;
+  /**
+   * Bounds of jobs and reservations (defaults `DEFAULT_JOB_LIMITS`): pending
+   * jobs and values per account, how long finished jobs are kept, the lease
+   * of a reservation of tokens.
+   */
+  readonly jobLimits?: Partial<JobLimits>;
   /** The pipelines behind the endpoints (default: the library's; stand-ins for tests and benchmarks). */
   readonly pipelines?: ApiPipelines;
   /**
@@ -250,11 +271,18 @@ export function createService(options: ServiceOptions): ForecastService {
   const store = options.store ?? createMemoryStore();
   const pipelines = options.pipelines ?? DEFAULT_PIPELINES;
   const maxModels = options.maxFinetunedModels ?? 50;
+  const jobLimits = resolveJobLimits(options.jobLimits);
+  const jobClock: JobClock = { clock, resultTtlMs: jobLimits.resultTtlMs };
+  const pendingQuota = { maxJobs: jobLimits.maxPendingJobs, maxValues: jobLimits.maxPendingValues };
   const now = (): string => clock().toISOString();
   const aliasTable = modelAliasTable(options.modelAliases);
   // the core functions' frequency classes (quarterly and yearly too) when the host asks for them
   const coreFreqs = options.quarterlyAndYearly === true;
   const freqClasses = coreFreqs ? CORE_FREQS : API_FREQS;
+  const nowMs = (): number => clock().getTime();
+  // reservation ids: the request's id (random across processes) and a counter (unique in this one, whatever `ids` repeats)
+  let reservationCount = 0;
+  const reservationId = (requestID: string): string => `${requestID}.${reservationCount++}`;
 
   const apiError = (status: 401 | 429, requestID: string): HttpError =>
     status === 401
@@ -369,15 +397,15 @@ export function createService(options: ServiceOptions): ForecastService {
       await store.chargeTokens(account.id, done.used);
       return done.value;
     }
-    const held = Math.max(1, estimate);
-    if (!(await store.reserveTokens(account.id, held, account.credits))) throw apiError(429, requestID);
+    const id = reservationId(requestID);
+    if (!(await store.reserveTokens(account.id, { id, tokens: Math.max(1, estimate), leaseMs: jobLimits.leaseMs }, account.credits, nowMs()))) throw apiError(429, requestID);
     let used = 0;
     try {
-      const done = await work();
+      const done = await withLease(store, account.id, id, jobLimits.leaseMs, clock, work);
       used = done.used;
       return done.value;
     } finally {
-      await store.settleTokens(account.id, held, used);
+      await store.settleTokens(account.id, id, used);
     }
   };
 
@@ -532,13 +560,13 @@ export function createService(options: ServiceOptions): ForecastService {
         return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
       }
       case "getJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string)));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "ft", nowMs())));
       case "cancelJob":
       case "cancelAnyJob": {
-        const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null);
-        const cancelled = await cancelJob(store, job, now());
+        const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null, nowMs());
+        const cancelled = await cancelJob(store, job, jobClock);
         // only the cancel that moved the job from pending gets here: its reservation is released once
-        if ((job.reservedTokens ?? 0) > 0) await store.settleTokens(job.accountId, job.reservedTokens!, 0);
+        if (job.reservation !== undefined) await store.settleTokens(job.accountId, job.reservation.id, 0);
         return ok(jobRecord(cancelled));
       }
       case "listModels": {
@@ -591,9 +619,9 @@ export function createService(options: ServiceOptions): ForecastService {
         return ok(await submitPaid(account, requestID, task, raw, work.estimate));
       }
       case "getForecastJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc")));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc", nowMs())));
       case "getCrossValidationJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "cv")));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "cv", nowMs())));
       case "modelParams": {
         const query = queryParams(req.path);
         const errors = new ErrorCollector();
@@ -649,19 +677,36 @@ export function createService(options: ServiceOptions): ForecastService {
     }
   };
 
-  /** Stores a pending job under a fresh id, tells the host (`onJobSubmitted`), and answers its id. */
-  const submit = async (task: JobTask, accountId: string, request: unknown, reservedTokens: number): Promise<{ job_id: string }> => {
-    let answer: { job_id: string };
+  /**
+   * Stores a pending job under a fresh id (429 when the account's pending
+   * jobs would pass `jobLimits`), tells the host (`onJobSubmitted`), and
+   * answers its id. A reservation is released when the job is not stored.
+   */
+  const submit = async (task: JobTask, account: ServiceAccount, requestID: string, request: unknown, reservation: JobReservation | null): Promise<{ job_id: string }> => {
+    let answer: { job_id: string } | "limit";
     try {
-      answer = await submitJob(store, ids, now(), task, accountId, request, reservedTokens);
+      answer = await submitJob(store, ids, now(), task, account.id, request, reservation, pendingQuota);
     } catch (e) {
       // not stored: its reservation is released here (a stored job's at its end)
-      if (reservedTokens > 0) await store.settleTokens(accountId, reservedTokens, 0);
+      if (reservation !== null) await store.settleTokens(account.id, reservation.id, 0);
       throw e;
     }
-    if (options.onJobSubmitted !== undefined) await options.onJobSubmitted({ jobId: answer.job_id, task, accountId });
+    if (answer === "limit") {
+      if (reservation !== null) await store.settleTokens(account.id, reservation.id, 0);
+      throw pendingLimitError(requestID);
+    }
+    // stored: a pending job's reservation is held until the job ends (leased again when it runs). A runner
+    // that claimed the job before this line has its lease undone here until its next renewal (leaseMs / 3)
+    if (reservation !== null) await store.renewReservation(account.id, reservation.id, null, nowMs());
+    if (options.onJobSubmitted !== undefined) await options.onJobSubmitted({ jobId: answer.job_id, task, accountId: account.id });
     return answer;
   };
+
+  const pendingLimitError = (requestID: string): HttpError =>
+    new HttpError(429, {
+      detail: `this account already has the most pending jobs allowed (jobLimits: at most ${jobLimits.maxPendingJobs} jobs holding at most ${jobLimits.maxPendingValues} values); wait for one to finish or cancel one (POST /v2/async/jobs/{job_id}/cancel)`,
+      requestID,
+    });
 
   /**
    * Submits a job as paid work (see `paid`): for an account without a
@@ -670,42 +715,47 @@ export function createService(options: ServiceOptions): ForecastService {
    * recorded on the job, to be settled when it ends.
    */
   const submitPaid = async (account: ServiceAccount, requestID: string, task: JobTask, request: unknown, estimate: number): Promise<{ job_id: string }> => {
-    if (account.hasPaymentMethod) return submit(task, account.id, request, 0);
-    const held = Math.max(1, estimate);
-    if (!(await store.reserveTokens(account.id, held, account.credits))) throw apiError(429, requestID);
-    return submit(task, account.id, request, held);
+    if (account.hasPaymentMethod) return submit(task, account, requestID, request, null);
+    const reservation = { id: reservationId(requestID), tokens: Math.max(1, estimate) };
+    if (!(await store.reserveTokens(account.id, { ...reservation, leaseMs: jobLimits.leaseMs }, account.credits, nowMs()))) throw apiError(429, requestID);
+    return submit(task, account, requestID, request, reservation);
   };
 
   /**
    * The work of a stored job: forecast and cross-validation as their routes,
-   * fine-tune with storing the model. Settles the job's reservation with the
-   * tokens used (releases it when the work fails), or charges the tokens
-   * when nothing was reserved.
+   * fine-tune with storing the model. Its reservation is leased while it
+   * runs and settled with the tokens used (released when the work fails);
+   * the tokens are charged when nothing was reserved.
    */
   const runStoredJob = async (job: StoredJob): Promise<unknown> => {
-    const reserved = job.reservedTokens ?? 0;
-    let done: { value: unknown; used: number };
-    try {
-      if (job.task === "fc" || job.task === "cv") {
-        done = (await prepareWork(job.task, job.accountId, job.request)).run();
-      } else {
-        const b = validateEndpointBody("finetune", job.request, { core: coreFreqs, limits });
-        const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
-        done = await runFinetune(job.accountId, b, finetuned);
-      }
-    } catch (e) {
-      if (reserved > 0) await store.settleTokens(job.accountId, reserved, 0);
-      throw e;
+    const reservation = job.reservation ?? null;
+    const work = async (): Promise<{ value: unknown; used: number }> => {
+      if (job.task === "fc" || job.task === "cv") return (await prepareWork(job.task, job.accountId, job.request)).run();
+      const b = validateEndpointBody("finetune", job.request, { core: coreFreqs, limits });
+      const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
+      return runFinetune(job.accountId, b, finetuned);
+    };
+    if (reservation === null) {
+      const done = await work();
+      await store.chargeTokens(job.accountId, done.used);
+      return done.value;
     }
-    if (reserved > 0) await store.settleTokens(job.accountId, reserved, done.used);
-    else await store.chargeTokens(job.accountId, done.used);
-    return done.value;
+    // claimed: from now on the reservation lapses unless this process keeps renewing it
+    await store.renewReservation(job.accountId, reservation.id, jobLimits.leaseMs, nowMs());
+    let used = 0;
+    try {
+      const done = await withLease(store, job.accountId, reservation.id, jobLimits.leaseMs, clock, work);
+      used = done.used;
+      return done.value;
+    } finally {
+      await store.settleTokens(job.accountId, reservation.id, used);
+    }
   };
 
-  const runJobs = (): Promise<RunJobsSummary> => runPendingJobs(store, now, runStoredJob);
+  const runJobs = (): Promise<RunJobsSummary> => runPendingJobs(store, jobClock, runStoredJob);
 
   const runJob = async (jobId: string): Promise<JobRunOutcome | null> => {
-    const status = await runOneJob(store, now, jobId, runStoredJob);
+    const status = await runOneJob(store, jobClock, jobId, runStoredJob);
     return status === null ? null : { jobId, status };
   };
 

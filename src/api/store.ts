@@ -36,12 +36,65 @@ export interface StoredJob {
   /** ISO-8601 time of the last state transition. */
   readonly updatedAt: string;
   /**
-   * Tokens reserved at submission for an account without a payment method
-   * (`reserveTokens`): settled with the tokens used when the job succeeds,
-   * released when it fails or is cancelled. Absent: nothing reserved (the
-   * tokens are charged when the job ends).
+   * The reservation made at submission for an account without a payment
+   * method (`reserveTokens`): its id and tokens. Held without a lease while
+   * the job is pending, leased while it runs, settled with the tokens used
+   * when the job succeeds, released when it fails or is cancelled. Absent:
+   * nothing reserved (the tokens are charged when the job ends).
    */
-  readonly reservedTokens?: number;
+  readonly reservation?: JobReservation;
+  /**
+   * Numbers the job's request holds, counted against the account's pending
+   * values (`PendingJobQuota.maxValues`) while the job is pending. Absent: 0.
+   */
+  readonly values?: number;
+}
+
+/**
+ * A job's reservation of tokens: its id and the tokens it holds.
+ * @category Service
+ */
+export interface JobReservation {
+  /** Reservation id (`TokenReservation.id`). */
+  readonly id: string;
+  /** Tokens reserved. */
+  readonly tokens: number;
+}
+
+/**
+ * What an account may have pending (jobs accepted and not yet claimed by a
+ * runner), checked by `insertJob` atomically with the insert.
+ * @category Service
+ */
+export interface PendingJobQuota {
+  /** Most pending jobs of one account. */
+  readonly maxJobs: number;
+  /** Most numbers held by one account's pending jobs (the sum of their `values`). */
+  readonly maxValues: number;
+}
+
+/**
+ * Outcome of inserting a job: stored, an id that exists (nothing written),
+ * or the account's pending quota would be passed (nothing written).
+ * @category Service
+ */
+export type JobInsertOutcome = "ok" | "exists" | "limit";
+
+/**
+ * A reservation of tokens (see `ServiceStore.reserveTokens`).
+ * @category Service
+ */
+export interface TokenReservation {
+  /** Unique id of the reservation (settled and renewed by it). */
+  readonly id: string;
+  /** Tokens held. */
+  readonly tokens: number;
+  /**
+   * Lease in milliseconds: the reservation lapses (its tokens are free
+   * again) `leaseMs` after it was made or last renewed; null: held until
+   * settled.
+   */
+  readonly leaseMs: number | null;
 }
 
 /**
@@ -105,16 +158,30 @@ export interface CallCounts {
  * @category Service
  */
 export interface ServiceStore {
-  /** A job by id (any account), or undefined. */
-  getJob(jobId: string): Promise<StoredJob | undefined>;
-  /** Creates a job; false (nothing written) when a job with its id exists. Atomic. */
-  insertJob(job: StoredJob): Promise<boolean>;
+  /**
+   * A job by id (any account), or undefined: unknown, or finished and past
+   * its expiry (`updateJob`'s `ttlMs`) at `nowMs` (ms since the epoch, from
+   * the service's clock; a store on a server with its own clock, such as
+   * Redis key expiry, may ignore it).
+   */
+  getJob(jobId: string, nowMs?: number): Promise<StoredJob | undefined>;
+  /**
+   * Creates a job: "exists" (nothing written) when a job with its id exists;
+   * "limit" (nothing written) when the job is pending and its account's
+   * pending jobs, with it, would be more than `quota.maxJobs` or hold more
+   * than `quota.maxValues` values (`StoredJob.values`); "ok" otherwise.
+   * Atomic. A job counts as pending for the quota until `updateJob` moves it
+   * from pending.
+   */
+  insertJob(job: StoredJob, quota?: PendingJobQuota): Promise<JobInsertOutcome>;
   /**
    * Replaces a job only if its stored status is still `expected`
    * (compare-and-set; false, nothing written, otherwise). Atomic: of two
-   * concurrent claims of one pending job exactly one succeeds.
+   * concurrent claims of one pending job exactly one succeeds. With
+   * `expiry`, the job is forgotten (`getJob` answers undefined, its memory
+   * is freed) `expiry.ttlMs` after `expiry.nowMs`.
    */
-  updateJob(jobId: string, expected: ApiJobStatus, next: StoredJob): Promise<boolean>;
+  updateJob(jobId: string, expected: ApiJobStatus, next: StoredJob, expiry?: { readonly ttlMs: number; readonly nowMs: number }): Promise<boolean>;
   /** Pending jobs, oldest first. */
   pendingJobs(): Promise<StoredJob[]>;
   /** A model of an account, or undefined. */
@@ -130,14 +197,24 @@ export interface ServiceStore {
   /** Adds to the tokens charged to an account. */
   chargeTokens(accountId: string, tokens: number): Promise<void>;
   /**
-   * Reserves `tokens` for a request if the account's credits are not used up
-   * by what is charged and reserved: true when credits − spent − reserved > 0
-   * (then reserved grows by `tokens`), false otherwise. Atomic: concurrent
-   * requests see each other's reservations.
+   * Reserves tokens for a request if the account's credits are not used up
+   * by what is charged and held by its live reservations (those not lapsed
+   * at `nowMs`): true when credits − spent − reserved > 0 (then the
+   * reservation is held), false otherwise. Atomic: concurrent requests see
+   * each other's reservations.
    */
-  reserveTokens(accountId: string, tokens: number, credits: number): Promise<boolean>;
-  /** Ends a reservation: reserved shrinks by `reserved`, spent grows by `used` (0 when the request failed). Atomic. */
-  settleTokens(accountId: string, reserved: number, used: number): Promise<void>;
+  reserveTokens(accountId: string, reservation: TokenReservation, credits: number, nowMs: number): Promise<boolean>;
+  /**
+   * Renews a reservation's lease: it now lapses `leaseMs` after `nowMs`
+   * (null: held until settled). False when it is not held (settled or
+   * lapsed): nothing changes.
+   */
+  renewReservation(accountId: string, reservationId: string, leaseMs: number | null, nowMs: number): Promise<boolean>;
+  /**
+   * Ends a reservation (if it is still held) and adds `used` to the tokens
+   * charged (0 when the request failed). Atomic.
+   */
+  settleTokens(accountId: string, reservationId: string, used: number): Promise<void>;
   /**
    * Counts one call of an account (a model request accepted) in its minute
    * (`YYYY-MM-DDTHH:MM`) and month (`YYYY-MM`), for GET /usage. Optional: a
@@ -162,9 +239,15 @@ export interface ServiceStore {
  */
 export function createMemoryStore(): ServiceStore {
   const jobs = new Map<string, StoredJob>();
+  // finished jobs' expiry times, and the order they were set in (swept from the head as time passes)
+  const jobExpiry = new Map<string, number>();
+  const expiryQueue: { jobId: string; at: number }[] = [];
+  let expiryHead = 0;
+  const pendingLoad = new Map<string, { jobs: number; values: number }>();
   const models = new Map<string, Map<string, StoredFinetunedModel>>();
   const spent = new Map<string, number>();
-  const reserved = new Map<string, number>();
+  // reservations per account: tokens and the time they lapse (Infinity: held until settled)
+  const reservations = new Map<string, Map<string, { tokens: number; until: number }>>();
   // Only the latest minute and month of each account are kept: memory stays one entry per account.
   const calls = new Map<string, { minute: string; minuteCount: number; month: string; monthCount: number }>();
   const accountModels = (accountId: string): Map<string, StoredFinetunedModel> => {
@@ -175,17 +258,65 @@ export function createMemoryStore(): ServiceStore {
     }
     return m;
   };
+  /** Forgets every job whose expiry is at or before `nowMs`. */
+  const sweep = (nowMs: number): void => {
+    while (expiryHead < expiryQueue.length && expiryQueue[expiryHead]!.at <= nowMs) {
+      const { jobId, at } = expiryQueue[expiryHead++]!;
+      // a later expiry set for the same job (or none) keeps it
+      if (jobExpiry.get(jobId) === at) {
+        jobExpiry.delete(jobId);
+        jobs.delete(jobId);
+      }
+    }
+    if (expiryHead > 1024 && expiryHead * 2 > expiryQueue.length) {
+      expiryQueue.splice(0, expiryHead);
+      expiryHead = 0;
+    }
+  };
+  const lapsed = (jobId: string, nowMs: number | undefined): boolean => nowMs !== undefined && (jobExpiry.get(jobId) ?? Infinity) <= nowMs;
+  const addLoad = (job: StoredJob, sign: 1 | -1): void => {
+    const load = pendingLoad.get(job.accountId) ?? { jobs: 0, values: 0 };
+    load.jobs += sign;
+    load.values += sign * (job.values ?? 0);
+    if (load.jobs <= 0) pendingLoad.delete(job.accountId);
+    else pendingLoad.set(job.accountId, load);
+  };
+  /** An account's live reservations (lapsed ones removed) and the tokens they hold. */
+  const held = (accountId: string, nowMs: number): { live: Map<string, { tokens: number; until: number }>; tokens: number } => {
+    const live = reservations.get(accountId) ?? new Map<string, { tokens: number; until: number }>();
+    let tokens = 0;
+    for (const [id, r] of live) {
+      if (r.until <= nowMs) live.delete(id);
+      else tokens += r.tokens;
+    }
+    return { live, tokens };
+  };
   return {
-    getJob: async (jobId) => jobs.get(jobId),
-    insertJob: async (job) => {
-      if (jobs.has(job.jobId)) return false;
-      jobs.set(job.jobId, job);
-      return true;
+    getJob: async (jobId, nowMs) => {
+      if (nowMs !== undefined) sweep(nowMs);
+      return lapsed(jobId, nowMs) ? undefined : jobs.get(jobId);
     },
-    updateJob: async (jobId, expected, next) => {
+    insertJob: async (job, quota) => {
+      if (jobs.has(job.jobId)) return "exists";
+      if (job.status === "pending" && quota !== undefined) {
+        const load = pendingLoad.get(job.accountId) ?? { jobs: 0, values: 0 };
+        if (load.jobs + 1 > quota.maxJobs || load.values + (job.values ?? 0) > quota.maxValues) return "limit";
+      }
+      jobs.set(job.jobId, job);
+      if (job.status === "pending") addLoad(job, 1);
+      return "ok";
+    },
+    updateJob: async (jobId, expected, next, expiry) => {
+      if (expiry !== undefined) sweep(expiry.nowMs);
       const current = jobs.get(jobId);
       if (current === undefined || current.status !== expected || next.jobId !== jobId) return false;
       jobs.set(jobId, next);
+      if (expected === "pending" && next.status !== "pending") addLoad(current, -1);
+      const at = expiry === undefined ? Infinity : expiry.nowMs + expiry.ttlMs;
+      if (at < Infinity) {
+        jobExpiry.set(jobId, at);
+        expiryQueue.push({ jobId, at });
+      } else jobExpiry.delete(jobId);
       return true;
     },
     pendingJobs: async () => [...jobs.values()].filter((j) => j.status === "pending"),
@@ -203,14 +334,23 @@ export function createMemoryStore(): ServiceStore {
     chargeTokens: async (accountId, tokens) => {
       spent.set(accountId, (spent.get(accountId) ?? 0) + tokens);
     },
-    reserveTokens: async (accountId, tokens, credits) => {
-      const held = reserved.get(accountId) ?? 0;
-      if (!(credits - (spent.get(accountId) ?? 0) - held > 0)) return false;
-      reserved.set(accountId, held + tokens);
+    reserveTokens: async (accountId, reservation, credits, nowMs) => {
+      const { live, tokens } = held(accountId, nowMs);
+      if (!(credits - (spent.get(accountId) ?? 0) - tokens > 0)) return false;
+      live.set(reservation.id, { tokens: reservation.tokens, until: reservation.leaseMs === null ? Infinity : nowMs + reservation.leaseMs });
+      reservations.set(accountId, live);
       return true;
     },
-    settleTokens: async (accountId, held, used) => {
-      reserved.set(accountId, (reserved.get(accountId) ?? 0) - held);
+    renewReservation: async (accountId, reservationId, leaseMs, nowMs) => {
+      const r = held(accountId, nowMs).live.get(reservationId);
+      if (r === undefined) return false;
+      r.until = leaseMs === null ? Infinity : nowMs + leaseMs;
+      return true;
+    },
+    settleTokens: async (accountId, reservationId, used) => {
+      const live = reservations.get(accountId);
+      live?.delete(reservationId);
+      if (live !== undefined && live.size === 0) reservations.delete(accountId);
       spent.set(accountId, (spent.get(accountId) ?? 0) + used);
     },
     countCall: async (accountId, minute, month) => {

@@ -18,6 +18,25 @@ export interface AnomalyChartForecast {
   readonly lo?: ArrayLike<number>;
   /** Upper interval bound per forecast value (same length as `mean`), or absent for no band. */
   readonly hi?: ArrayLike<number>;
+  /**
+   * Several bands (e.g. one per level), each with its legend text; drawn
+   * widest first, each in its own shade. When given, `lo` and `hi` are not
+   * drawn.
+   */
+  readonly bands?: readonly ChartBand[];
+}
+
+/**
+ * One interval band of a chart: bounds per forecast value and its legend text.
+ * @category Charts
+ */
+export interface ChartBand {
+  /** Legend text, e.g. `"95% interval"`. */
+  readonly label: string;
+  /** Lower bound per forecast value (the length of the forecast's `mean`). */
+  readonly lo: ArrayLike<number>;
+  /** Upper bound per forecast value (the length of the forecast's `mean`). */
+  readonly hi: ArrayLike<number>;
 }
 
 /**
@@ -39,9 +58,9 @@ export interface AnomalyChartInput {
   readonly xTicks?: readonly number[];
   /** Shade the plot from this x position to the end (e.g. the detection window). */
   readonly highlightStart?: number;
-  /** Legend text of the interval band; default `"interval"`. */
+  /** Legend text of the interval band (`forecast.lo`/`hi`); default `"interval"`. */
   readonly intervalLabel?: string;
-  /** Legend text of the shaded region; default `"detection window"`. */
+  /** Legend text of the shaded region; default `"highlighted"` (`anomalyChartInput` sets `"detection window"`). */
   readonly highlightLabel?: string;
   /** Title of the time axis (escaped). */
   readonly xTitle?: string;
@@ -57,6 +76,8 @@ const COLORS = {
   series: "#1f2937",
   forecast: "#2563eb",
   band: "#60a5fa",
+  /** Band shades, innermost (narrowest) first. */
+  bands: ["#60a5fa", "#93c5fd", "#bfdbfe", "#dbeafe"],
   anomaly: "#dc2626",
   grid: "#e5e7eb",
   axis: "#6b7280",
@@ -195,10 +216,10 @@ function formatTick(v: number, decimals: number): string {
   return s;
 }
 
-/** About 8 integer x positions in [0, last] at a nice step. */
-function defaultXTicks(last: number): number[] {
+/** About `count` (default 8) integer x positions in [0, last] at a nice step. */
+function defaultXTicks(last: number, count = 8): number[] {
   if (last <= 0) return [0];
-  const nice = niceStep(last, 8);
+  const nice = niceStep(last, count);
   const step = nice === null ? 1 : Math.max(1, Math.round(nice.step));
   const out: number[] = [];
   for (let i = 0; i <= last; i += step) out.push(i);
@@ -264,6 +285,34 @@ function bandPath(
   return parts.join(" ");
 }
 
+/** The bands a chart draws, narrowest first: `forecast.bands` sorted by mean width, else the one `lo`/`hi` band. */
+function chartBands(input: AnomalyChartInput): ChartBand[] {
+  const f = input.forecast;
+  if (f === undefined) return [];
+  if (f.bands !== undefined) {
+    const width = (b: ChartBand): number => {
+      let sum = 0;
+      for (let i = 0; i < b.lo.length; i++) {
+        const w = (b.hi[i] as number) - (b.lo[i] as number);
+        if (Number.isFinite(w)) sum += w;
+      }
+      return sum;
+    };
+    return f.bands.map((b) => ({ b, w: width(b) })).sort((p, q) => p.w - q.w).map((p) => p.b);
+  }
+  return f.lo !== undefined && f.hi !== undefined ? [{ label: input.intervalLabel ?? "interval", lo: f.lo, hi: f.hi }] : [];
+}
+
+/** The shade of band k of `count` (narrowest first): one band keeps the chart's band colour; several go from dark to light. */
+function bandColor(count: number, k: number): string {
+  return count === 1 ? COLORS.band : (COLORS.bands[Math.min(k, COLORS.bands.length - 1)] as string);
+}
+
+/** One translucent band as before; several opaque shades, so each band's colour is the one in the legend. */
+function bandOpacity(count: number): string {
+  return count === 1 ? "0.35" : "1";
+}
+
 function checkInput(input: AnomalyChartInput): void {
   if (input === null || typeof input !== "object") throw new RangeError("renderAnomalyChart: input must be an object");
   if (typeof input.title !== "string") throw new RangeError("renderAnomalyChart: title must be a string");
@@ -289,6 +338,11 @@ function checkInput(input: AnomalyChartInput): void {
     if (f.lo !== undefined && f.hi !== undefined && (f.lo.length !== f.mean.length || f.hi.length !== f.mean.length)) {
       throw new RangeError("renderAnomalyChart: forecast.lo and forecast.hi must have the length of forecast.mean");
     }
+    f.bands?.forEach((b, k) => {
+      if (b === null || typeof b !== "object" || typeof b.label !== "string" || b.lo?.length !== f.mean.length || b.hi?.length !== f.mean.length) {
+        throw new RangeError(`renderAnomalyChart: forecast.bands[${k}] must be { label, lo, hi } with lo and hi of the length of forecast.mean`);
+      }
+    });
   }
   if (input.highlightStart !== undefined && !(Number.isInteger(input.highlightStart) && input.highlightStart >= 0)) {
     throw new RangeError("renderAnomalyChart: highlightStart must be an integer >= 0");
@@ -343,7 +397,8 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
 
   const [x0, x1] = nX <= 1 ? [-1, 1] : [-0.5, nX - 0.5];
   const xScale = linearScale(x0, x1, plotLeft, plotRight);
-  const [v0, v1] = valueDomain(finiteExtent([values, f?.mean, f?.lo, f?.hi]));
+  const bands = chartBands(input);
+  const [v0, v1] = valueDomain(finiteExtent([values, f?.mean, ...bands.flatMap((b) => [b.lo, b.hi])]));
   const yScale = linearScale(v0, v1, plotBottom, plotTop);
 
   const out: string[] = [];
@@ -379,7 +434,10 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
     `<line x1="${px(plotLeft)}" y1="${px(plotBottom)}" x2="${px(plotRight)}" y2="${px(plotBottom)}" stroke="${COLORS.axis}"/>`,
   );
   if (nX > 0) {
-    const ticks = input.xTicks ?? defaultXTicks(nX - 1);
+    // fewer ticks when the labels are long (dates with times), so they do not overlap
+    const longest = input.labels === undefined ? 4 : input.labels.reduce((m, l) => Math.max(m, l.length), 0);
+    const fit = Math.max(2, Math.min(8, Math.floor((plotRight - plotLeft) / (longest * 6.5 + 24))));
+    const ticks = input.xTicks ?? defaultXTicks(nX - 1, fit);
     for (const t of ticks) {
       if (!Number.isFinite(t) || t < 0 || t > nX - 1) continue;
       const x = px(xScale.map(t));
@@ -405,11 +463,11 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
     );
   }
 
-  // interval band, series, forecast, anomalies
-  const hasBand = f !== undefined && f.lo !== undefined && f.hi !== undefined;
-  if (hasBand && f.lo !== undefined && f.hi !== undefined) {
-    const d = bandPath(f.lo, f.hi, f.start, xScale, yScale);
-    if (d !== "") out.push(`<path class="band" d="${d}" fill="${COLORS.band}" fill-opacity="0.35" stroke="none"/>`);
+  // interval bands (widest first, so the narrower ones lie on top), series, forecast, anomalies
+  for (let k = bands.length - 1; k >= 0; k--) {
+    const b = bands[k] as ChartBand;
+    const d = bandPath(b.lo, b.hi, (f as AnomalyChartForecast).start, xScale, yScale);
+    if (d !== "") out.push(`<path class="band" d="${d}" fill="${bandColor(bands.length, k)}" fill-opacity="${bandOpacity(bands.length)}" stroke="none"/>`);
   }
   const seriesD = linePath(values, 0, xScale, yScale);
   if (seriesD !== "") {
@@ -477,16 +535,13 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
       "forecast",
     );
   }
-  if (hasBand) {
-    addEntry(
-      `<rect x="X0" y="${ly - 6}" width="22" height="12" fill="${COLORS.band}" fill-opacity="0.35"/>`,
-      input.intervalLabel ?? "interval",
-    );
-  }
+  bands.forEach((b, k) => {
+    addEntry(`<rect x="X0" y="${ly - 6}" width="22" height="12" fill="${bandColor(bands.length, k)}" fill-opacity="${bandOpacity(bands.length)}"/>`, b.label);
+  });
   if (showHighlight) {
     addEntry(
       `<rect x="X0" y="${ly - 6}" width="22" height="12" fill="${COLORS.highlight}" stroke="${COLORS.grid}"/>`,
-      input.highlightLabel ?? "detection window",
+      input.highlightLabel ?? "highlighted",
     );
   }
   if (anomalies !== undefined) {
@@ -618,6 +673,7 @@ export function anomalyChartInput(
         }
       : {}),
     anomalies,
+    ...(rows > 0 ? { highlightLabel: "detection window" } : {}),
     ...(loKey !== undefined ? { intervalLabel: `${loKey.slice(3)}% interval` } : {}),
   };
   return { ...base, ...extra };
@@ -670,4 +726,399 @@ export function cropAnomalyChartInput(input: AnomalyChartInput, from: number): A
     }
   }
   return out;
+}
+
+/**
+ * A row of history as {@link plotForecast} and {@link plotAnomalies} read it:
+ * the records API's input rows (`{unique_id, ds, y}`; other fields ignored).
+ * @category Charts
+ */
+export interface ChartHistoryRow {
+  /** Series id. */
+  readonly unique_id: string | number;
+  /** Timestamp: a string as written (`"1960-01-01"`) or a `Date`. */
+  readonly ds: string | Date;
+  /** Observed value. */
+  readonly y: number;
+}
+
+/**
+ * A result row as {@link plotForecast} reads it: the rows of `forecastRecords`
+ * (`{unique_id, ds, mean, lo-80, hi-80, …}`).
+ * @category Charts
+ */
+export interface ChartForecastRow {
+  /** Series id. */
+  readonly unique_id: string | number;
+  /** Timestamp of the forecast step. */
+  readonly ds: string | Date;
+  /** Point forecast. The interval bounds are read from the fields `lo-<L>` / `hi-<L>` (other fields are ignored). */
+  readonly mean: number;
+}
+
+/**
+ * A detection row as {@link plotAnomalies} reads it: the rows of
+ * `detectAnomaliesRecords` (`{unique_id, ds, y, mean, anomaly, lo-99, hi-99, …}`).
+ * @category Charts
+ */
+export interface ChartAnomalyRow extends ChartForecastRow {
+  /** Whether the row is flagged. */
+  readonly anomaly: boolean;
+}
+
+/**
+ * The parts of a JSON forecast result (`forecast`, `ForecastResult`) that {@link plotForecast} reads.
+ * @category Charts
+ */
+export interface ForecastChartResult {
+  /** Point forecasts, series after series. */
+  readonly mean: ArrayLike<number>;
+  /** Forecast rows per series. */
+  readonly sizes: ArrayLike<number>;
+  /** Interval bounds keyed `lo-<L>` / `hi-<L>`, or null. */
+  readonly intervals: Readonly<Record<string, ArrayLike<number>>> | null;
+}
+
+/**
+ * Options of {@link plotForecast} and {@link plotAnomalies}.
+ * @category Charts
+ */
+export interface PlotOptions {
+  /** Which series of record rows to draw (default: the first id of the result's rows). */
+  readonly unique_id?: string | number;
+  /** Which series of a JSON request and result to draw, 0-based (default 0). */
+  readonly seriesIndex?: number;
+  /** The levels whose bands to draw, in percent (default: every level of the result). */
+  readonly level?: readonly number[];
+  /** How many of the last history points to show (default: all of them). */
+  readonly lastPoints?: number;
+  /** Title (default: the series id and what is drawn, e.g. `"AirPassengers: forecast of 12 steps"`). */
+  readonly title?: string;
+  /** Width in px (default 960). */
+  readonly width?: number;
+  /** Height in px (default 420). */
+  readonly height?: number;
+}
+
+/** A timestamp as an axis label: strings as written, `Date`s as `YYYY-MM-DD` (all midnight UTC) or `YYYY-MM-DD HH:MM`. */
+function dateLabels(values: readonly (string | Date)[]): string[] {
+  const midnight = values.every((d) => !(d instanceof Date) || d.getTime() % 86_400_000 === 0);
+  return values.map((d) => {
+    if (!(d instanceof Date)) return String(d);
+    const iso = Number.isFinite(d.getTime()) ? d.toISOString() : "invalid date";
+    return midnight ? iso.slice(0, 10) : `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
+  });
+}
+
+/**
+ * Calendar periods of `YYYY-MM-DD[ HH:MM]` labels, coarsest first: the key
+ * that changes when a new period starts, and whether a label is a period's
+ * first instant (so the first point counts when it starts one).
+ */
+const DATE_PERIODS: readonly { key: (label: string) => string; starts: (label: string) => boolean }[] = (() => {
+  const midnight = (l: string): boolean => l.length === 10 || /^00:00(:00)?$/.test(l.slice(11));
+  return [
+    { key: (l) => l.slice(0, 4), starts: (l) => l.slice(5, 10) === "01-01" && midnight(l) }, // year
+    { key: (l) => `${l.slice(0, 4)}Q${Math.floor((Number(l.slice(5, 7)) - 1) / 3)}`, starts: (l) => ["01", "04", "07", "10"].includes(l.slice(5, 7)) && l.slice(8, 10) === "01" && midnight(l) }, // quarter
+    { key: (l) => l.slice(0, 7), starts: (l) => l.slice(8, 10) === "01" && midnight(l) }, // month
+    { key: (l) => l.slice(0, 10), starts: midnight }, // day
+    { key: (l) => l.slice(0, 13), starts: (l) => l.length === 10 || /^\d\d:00(:00)?$/.test(l.slice(11)) }, // hour
+  ];
+})();
+const DATE_LABEL = /^\d{4}-\d\d-\d\d(?: \d\d:\d\d(?::\d\d)?)?$/;
+
+/**
+ * Ticks at calendar boundaries for date labels (the first point of each
+ * year, quarter, month, day or hour, every k-th of them), at most `fit` and
+ * at least 3; null when the labels are not dates or no period gives 3 ticks
+ * (the caller then spaces ticks evenly). Periods are tried whole first, finest
+ * first (months before years), then every k-th, coarsest first (every 5 years
+ * before every 50 months).
+ */
+function dateTicks(labels: readonly string[], fit: number): number[] | null {
+  if (labels.length < 3 || !labels.every((l) => DATE_LABEL.test(l))) return null;
+  const boundaries = DATE_PERIODS.map(({ key, starts }) => {
+    const out: number[] = starts(labels[0] as string) ? [0] : [];
+    for (let i = 1; i < labels.length; i++) if (key(labels[i] as string) !== key(labels[i - 1] as string)) out.push(i);
+    return out;
+  });
+  for (let p = boundaries.length - 1; p >= 0; p--) {
+    const b = boundaries[p] as number[];
+    if (b.length >= 3 && b.length <= fit) return b;
+  }
+  for (const b of boundaries) {
+    for (const k of [2, 3, 4, 5, 6, 10, 12, 15, 20, 25, 50, 100, 200, 500, 1000]) {
+      const every = b.filter((_, j) => j % k === 0);
+      if (every.length >= 3 && every.length <= fit) return every;
+    }
+  }
+  return null;
+}
+
+/** Time-axis ticks of a dated chart input: calendar boundaries when its labels are dates and the input has none. */
+function withDateTicks(input: AnomalyChartInput): AnomalyChartInput {
+  if (input.xTicks !== undefined || input.labels === undefined) return input;
+  const width = (input.width ?? 960) - 92;
+  const longest = input.labels.reduce((m, l) => Math.max(m, l.length), 0);
+  const ticks = dateTicks(input.labels, Math.max(2, Math.min(8, Math.floor(width / (longest * 6.5 + 24)))));
+  return ticks === null ? input : { ...input, xTicks: ticks };
+}
+
+/** A timestamp's sort key: a `Date` by its instant, a string as written (ISO-like strings sort by time). */
+function timeKey(ds: string | Date): number | string {
+  return ds instanceof Date ? ds.getTime() : String(ds);
+}
+
+function compareTime(a: string | Date, b: string | Date): number {
+  const ka = timeKey(a);
+  const kb = timeKey(b);
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+}
+
+/** A row's field `key` when it is a number, else NaN (a gap in the chart). */
+function numberField(row: object, key: string): number {
+  const v = (row as Readonly<Record<string, unknown>>)[key];
+  return typeof v === "number" ? v : NaN;
+}
+
+/** The levels of a result's bound keys (`lo-80` with `hi-80`), in the result's order, as written. */
+function boundLevels(keys: readonly string[]): string[] {
+  const set = new Set(keys);
+  return keys.filter((k) => k.startsWith("lo-") && set.has(`hi-${k.slice(3)}`)).map((k) => k.slice(3));
+}
+
+/** The levels to draw: `wanted` (each must be present) or every one present. */
+function chosenLevels(present: readonly string[], wanted: readonly number[] | undefined, fn: string): string[] {
+  if (wanted === undefined) return [...present];
+  return wanted.map((level) => {
+    const key = String(level);
+    if (!present.includes(key)) throw new RangeError(`${fn}: options.level ${key} is not in the result (its levels: ${present.length > 0 ? present.join(", ") : "none"})`);
+    return key;
+  });
+}
+
+function checkPlotOptions(options: PlotOptions, fn: string): void {
+  if (options === null || typeof options !== "object") throw new RangeError(`${fn}: options must be an object`);
+  if (options.lastPoints !== undefined && !(Number.isInteger(options.lastPoints) && options.lastPoints >= 0)) {
+    throw new RangeError(`${fn}: options.lastPoints must be an integer >= 0`);
+  }
+  if (options.seriesIndex !== undefined && !(Number.isInteger(options.seriesIndex) && options.seriesIndex >= 0)) {
+    throw new RangeError(`${fn}: options.seriesIndex must be an integer >= 0`);
+  }
+}
+
+/** The history rows of one series in time order, or a RangeError naming the id. */
+function seriesHistory(history: readonly ChartHistoryRow[], id: string | number, fn: string): ChartHistoryRow[] {
+  const rows = history.filter((r) => r !== null && typeof r === "object" && r.unique_id === id);
+  rows.sort((a, b) => compareTime(a.ds, b.ds));
+  if (rows.length === 0 && history.length > 0) throw new RangeError(`${fn}: the history has no rows of unique_id ${String(id)}`);
+  return rows;
+}
+
+/** Size and title fields of a chart input from the options. */
+function frame(options: PlotOptions, title: string): Pick<AnomalyChartInput, "title" | "width" | "height"> {
+  return { title: options.title ?? title, ...(options.width !== undefined ? { width: options.width } : {}), ...(options.height !== undefined ? { height: options.height } : {}) };
+}
+
+/**
+ * The chart of a forecast in one call: the history of one series, its
+ * forecast and the band of every level (widest lightest), the series' id in
+ * the title and its dates on the time axis, as SVG text (see
+ * {@link renderAnomalyChart} for the drawing rules).
+ *
+ * Two forms, as the entry points return them:
+ * - records: `history` the input rows `{unique_id, ds, y}` and `forecast`
+ *   the rows of `forecastRecords` (or its whole result); the series is
+ *   `options.unique_id`, by default the first of the forecast rows;
+ * - JSON: `history` the request body (`series.y`, `series.sizes`) and
+ *   `forecast` the result of `forecast`; the series is `options.seriesIndex`
+ *   (default 0), and the axis counts steps (a JSON body has no dates).
+ *
+ * Legend: "observed", "forecast", then "L% interval" per band drawn. Cost:
+ * O(rows).
+ *
+ * @param history - the observed rows (records) or the request body (JSON).
+ * @param forecast - the forecast rows, the records result, or the JSON result.
+ * @param options - which series, which levels, how much history, title and size.
+ * @returns SVG text (`<svg …>…</svg>\n`); write it to a `.svg` file or serve it as `image/svg+xml`.
+ * @throws RangeError naming the field when the series or a level is not in the inputs.
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 48 }, (_, t) => ({ unique_id: "sales", ds: `${2020 + Math.floor(t / 12)}-${String((t % 12) + 1).padStart(2, "0")}-01`, y: 100 + 10 * Math.sin((2 * Math.PI * t) / 12) }));
+ * const fc = forecastRecords(rows, { h: 6, level: [80, 95] });
+ * const svg = plotForecast(rows, fc.rows);
+ * svg.includes("<title>sales: forecast of 6 steps</title>"); // => true
+ * ["80% interval", "95% interval", "2024-01-01"].every((text) => svg.includes(text)); // => true
+ * // the JSON form: the body and its result
+ * const body = { series: { y: rows.map((r) => r.y), sizes: [48] }, freq: "MS" as const, h: 6, level: [90] };
+ * plotForecast(body, forecast(body)).includes("90% interval"); // => true
+ * ```
+ * @category Charts
+ */
+export function plotForecast(
+  history: readonly ChartHistoryRow[] | AnomalyChartRequest,
+  forecast: readonly ChartForecastRow[] | { readonly rows: readonly ChartForecastRow[] } | ForecastChartResult,
+  options: PlotOptions = {},
+): string {
+  const fn = "plotForecast";
+  checkPlotOptions(options, fn);
+  if (Array.isArray(history)) {
+    const rows: readonly ChartForecastRow[] | undefined = Array.isArray(forecast) ? forecast : (forecast as { rows?: readonly ChartForecastRow[] }).rows;
+    if (!Array.isArray(rows)) throw new RangeError(`${fn}: with record rows as history, forecast must be the rows of forecastRecords (or its result)`);
+    return renderAnomalyChart(withDateTicks(recordsForecastInput(history, rows, options)));
+  }
+  if (history === null || typeof history !== "object" || typeof (history as AnomalyChartRequest).series !== "object") {
+    throw new RangeError(`${fn}: history must be record rows {unique_id, ds, y} or a request body {series: {y, sizes}}`);
+  }
+  const result = forecast as ForecastChartResult;
+  if (Array.isArray(forecast) || result === null || typeof result !== "object" || result.mean === undefined || result.sizes === undefined) {
+    throw new RangeError(`${fn}: with a request body as history, forecast must be its JSON result {mean, sizes, intervals}`);
+  }
+  return renderAnomalyChart(jsonForecastInput(history as AnomalyChartRequest, result, options));
+}
+
+function recordsForecastInput(history: readonly ChartHistoryRow[], forecastRows: readonly ChartForecastRow[], options: PlotOptions): AnomalyChartInput {
+  const fn = "plotForecast";
+  if (forecastRows.length === 0) throw new RangeError(`${fn}: forecast has no rows`);
+  const id = options.unique_id ?? (forecastRows[0] as ChartForecastRow).unique_id;
+  const future = forecastRows.filter((r) => r.unique_id === id);
+  if (future.length === 0) throw new RangeError(`${fn}: forecast has no rows of unique_id ${String(id)}`);
+  const past = seriesHistory(history, id, fn);
+  const shown = options.lastPoints === undefined ? past : past.slice(Math.max(0, past.length - options.lastPoints));
+  const levels = chosenLevels(boundLevels(Object.keys(future[0] as ChartForecastRow)), options.level, fn);
+  const column = (key: string): number[] => future.map((r) => numberField(r, key));
+  return {
+    ...frame(options, `${String(id)}: forecast of ${future.length} step${future.length === 1 ? "" : "s"}`),
+    values: shown.map((r) => r.y),
+    labels: dateLabels([...shown.map((r) => r.ds), ...future.map((r) => r.ds)]),
+    forecast: { start: shown.length, mean: future.map((r) => r.mean), bands: levels.map((l) => ({ label: `${l}% interval`, lo: column(`lo-${l}`), hi: column(`hi-${l}`) })) },
+  };
+}
+
+function jsonForecastInput(request: AnomalyChartRequest, result: ForecastChartResult, options: PlotOptions): AnomalyChartInput {
+  const fn = "plotForecast";
+  const sizes = request.series.sizes;
+  const index = options.seriesIndex ?? 0;
+  if (index >= sizes.length) throw new RangeError(`${fn}: options.seriesIndex must be below the number of series (${sizes.length})`);
+  if (result.sizes.length !== sizes.length) throw new RangeError(`${fn}: the result has ${result.sizes.length} series, the request ${sizes.length}`);
+  let start = 0;
+  let row = 0;
+  for (let i = 0; i < index; i++) {
+    start += sizes[i] as number;
+    row += result.sizes[i] as number;
+  }
+  const length = sizes[index] as number;
+  const h = result.sizes[index] as number;
+  const from = options.lastPoints === undefined ? 0 : Math.max(0, length - options.lastPoints);
+  const values = Array.from({ length: length - from }, (_, i) => request.series.y[start + from + i] as number);
+  const slice = (a: ArrayLike<number>): number[] => Array.from({ length: h }, (_, k) => a[row + k] as number);
+  const intervals = result.intervals ?? {};
+  const levels = chosenLevels(boundLevels(Object.keys(intervals)), options.level, fn);
+  // steps relative to the forecast origin: 0 is the last observation, 1 the first forecast; ticks on multiples of a nice step from it
+  const origin = values.length - 1;
+  const every = defaultXTicks(values.length + h - 1)[1] ?? 1;
+  return {
+    ...frame(options, `series ${index}: forecast of ${h} step${h === 1 ? "" : "s"}`),
+    values,
+    labels: Array.from({ length: values.length + h }, (_, i) => String(i - origin)),
+    xTicks: Array.from({ length: values.length + h }, (_, i) => i).filter((i) => (((i - origin) % every) + every) % every === 0),
+    xTitle: "steps from the last observation",
+    forecast: { start: values.length, mean: slice(result.mean), bands: levels.map((l) => ({ label: `${l}% interval`, lo: slice(intervals[`lo-${l}`] as ArrayLike<number>), hi: slice(intervals[`hi-${l}`] as ArrayLike<number>) })) },
+  };
+}
+
+/**
+ * The chart of an anomaly detection in one call: the series, the forecasts
+ * of its detection rows with their band, the flagged points and the
+ * detection window shaded (legend "detection window"), with the series' id
+ * in the title and its dates on the time axis.
+ *
+ * Two forms: records (`history` the input rows, `detection` the rows of
+ * `detectAnomaliesRecords` or its result; the series is `options.unique_id`,
+ * by default the first of the detection rows) and JSON (`history` the
+ * request body, `detection` the result of `detectAnomaliesOnline`; the series
+ * is `options.seriesIndex`, as in {@link anomalyChartInput}).
+ *
+ * @param history - the observed rows (records) or the request body (JSON).
+ * @param detection - the detection rows, the records result, or the JSON result.
+ * @param options - which series, how much history, title and size (`level` is not used: a detection has one level).
+ * @returns SVG text.
+ * @throws RangeError naming the field when the series is not in the inputs.
+ *
+ * @example
+ * ```ts
+ * const rows = Array.from({ length: 60 }, (_, t) => ({ unique_id: "cpu", ds: new Date(Date.UTC(2024, 0, 1, t)), y: t === 58 ? 40 : 10 + (t % 24) / 4 }));
+ * const svg = plotAnomalies(rows, detectAnomaliesRecords(rows, { h: 4, detection_size: 4 }));
+ * ["<title>cpu: anomalies in the last 4 points</title>", "detection window", "99% interval", "anomaly (1)", ">2024-01-02 00:00<"].every((text) => svg.includes(text)); // => true
+ * ```
+ * @category Charts
+ */
+export function plotAnomalies(
+  history: readonly ChartHistoryRow[] | AnomalyChartRequest,
+  detection: readonly ChartAnomalyRow[] | { readonly rows: readonly ChartAnomalyRow[] } | AnomalyChartResult,
+  options: PlotOptions = {},
+): string {
+  const fn = "plotAnomalies";
+  checkPlotOptions(options, fn);
+  let input: AnomalyChartInput;
+  if (Array.isArray(history)) {
+    const rows: readonly ChartAnomalyRow[] | undefined = Array.isArray(detection) ? detection : (detection as { rows?: readonly ChartAnomalyRow[] }).rows;
+    if (!Array.isArray(rows)) throw new RangeError(`${fn}: with record rows as history, detection must be the rows of detectAnomaliesRecords (or its result)`);
+    input = withDateTicks(recordsAnomalyInput(history, rows, options));
+  } else {
+    if (history === null || typeof history !== "object" || typeof (history as AnomalyChartRequest).series !== "object") {
+      throw new RangeError(`${fn}: history must be record rows {unique_id, ds, y} or a request body {series: {y, sizes}}`);
+    }
+    const result = detection as AnomalyChartResult;
+    if (Array.isArray(detection) || result === null || typeof result !== "object" || result.idxs === undefined) {
+      throw new RangeError(`${fn}: with a request body as history, detection must be its JSON result {mean, sizes, idxs, anomaly, intervals}`);
+    }
+    const index = options.seriesIndex ?? 0;
+    const full = anomalyChartInput(history as AnomalyChartRequest, result, index, frame(options, `series ${index}: anomalies in the last ${String(result.sizes[index] ?? 0)} points`));
+    const from = options.lastPoints === undefined ? 0 : Math.max(0, full.values.length - options.lastPoints);
+    input = cropAnomalyChartInput(full, from);
+  }
+  return renderAnomalyChart(input);
+}
+
+function recordsAnomalyInput(history: readonly ChartHistoryRow[], detected: readonly ChartAnomalyRow[], options: PlotOptions): AnomalyChartInput {
+  const fn = "plotAnomalies";
+  if (detected.length === 0) throw new RangeError(`${fn}: detection has no rows`);
+  const id = options.unique_id ?? (detected[0] as ChartAnomalyRow).unique_id;
+  const judged = detected.filter((r) => r.unique_id === id);
+  if (judged.length === 0) throw new RangeError(`${fn}: detection has no rows of unique_id ${String(id)}`);
+  const past = seriesHistory(history, id, fn);
+  const position = new Map(past.map((r, i) => [timeKey(r.ds), i]));
+  const at = judged.map((r) => {
+    const p = position.get(timeKey(r.ds));
+    if (p === undefined) throw new RangeError(`${fn}: the detection row at ${dateLabels([r.ds])[0]} of unique_id ${String(id)} is not in the history`);
+    return p;
+  });
+  const first = Math.min(...at);
+  const span = Math.max(...at) - first + 1;
+  const mean = new Array<number>(span).fill(NaN);
+  const level = boundLevels(Object.keys(judged[0] as ChartAnomalyRow))[0];
+  const lo = new Array<number>(span).fill(NaN);
+  const hi = new Array<number>(span).fill(NaN);
+  judged.forEach((r, k) => {
+    const p = (at[k] as number) - first;
+    mean[p] = r.mean;
+    if (level !== undefined) {
+      lo[p] = numberField(r, `lo-${level}`);
+      hi[p] = numberField(r, `hi-${level}`);
+    }
+  });
+  const full: AnomalyChartInput = {
+    ...frame(options, `${String(id)}: anomalies in the last ${judged.length} point${judged.length === 1 ? "" : "s"}`),
+    values: past.map((r) => r.y),
+    labels: dateLabels(past.map((r) => r.ds)),
+    forecast: level === undefined ? { start: first, mean } : { start: first, mean, lo, hi },
+    anomalies: judged.flatMap((r, k) => (r.anomaly === true ? [at[k] as number] : [])),
+    highlightStart: first,
+    highlightLabel: "detection window",
+    ...(level !== undefined ? { intervalLabel: `${level}% interval` } : {}),
+  };
+  const from = options.lastPoints === undefined ? 0 : Math.max(0, past.length - options.lastPoints);
+  return cropAnomalyChartInput(full, from);
 }

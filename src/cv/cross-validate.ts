@@ -34,6 +34,8 @@ export interface CrossValidationOptions {
    * false); the forecaster must then have `forecastDistribution` (see `withSpread`).
    */
   readonly spread?: boolean;
+  /** Called after each window (all series' forecasts of that window made): `done` of `total` windows (see `boundedProgress`). */
+  readonly onWindow?: (done: number, total: number) => void;
 }
 
 /**
@@ -237,6 +239,7 @@ export function crossValidate(
         forecasts[row * h + k] = value;
       }
     }
+    options.onWindow?.(w + 1, mostWindows);
   }
   return spread !== undefined ? { h, stepSize, windowOffsets, cutoffs, forecasts, spread } : { h, stepSize, windowOffsets, cutoffs, forecasts };
 }

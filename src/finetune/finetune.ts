@@ -24,6 +24,7 @@ import type {
   SeriesData,
 } from "../types.js";
 import { finetuneSeed } from "./seed.js";
+import { boundedProgress } from "../progress.js";
 
 /**
  * Peak Adam learning rate of fine-tuning. The rate follows a cosine from this
@@ -317,6 +318,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   const lossFn = getLoss(loss);
   let skipped = 0;
   let cursor = 0;
+  const report = boundedProgress(spec.onProgress, "finetune");
   for (let step = 0; step < steps; step++) {
     for (let b = 0; b < batchSize; b++) {
       const k = usable[cursor] as number;
@@ -334,11 +336,13 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
     for (let i = from; i < total && finite; i++) if (!Number.isFinite(grad[i] as number)) finite = false;
     if (!finite) {
       skipped++;
+      report?.(step + 1, steps);
       continue;
     }
     const progress = steps > 1 ? step / (steps - 1) : 0;
     adam.learningRate = FINETUNE_LEARNING_RATE * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
     adam.step(params, grad, from);
+    report?.(step + 1, steps);
   }
   if (skipped > 0) warnings.push(`${skipped} of ${steps} fine-tune steps had a non-finite loss or gradient and were skipped`);
   return { params, weights: { model, start, values: params.slice(start) }, finetuneWork, warnings, stepLosses };

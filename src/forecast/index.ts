@@ -11,6 +11,7 @@ import { calibratedIntervals, collectCalibrationScores, withSpread } from "../in
 import { horizonWarning, modelParams } from "../model/config.js";
 import { withoutSpikes } from "../series/spikes.js";
 import type { ForecastDistribution, ForecastInput, ForecastOutput, IntervalBounds, ModelSource, SeriesData } from "../types.js";
+import { windowProgress } from "../progress.js";
 
 /**
  * Calibration windows aim at this many scores per series (windows × h).
@@ -127,7 +128,7 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
 
   const needCv = wantSpread || (hasX && !request.cleanExFirst);
   let cv: CrossValidationResult | null = needCv
-    ? crossValidate(forecaster, modelSeries, { h, stepSize: h, windows: calibrationWindowCount(h), minContext: CONFORMAL_MIN_CONTEXT, spread: wantSpread })
+    ? crossValidate(forecaster, modelSeries, { h, stepSize: h, windows: calibrationWindowCount(h), minContext: CONFORMAL_MIN_CONTEXT, spread: wantSpread, ...windowProgress(request.onProgress) })
     : null;
 
   let weightsX: Float64Array | null = null;

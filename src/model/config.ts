@@ -44,12 +44,32 @@ export interface NetworkShape {
   readonly blocks: number;
   /** Whether the network reads the mean context of the other series of its batch. */
   readonly crossSeries: boolean;
+  /**
+   * What the network's input holds besides its context: `"window"` the six
+   * classical projections computed on the context window alone
+   * (`WindowFeaturizer`); `"seasons"` eight projections from the whole
+   * history at a day's and a week's season (`SeasonsFeaturizer`).
+   */
+  readonly view: "window" | "seasons";
+  /** Number of classical projections in the input (and in the learned skip mix). */
+  readonly projections: number;
 }
 
+/**
+ * Projections of the `"seasons"` view (see `SeasonsFeaturizer`).
+ * @category Network
+ */
+export const SEASONS_PROJECTION_COUNT = 8;
+
+const WINDOW_VIEW = { view: "window", projections: PROJECTION_COUNT } as const;
+
 const SHAPES: Record<ModelName, NetworkShape> = {
-  "forecastmodel-1": { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: false },
-  "forecastmodel-1-long-horizon": { contextLength: 192, outputLength: 104, width: 128, hidden: 128, blocks: 5, crossSeries: false },
-  "forecastmodel-2.1": { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: true },
+  "forecastmodel-1": { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: false, ...WINDOW_VIEW },
+  "forecastmodel-1-long-horizon": { contextLength: 192, outputLength: 104, width: 128, hidden: 128, blocks: 5, crossSeries: false, ...WINDOW_VIEW },
+  "forecastmodel-2.1": { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: true, ...WINDOW_VIEW },
+  "forecastmodel-1-high-frequency": {
+    contextLength: 168, outputLength: 48, width: 128, hidden: 128, blocks: 5, crossSeries: false, view: "seasons", projections: SEASONS_PROJECTION_COUNT,
+  },
 };
 
 const SEASON: Record<ModelFreq, number> = { H: 24, D: 7, W: 52, M: 12, Q: 4, Y: 1 };
@@ -58,13 +78,14 @@ const HORIZON: Record<ModelName, Record<ModelFreq, number>> = {
   "forecastmodel-1": { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
   "forecastmodel-1-long-horizon": { H: 48, D: 28, W: 104, M: 24, Q: 8, Y: 8 },
   "forecastmodel-2.1": { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
+  "forecastmodel-1-high-frequency": { H: 48, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
 };
 
 /**
  * The names of the pretrained models, in a fixed order.
  * @category Network
  */
-export const MODEL_NAMES: readonly ModelName[] = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1"];
+export const MODEL_NAMES: readonly ModelName[] = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1", "forecastmodel-1-high-frequency"];
 
 /**
  * Whether `name` is one of the pretrained models.
@@ -142,8 +163,62 @@ export function modelParams(model: ModelName, freq: Freq): ModelParams {
   const info = freqInfo(freq);
   const horizon = HORIZON[model][info.modelFreq];
   const perDay = info.stepsPerDay;
-  const seasonLength = perDay === null ? SEASON[info.modelFreq] : KNOWN_SEASON_LENGTHS.includes(perDay) ? perDay : 1;
+  const known = shape.view === "seasons" || (perDay !== null && KNOWN_SEASON_LENGTHS.includes(perDay));
+  const seasonLength = perDay === null ? SEASON[info.modelFreq] : known ? perDay : 1;
   return { inputSize: shape.contextLength, horizon, seasonLength };
+}
+
+/**
+ * Frequencies (canonical names) whose default model is
+ * `forecastmodel-1-high-frequency`: those where it was measured to beat
+ * forecastmodel-1 and the classical methods on real held-out data
+ * (docs/hourly-accuracy.md). Every other frequency keeps `forecastmodel-1`.
+ * @category Network
+ */
+export const HIGH_FREQUENCY_DEFAULT_FREQS: readonly string[] = ["H", "30min"];
+
+/**
+ * The model a forecast or cross-validation request that names none is
+ * served by: `forecastmodel-1`, except at the frequencies of
+ * {@link HIGH_FREQUENCY_DEFAULT_FREQS} (hourly and half-hourly data), where
+ * it is `forecastmodel-1-high-frequency`. An unknown `freq` gets
+ * `forecastmodel-1` (validation reports the freq). Anomaly detection, the
+ * historic forecast and fine-tuning keep `forecastmodel-1` as their default
+ * (the new model was not measured there).
+ *
+ * @example
+ * ```ts
+ * defaultModel("M"); // => "forecastmodel-1"
+ * defaultModel("h"); // => "forecastmodel-1-high-frequency"
+ * defaultModel("min"); // => "forecastmodel-1"
+ * ```
+ * @category Network
+ */
+export function defaultModel(freq: string): ModelName {
+  const name = parseFreq(freq)?.name;
+  return name !== undefined && HIGH_FREQUENCY_DEFAULT_FREQS.includes(name) ? "forecastmodel-1-high-frequency" : "forecastmodel-1";
+}
+
+/**
+ * The second, longer season a model reads at a frequency, in steps, or 0:
+ * a week of steps (7 × the steps of a day) for sub-daily data with a model
+ * of the `"seasons"` view (`forecastmodel-1-high-frequency`); 0 for every
+ * other model and frequency. The network uses it only when the history
+ * holds a whole week.
+ *
+ * @example
+ * ```ts
+ * longSeasonLength("forecastmodel-1-high-frequency", "H"); // => 168
+ * longSeasonLength("forecastmodel-1-high-frequency", "30min"); // => 336
+ * longSeasonLength("forecastmodel-1-high-frequency", "D"); // => 0
+ * longSeasonLength("forecastmodel-1", "H"); // => 0
+ * ```
+ * @category Network
+ */
+export function longSeasonLength(model: ModelName, freq: Freq): number {
+  const shape = networkShape(model);
+  const perDay = freqInfo(freq).stepsPerDay;
+  return shape.view === "seasons" && perDay !== null ? 7 * perDay : 0;
 }
 
 /**

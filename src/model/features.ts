@@ -45,10 +45,29 @@ export function inputLayout(shape: NetworkShape): InputLayout {
   const context = 0;
   const mask = L;
   const projections = 2 * L;
-  const meta = projections + PROJECTION_COUNT * shape.outputLength;
+  const meta = projections + shape.projections * shape.outputLength;
   const peers = meta + META_COUNT;
   const size = peers + (shape.crossSeries ? L + 1 : 0);
   return { context, mask, projections, meta, peers, size };
+}
+
+/**
+ * What builds a network's input rows: `WindowFeaturizer` (the `"window"`
+ * view) or `SeasonsFeaturizer` (the `"seasons"` view); `createFeaturizer`
+ * picks it from the shape.
+ * @category Network
+ */
+export interface Featurizer {
+  readonly shape: NetworkShape;
+  readonly layout: InputLayout;
+  /**
+   * Writes the input vector of the history `window` at `row[offset ..]` and
+   * its normalisation in `scaleOut`; `longSeason` (a week of steps, 0: none)
+   * is read by the seasons view only.
+   */
+  featurize(window: Float64Array, seasonLength: number, row: Float64Array, offset: number, scaleOut: WindowScale, longSeason?: number): void;
+  /** Writes the peers part of cross-series rows (see `WindowFeaturizer.writePeers`). */
+  writePeers(rows: Float64Array, from: number, count: number, sums: Float64Array): void;
 }
 
 /**
@@ -67,7 +86,7 @@ export interface WindowScale {
  * buffers, so featurising allocates nothing per window.
  * @category Network
  */
-export class WindowFeaturizer {
+export class WindowFeaturizer implements Featurizer {
   readonly shape: NetworkShape;
   readonly layout: InputLayout;
   private readonly z: Float64Array;
@@ -81,6 +100,8 @@ export class WindowFeaturizer {
   private readonly dampedEnds = new Float64Array(12);
   /** [alpha, level] of the last SES fit (sesGridFit). */
   private readonly ses = new Float64Array(2);
+  /** [mean, sd, largest magnitude] of the last window (standardiseWindow). */
+  private readonly moments = new Float64Array(3);
 
   constructor(shape: NetworkShape) {
     this.shape = shape;
@@ -106,31 +127,11 @@ export class WindowFeaturizer {
     row.fill(0, offset, offset + layout.size);
     const n = Math.min(window.length, L);
     const start = window.length - n;
-    // Normalise by the largest magnitude first so that huge or tiny series neither overflow nor underflow.
-    let maxAbs = 0;
-    for (let i = start; i < window.length; i++) {
-      const a = Math.abs(window[i]!);
-      if (a > maxAbs) maxAbs = a;
-    }
-    let mean = 0;
-    let m2 = 0;
-    if (maxAbs > 0) {
-      for (let i = 0; i < n; i++) {
-        const u = window[start + i]! / maxAbs;
-        const delta = u - mean;
-        mean += delta / (i + 1);
-        m2 += delta * (u - mean);
-      }
-    }
-    const sd = Math.sqrt(Math.max(m2, 0) / n);
-    // An all-zero window keeps its own zero (so −0 stays −0).
-    scaleOut.location = maxAbs === 0 ? window[window.length - 1]! : mean * maxAbs;
-    scaleOut.scale = sd * maxAbs;
-    scaleOut.constant = maxAbs === 0 || !(sd > 1e-13 * Math.max(Math.abs(mean), 1e-300)) || !Number.isFinite(scaleOut.scale) || scaleOut.scale === 0;
-    if (scaleOut.constant) {
-      scaleOut.scale = 0;
-      return;
-    }
+    standardiseWindow(window, start, n, scaleOut, this.moments);
+    const maxAbs = this.moments[2]!;
+    const mean = this.moments[0]!;
+    const sd = this.moments[1]!;
+    if (scaleOut.constant) return;
     const z = this.z;
     for (let i = 0; i < n; i++) z[i] = (window[start + i]! / maxAbs - mean) / sd;
     const ctx = offset + layout.context + (L - n);
@@ -342,6 +343,52 @@ export class WindowFeaturizer {
     }
     this.seasonalStrength = used > 0 && detrendedVar > 0 ? Math.max(0, 1 - explained / detrendedVar) : 0;
   }
+}
+
+/**
+ * The normalisation of a window (both featurizers): the largest magnitude
+ * M of window[from ..], then the mean and standard deviation (Welford) of
+ * the last `count` values divided by M, so huge or tiny series neither
+ * overflow nor underflow. Writes location = mean · M, scale = sd · M and
+ * whether the window is constant (scale 0 then, and an all-zero window
+ * keeps its own last value, so −0 stays −0) to `scaleOut`, and
+ * [mean, sd, M] to `moments`.
+ *
+ * @example
+ * ```ts
+ * const scale = { location: 0, scale: 0, constant: true };
+ * const moments = new Float64Array(3);
+ * standardiseWindow(Float64Array.of(100, 2, 4), 1, 2, scale, moments);
+ * [scale.location, scale.scale, scale.constant]; // => [3, 1, false]
+ * Array.from(moments); // => [0.75, 0.25, 4]
+ * ```
+ * @category Network
+ */
+export function standardiseWindow(window: Float64Array, from: number, count: number, scaleOut: WindowScale, moments: Float64Array): void {
+  const n = window.length;
+  let maxAbs = 0;
+  for (let i = from; i < n; i++) {
+    const a = Math.abs(window[i]!);
+    if (a > maxAbs) maxAbs = a;
+  }
+  let mean = 0;
+  let m2 = 0;
+  if (maxAbs > 0) {
+    for (let i = 0; i < count; i++) {
+      const u = window[n - count + i]! / maxAbs;
+      const delta = u - mean;
+      mean += delta / (i + 1);
+      m2 += delta * (u - mean);
+    }
+  }
+  const sd = Math.sqrt(Math.max(m2, 0) / count);
+  scaleOut.location = maxAbs === 0 ? window[n - 1]! : mean * maxAbs;
+  scaleOut.scale = sd * maxAbs;
+  scaleOut.constant = maxAbs === 0 || !(sd > 1e-13 * Math.max(Math.abs(mean), 1e-300)) || !Number.isFinite(scaleOut.scale) || scaleOut.scale === 0;
+  if (scaleOut.constant) scaleOut.scale = 0;
+  moments[0] = mean;
+  moments[1] = sd;
+  moments[2] = maxAbs;
 }
 
 /** Centred moving average of period m at t (2×m for even m, so every season position weighs the same). */

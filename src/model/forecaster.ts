@@ -5,8 +5,10 @@
  * @module
  */
 import type { ForecastDistribution, Forecaster, Freq, ModelName } from "../types.js";
-import { modelParams, networkShape, SPREAD_LEVELS } from "./config.js";
-import { WindowFeaturizer, type WindowScale } from "./features.js";
+import { longSeasonLength, modelParams, networkShape, SPREAD_LEVELS } from "./config.js";
+import type { WindowScale } from "./features.js";
+import { createFeaturizer } from "./featurizer.js";
+import { zeroMedianRule } from "./features-seasons.js";
 import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 import { pretrainedParameters } from "./weights.js";
 
@@ -53,7 +55,9 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
   const expected = parameterLayout(shape).total;
   if (params.length !== expected) throw new RangeError(`${model} needs ${expected} parameters, got ${params.length}`);
   const crossSeries = shape.crossSeries && options.multivariate === true;
-  const featurizer = new WindowFeaturizer(shape);
+  const featurizer = createFeaturizer(shape);
+  const longSeason = longSeasonLength(model, freq);
+  const seasonsView = shape.view === "seasons";
   const runner = new NetworkRunner(shape, CHUNK);
   runner.fixParameters(params);
   const D = featurizer.layout.size;
@@ -83,7 +87,7 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
       const scales: WindowScale[] = Array.from({ length: n }, () => ({ location: 0, scale: 0, constant: true }));
       // Peers need every context featurised before any forward pass.
       const x = new Float64Array(n * D);
-      for (let i = 0; i < n; i++) featurizer.featurize(contexts[i]!, seasonLength, x, i * D, scales[i]!);
+      for (let i = 0; i < n; i++) featurizer.featurize(contexts[i]!, seasonLength, x, i * D, scales[i]!, longSeason);
       featurizer.writePeers(x, 0, n, peerSums);
       for (let c0 = 0; c0 < n; c0 += CHUNK) {
         const rows = Math.min(CHUNK, n - c0);
@@ -95,7 +99,7 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
     } else {
       for (let c0 = 0; c0 < n; c0 += CHUNK) {
         const rows = Math.min(CHUNK, n - c0);
-        for (let r = 0; r < rows; r++) featurizer.featurize(contexts[c0 + r]!, seasonLength, chunkInputs, r * D, chunkScales[r]!);
+        for (let r = 0; r < rows; r++) featurizer.featurize(contexts[c0 + r]!, seasonLength, chunkInputs, r * D, chunkScales[r]!, longSeason);
         runner.forward(params, chunkInputs, rows, out);
         if (spread) runner.forwardSpread(params, chunkInputs, rows, spreadOut);
         for (let r = 0; r < rows; r++) emit(chunkScales[r]!, r, c0 + r);
@@ -113,6 +117,7 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
         return;
       }
       for (let k = 0; k < steps; k++) mean[base + k] = s.location + s.scale * out[r * O + k]!;
+      if (seasonsView) zeroMedianRule(contexts[i]!, seasonLength, mean, base, steps);
       if (below === null || above === null) return;
       for (let k = 0; k < steps; k++) {
         const from = (r * O + k) * SPREAD_PER_STEP;

@@ -1,7 +1,9 @@
-export { modelParams, horizonWarning, networkShape, isModelName, MODEL_NAMES, KNOWN_SEASON_LENGTHS, SPREAD_LEVELS } from "./config.js";
+export { modelParams, defaultModel, HIGH_FREQUENCY_DEFAULT_FREQS, longSeasonLength, horizonWarning, networkShape, isModelName, MODEL_NAMES, KNOWN_SEASON_LENGTHS, SPREAD_LEVELS, SEASONS_PROJECTION_COUNT } from "./config.js";
 export type { ModelParams, NetworkShape } from "./config.js";
 export { inputLayout, WindowFeaturizer } from "./features.js";
-export type { InputLayout, WindowScale } from "./features.js";
+export type { Featurizer, InputLayout, WindowScale } from "./features.js";
+export { SeasonsFeaturizer } from "./features-seasons.js";
+export { createFeaturizer } from "./featurizer.js";
 export { parameterLayout, initialParameters, NetworkRunner, SPREAD_PER_STEP } from "./network.js";
 export type { ParameterLayout } from "./network.js";
 export { createNetworkForecaster } from "./forecaster.js";

@@ -20,7 +20,7 @@
  * factorised form costs O + 2·G outputs per window instead of O·2·G.
  * @module
  */
-import { META_COUNT, PROJECTION_COUNT, SPREAD_LEVELS, type NetworkShape } from "./config.js";
+import { META_COUNT, SPREAD_LEVELS, type NetworkShape } from "./config.js";
 import { normalQuantile } from "../stats/normal.js";
 import { inputLayout, type InputLayout } from "./features.js";
 import { createDenseKernel, type DenseKernel, type DenseKernelKind } from "./kernel/dense.js";
@@ -109,7 +109,7 @@ export function parameterLayout(shape: NetworkShape): ParameterLayout {
   const headB = at;
   at += O;
   const mix = at;
-  at += PROJECTION_COUNT * O;
+  at += shape.projections * O;
   const spreadStart = at;
   const spreadInput = W + META_COUNT;
   const spreadW1 = at;
@@ -160,7 +160,7 @@ export function initialParameters(shape: NetworkShape, uniform: () => number): F
     fill(block.w2, W * F, Math.sqrt(2 / F) * 0.1);
   }
   fill(layout.headW, shape.outputLength * W, Math.sqrt(1 / W) * 0.01);
-  params.fill(1 / PROJECTION_COUNT, layout.mix, layout.mix + PROJECTION_COUNT * shape.outputLength);
+  params.fill(1 / shape.projections, layout.mix, layout.mix + shape.projections * shape.outputLength);
   fill(layout.spreadW1, SPREAD_HIDDEN * layout.spreadInput, Math.sqrt(2 / layout.spreadInput));
   const O = shape.outputLength;
   fill(layout.spreadW2, spreadRawSize(O) * SPREAD_HIDDEN, Math.sqrt(1 / SPREAD_HIDDEN) * 0.01);
@@ -446,7 +446,7 @@ export class NetworkRunner {
     // Learned per-step mix of the classical projections (a linear skip from the input).
     for (let r = 0; r < rows; r++) {
       const xr = r * D + input.projections;
-      for (let j = 0; j < PROJECTION_COUNT; j++) {
+      for (let j = 0; j < shape.projections; j++) {
         const mix = layout.mix + j * O;
         const proj = xr + j * O;
         for (let k = 0; k < O; k++) out[r * O + k]! += params[mix + k]! * x[proj + k]!;
@@ -468,7 +468,7 @@ export class NetworkRunner {
     const D = layout.inputSize;
     for (let r = 0; r < rows; r++) {
       const xr = r * D + input.projections;
-      for (let j = 0; j < PROJECTION_COUNT; j++) {
+      for (let j = 0; j < shape.projections; j++) {
         const mix = layout.mix + j * O;
         const proj = xr + j * O;
         for (let k = 0; k < O; k++) grad[mix + k]! += dOut[r * O + k]! * x[proj + k]!;

@@ -5,8 +5,9 @@
  * @module
  */
 import type { FinetuneDepth, Freq, ModelName } from "../types.js";
-import { modelParams, networkShape, SPREAD_LEVELS, type NetworkShape } from "./config.js";
-import { WindowFeaturizer, type WindowScale } from "./features.js";
+import { longSeasonLength, modelParams, networkShape, SPREAD_LEVELS, type NetworkShape } from "./config.js";
+import type { Featurizer, WindowScale } from "./features.js";
+import { createFeaturizer } from "./featurizer.js";
 import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 
 /** Standardised targets are clipped to ±this in pretraining. */
@@ -36,6 +37,8 @@ export interface TrainingBatch {
   readonly targets: readonly Float64Array[];
   /** Season length of every sample, or one per sample. */
   readonly seasonLengths: number | Int32Array;
+  /** The longer season (a week of steps) read by the seasons view, for all samples or one per sample; default 0 (none). */
+  readonly longSeasons?: number | Int32Array;
   readonly groups?: Int32Array;
 }
 
@@ -47,7 +50,7 @@ export interface TrainingBatch {
 export class BatchGradient {
   /** The network shape this computes gradients for. */
   readonly shape: NetworkShape;
-  private readonly featurizer: WindowFeaturizer;
+  private readonly featurizer: Featurizer;
   private readonly runner: NetworkRunner;
   private x: Float64Array;
   private scales: WindowScale[];
@@ -62,7 +65,7 @@ export class BatchGradient {
 
   constructor(shape: NetworkShape, chunk = 128) {
     this.shape = shape;
-    this.featurizer = new WindowFeaturizer(shape);
+    this.featurizer = createFeaturizer(shape);
     this.runner = new NetworkRunner(shape, chunk);
     this.x = new Float64Array(0);
     this.scales = [];
@@ -91,7 +94,8 @@ export class BatchGradient {
     while (this.scales.length < n) this.scales.push({ location: 0, scale: 0, constant: true });
     for (let i = 0; i < n; i++) {
       const m = typeof batch.seasonLengths === "number" ? batch.seasonLengths : batch.seasonLengths[i]!;
-      this.featurizer.featurize(batch.contexts[i]!, m, this.x, i * D, this.scales[i]!);
+      const long = batch.longSeasons === undefined ? 0 : typeof batch.longSeasons === "number" ? batch.longSeasons : batch.longSeasons[i]!;
+      this.featurizer.featurize(batch.contexts[i]!, m, this.x, i * D, this.scales[i]!, long);
     }
     if (batch.groups !== undefined) {
       let from = 0;
@@ -256,7 +260,8 @@ export function networkLossAndGradient(
     gradientCache.set(model, worker);
   }
   const { seasonLength } = modelParams(model, freq);
-  return worker.run(params, { contexts: batch.contexts, targets: batch.targets, seasonLengths: seasonLength }, loss, grad, fromIndex, false);
+  const longSeasons = longSeasonLength(model, freq);
+  return worker.run(params, { contexts: batch.contexts, targets: batch.targets, seasonLengths: seasonLength, longSeasons }, loss, grad, fromIndex, false);
 }
 
 /**

@@ -56,7 +56,7 @@ export function registerWeights(...weights: readonly EmbeddedWeights[]): void {
  *
  * @example
  * ```ts
- * registeredModels().length; // => 3 (the main entry registers every model)
+ * registeredModels().length; // => 4 (the main entry registers every model)
  * ```
  * @category Models
  */

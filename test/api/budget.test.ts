@@ -5,7 +5,8 @@
  * service and through the core functions; UNLIMITED lifts it.
  */
 import { describe, expect, test } from "vitest";
-import { DEFAULT_SERVICE_LIMITS, UNLIMITED } from "../../src/api/index.js";
+import { DEFAULT_SERVICE_LIMITS, finetuneTrainingCost, UNLIMITED } from "../../src/api/index.js";
+import { checkRequestLimits } from "../../src/api/requests.js";
 import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api/entry-points.js";
 import { ValidationError } from "../../src/errors.js";
 import { createService } from "../../src/api/service.js";
@@ -94,5 +95,46 @@ describe("bounded answers and validated options", () => {
     const res = await service.handle({ method: "POST", path: "/forecastmodel", headers: { "x-api-key": KEY_A }, body: { df, h: 2 } });
     expect(res.status).toBe(422);
     expect(JSON.stringify(res.body)).toContain("year 9999");
+  });
+
+  test("fine-tuning counts a step's fixed cost, the depth and the model: one series × 1,562 steps at depth 5 (admitted before, 19-23 s) is refused", () => {
+    const limits = DEFAULT_SERVICE_LIMITS;
+    const body = (steps: number, depth: number, count = 1, model = "forecastmodel-1") => ({
+      series: { y: daily(500 * count), sizes: new Array<number>(count).fill(500) },
+      freq: "H",
+      model,
+      finetune_steps: steps,
+      finetune_depth: depth,
+    });
+    const items = checkRequestLimits("finetune", body(1562, 5), limits);
+    expect(items.map((i) => i.loc)).toEqual([["body", "finetune_steps"]]);
+    expect(items[0]!.msg).toMatch(/149952 training windows .*limits\.maxFinetuneWindows = 50000/);
+    // the most steps admitted: depth 5 half of depth 1's; one series pays its 16-window step cost; long horizon 1.5 times
+    const most = (depth: number, count: number, model: "forecastmodel-1" | "forecastmodel-1-long-horizon" | "forecastmodel-2.1") => Math.floor(limits.maxFinetuneWindows / finetuneTrainingCost(1, count, depth, model));
+    expect([most(1, 128, "forecastmodel-1"), most(5, 128, "forecastmodel-1"), most(1, 1, "forecastmodel-1"), most(5, 1, "forecastmodel-1"), most(5, 1, "forecastmodel-1-long-horizon")]).toEqual([347, 173, 1041, 520, 347]);
+    // forecastmodel-2.1 fine-tunes at depth 1 whatever is asked: counted at depth 1
+    expect(most(5, 1, "forecastmodel-2.1")).toBe(1041);
+    for (const [steps, depth, count, model] of [
+      [347, 1, 128, "forecastmodel-1"],
+      [173, 5, 128, "forecastmodel-1"],
+      [520, 5, 1, "forecastmodel-1"],
+      [347, 5, 1, "forecastmodel-1-long-horizon"],
+      [1041, 5, 1, "forecastmodel-2.1"],
+    ] as const) {
+      expect(checkRequestLimits("finetune", body(steps, depth, count, model), limits), `${steps} steps admitted`).toEqual([]);
+      expect(checkRequestLimits("finetune", body(steps + 1, depth, count, model), limits).map((i) => i.loc), `${steps + 1} steps refused`).toEqual([["body", "finetune_steps"]]);
+    }
+  });
+
+  test("online anomaly detection counts its windows twice (the cleaning pass forecasts the windows after a spike again), once with features or per-window tuning", () => {
+    const limits = { ...DEFAULT_SERVICE_LIMITS, maxNetworkWindows: 1000 };
+    // h 24, detection 48: 14 windows per series of 400 points
+    const body = (count: number, extra: Record<string, unknown> = {}) => ({ series: { y: daily(400 * count), sizes: new Array<number>(count).fill(400), ...extra }, freq: "H", h: 24, detection_size: 48 });
+    expect(checkRequestLimits("anomaly", body(35), limits)).toEqual([]); // 35 × 14 × 2 = 980
+    const refused = checkRequestLimits("anomaly", body(36), limits); // 1,008
+    expect(refused.map((i) => i.loc)).toEqual([["body", "series"]]);
+    expect(refused[0]!.msg).toMatch(/1008 windows/);
+    // with exogenous features no window is forecast again: 71 × 14 = 994
+    expect(checkRequestLimits("anomaly", body(71, { X: [daily(400 * 71)] }), limits)).toEqual([]);
   });
 });

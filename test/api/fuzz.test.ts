@@ -3,11 +3,19 @@
  * headers and bodies (random JSON, malformed JSON text, bytes, deep nesting,
  * huge numbers, `__proto__` keys, valid bodies with one field replaced by
  * anything). Pipelines are the cheap stand-ins so the run takes seconds.
+ * Then the async routes with credits (generated sequences of submissions,
+ * cancels, polls and runs by accounts without a payment method, checked
+ * against the credits and the pending limits), and the records API
+ * (arbitrary rows, future rows and options: a result or a ValidationError,
+ * nothing else).
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import type { ServiceRequest } from "../../src/api/service.js";
-import { KEY_A, KEY_B, KEY_POOR, smallSeries, testService } from "./helpers.js";
+import { ValidationError } from "../../src/errors.js";
+import { detectAnomaliesRecords, forecastRecords, historicForecastRecords, type FutureRecordRow, type RecordRow } from "../../src/api/index.js";
+import { createService, type ServiceRequest } from "../../src/api/service.js";
+import { createMemoryStore } from "../../src/api/store.js";
+import { fakePipelines, get, KEY_A, KEY_B, KEY_POOR, post, smallSeries, testService } from "./helpers.js";
 
 const KNOWN_STATUSES = new Set([200, 204, 401, 404, 405, 409, 415, 422, 429]);
 const KEYS = [KEY_A, KEY_B, KEY_POOR];
@@ -192,5 +200,169 @@ describe("handle under fuzzing", () => {
     expect(runs).toBeGreaterThanOrEqual(10_000);
     // the generator reaches every kind of outcome
     for (const s of [200, 401, 404, 405, 422]) expect(statuses.get(s) ?? 0).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+/** One step of a client of the async routes. */
+type AsyncStep =
+  | { kind: "submit"; key: number; route: number; body: unknown }
+  | { kind: "cancel"; key: number; job: number }
+  | { kind: "poll"; key: number; job: number }
+  | { kind: "sync"; key: number; body: unknown }
+  | { kind: "run" };
+
+const ASYNC_ROUTES = ["/v2/forecast/async", "/v2/cross_validation/async", "/v2/finetune/async"] as const;
+const POLL_ROUTES = ["/v2/forecast/jobs/", "/v2/cross_validation/jobs/", "/v2/finetune/jobs/"] as const;
+const asyncBodies: Record<string, unknown>[] = [
+  { series: smallSeries, freq: "D", h: 2 },
+  { series: smallSeries, freq: "D", h: 1, n_windows: 2, step_size: 1 },
+  { series: smallSeries, freq: "D", finetune_steps: 1 },
+  { series: { y: [666, 2, 3, 4, 5, 6], sizes: [6] }, freq: "D", finetune_steps: 1 },
+  { series: { y: Array.from({ length: 40 }, (_, t) => t % 7), sizes: [20, 20] }, freq: "H", h: 3, level: [80] },
+];
+const asyncBody: fc.Arbitrary<unknown> = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...asyncBodies) }, { weight: 1, arbitrary: mutatedBody }, { weight: 1, arbitrary: anything });
+const asyncStep: fc.Arbitrary<AsyncStep> = fc.oneof(
+  { weight: 5, arbitrary: fc.record({ kind: fc.constant("submit" as const), key: fc.nat(2), route: fc.nat(2), body: asyncBody }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("submit" as const), key: fc.constant(2), route: fc.nat(2), body: fc.constantFrom(...asyncBodies) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("cancel" as const), key: fc.nat(2), job: fc.nat(40) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("poll" as const), key: fc.nat(2), job: fc.nat(40) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("sync" as const), key: fc.nat(2), body: asyncBody }) },
+  { weight: 1, arbitrary: fc.constant({ kind: "run" as const }) },
+);
+
+describe("the async routes with credits under fuzzing", () => {
+  it("300 generated sessions: known statuses, never more pending than allowed, every job ends, nothing stays reserved, spent = tokens of the 200s", async () => {
+    const FREE_KEYS = ["key-fz-free-a", "key-fz-free-b", "key-fz-paying"];
+    const outcomes = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.array(asyncStep, { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 120 }), async (steps, credits) => {
+        const store = createMemoryStore();
+        let n = 0;
+        const service = createService({
+          accounts: [
+            { id: "a", apiKeys: [FREE_KEYS[0]!], credits, hasPaymentMethod: false },
+            { id: "b", apiKeys: [FREE_KEYS[1]!], credits: 30, hasPaymentMethod: false },
+            { id: "p", apiKeys: [FREE_KEYS[2]!], credits: 0, hasPaymentMethod: true },
+          ],
+          store,
+          pipelines: fakePipelines,
+          ids: () => `fz-${n++}`,
+          jobLimits: { maxPendingJobs: 2, maxPendingValues: 200 },
+        });
+        const jobs: { id: string; key: number; route: number }[] = [];
+        const charged = [0, 0, 0];
+        const tokensOf = (body: unknown): number => {
+          const b = body as { input_tokens?: number; output_tokens?: number; finetune_tokens?: number };
+          return (b.input_tokens ?? 0) + (b.output_tokens ?? 0) + (b.finetune_tokens ?? 0);
+        };
+        for (const step of steps) {
+          if (step.kind === "run") {
+            await service.runJobs();
+            continue;
+          }
+          const key = FREE_KEYS[step.key]!;
+          let res;
+          if (step.kind === "submit") {
+            res = await service.handle(post(ASYNC_ROUTES[step.route]!, step.body, key));
+            if (res.status === 200) jobs.push({ id: (res.body as { job_id: string }).job_id, key: step.key, route: step.route });
+            else check([422, 429].includes(res.status), `submit answered ${res.status}`);
+          } else if (step.kind === "sync") {
+            res = await service.handle(post("/v2/forecast", step.body, key));
+            if (res.status === 200) charged[step.key]! += tokensOf(res.body);
+            else check([422, 429].includes(res.status), `sync answered ${res.status}`);
+          } else {
+            const job = jobs[step.job % Math.max(1, jobs.length)];
+            const id = job?.id ?? "fc-0123456789abcdef0123456789abcdef";
+            res = step.kind === "cancel" ? await service.handle(post(`/v2/async/jobs/${id}/cancel`, undefined, key)) : await service.handle(get(`${POLL_ROUTES[job?.route ?? 0]}${id}`, key));
+            const mine = job !== undefined && job.key === step.key;
+            check(mine ? [200, 409].includes(res.status) : res.status === 404, `${step.kind} of ${mine ? "own" : "another's"} job answered ${res.status}`);
+          }
+          check(KNOWN_STATUSES.has(res.status) && isPlainJson(res.body), "unknown status or body");
+          const outcome = `${step.kind} ${res.status}${res.status === 429 ? ((res.body as { detail?: string }).detail !== undefined ? " pending" : " credits") : ""}`;
+          outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+          // the pending limit holds at every moment
+          const pending = await store.pendingJobs();
+          for (const account of ["a", "b", "p"]) check(pending.filter((j) => j.accountId === account).length <= 2, "more pending jobs than maxPendingJobs");
+        }
+        await service.runJobs();
+        for (const job of jobs) {
+          const record = (await service.handle(get(`${POLL_ROUTES[job.route]}${job.id}`, FREE_KEYS[job.key]))).body as { status: string; result: unknown };
+          check(["succeeded", "failed", "cancelled"].includes(record.status), `job ${job.id} is ${record.status} after runJobs`);
+          if (record.status === "succeeded") charged[job.key]! += tokensOf(record.result);
+        }
+        for (const [i, account] of ["a", "b", "p"].entries()) {
+          const spent = await store.spentTokens(account);
+          check(spent === charged[i], `account ${account}: spent ${spent}, the 200s reported ${charged[i]}`);
+          // nothing is held: a reservation against credits of spent + 1 is granted only when nothing else is reserved
+          check(await store.reserveTokens(account, { id: "probe", tokens: 1, leaseMs: null }, spent + 1, 0), `account ${account} still has tokens reserved`);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // the generator reaches every outcome that matters
+    for (const o of ["submit 200", "submit 422", "submit 429 credits", "submit 429 pending", "cancel 200", "cancel 409", "sync 200", "poll 200"]) expect([o, outcomes.get(o) ?? 0]).not.toEqual([o, 0]);
+  }, 120_000);
+});
+
+const recordValue: fc.Arbitrary<unknown> = fc.oneof(fc.double(), fc.integer(), fc.constantFrom(NaN, Infinity, null, undefined, "3", true, [], {}));
+const recordDs: fc.Arbitrary<unknown> = fc.oneof(
+  fc.integer({ min: 0, max: 60 }).map((t) => new Date(Date.UTC(2024, 0, 1, t)).toISOString().slice(0, 19).replace("T", " ")),
+  fc.integer({ min: 0, max: 60 }).map((t) => new Date(Date.UTC(2024, 0, 1 + t))),
+  fc.integer({ min: 0, max: 30 }).map((t) => `2024-${String((t % 12) + 1).padStart(2, "0")}-01`),
+  fc.constantFrom("", "2024-13-01", "not a date", null, 5, new Date(NaN)),
+);
+const recordRow: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ unique_id: fc.oneof(fc.constantFrom("a", "b", 1), anything), ds: recordDs, y: recordValue }, { requiredKeys: [] }) },
+  { weight: 1, arbitrary: fc.record({ unique_id: fc.constantFrom("a", "b"), ds: recordDs, y: recordValue, x1: recordValue }) },
+  { weight: 1, arbitrary: anything },
+);
+/** Hourly rows of two regular series, with one row replaced by anything. */
+const regularRows: fc.Arbitrary<unknown[]> = fc.tuple(fc.integer({ min: 2, max: 130 }), fc.nat(260), recordRow).map(([n, at, bad]) => {
+  const rows: unknown[] = [];
+  for (const id of ["a", "b"]) for (let t = 0; t < n; t++) rows.push({ unique_id: id, ds: new Date(Date.UTC(2024, 0, 1, t)).toISOString().slice(0, 19).replace("T", " "), y: 5 + (t % 6) });
+  if (at < rows.length / 2) rows[at] = bad;
+  return rows;
+});
+const recordOptions: fc.Arbitrary<Record<string, unknown>> = fc.record(
+  {
+    h: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 12 }) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 30 }) }, { weight: 1, arbitrary: fc.constantFrom(Infinity, NaN, 1e6, 1.5, "2", null) }),
+    level: fc.oneof({ weight: 2, arbitrary: fc.constant([80]) }, { weight: 2, arbitrary: fc.constant(95) }, { weight: 1, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: anything }),
+    freq: fc.constantFrom("H", undefined, undefined, "D", "7min", "x"),
+    detection_size: fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 4 }) }, { weight: 1, arbitrary: anything }),
+  },
+  { requiredKeys: ["h"] },
+);
+
+describe("the records API under fuzzing", () => {
+  it("400 generated calls: a result or a ValidationError, the rows never mutated", () => {
+    const entries = [forecastRecords, detectAnomaliesRecords, historicForecastRecords] as const;
+    let answered = 0;
+    let refused = 0;
+    fc.assert(
+      fc.property(
+        fc.oneof({ weight: 3, arbitrary: regularRows }, { weight: 1, arbitrary: fc.array(recordRow, { maxLength: 30 }) }, { weight: 1, arbitrary: anything }),
+        recordOptions,
+        fc.option(fc.array(recordRow, { maxLength: 10 }), { nil: undefined }),
+        fc.nat(2),
+        (rows, options, futureRows, which) => {
+          deepFreeze(rows);
+          deepFreeze(options);
+          const before = snapshot(rows);
+          const run = entries[which]! as (r: readonly RecordRow[], o: Record<string, unknown>) => unknown;
+          try {
+            const out = run(rows as RecordRow[], which === 0 && futureRows !== undefined ? { ...options, futureRows: futureRows as FutureRecordRow[] } : options);
+            check(typeof out === "object" && out !== null, "no result");
+            answered++;
+          } catch (e) {
+            refused++;
+            check(e instanceof ValidationError, `threw ${e instanceof Error ? `${e.constructor.name}: ${e.message}` : String(e)}`);
+          }
+          check(snapshot(rows) === before, "the rows were mutated");
+        },
+      ),
+      { numRuns: 400 },
+    );
+    expect(answered).toBeGreaterThan(5);
+    expect(refused).toBeGreaterThan(20);
   }, 120_000);
 });

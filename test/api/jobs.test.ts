@@ -19,13 +19,13 @@ function recordingStore(): { store: ServiceStore; writes: { status: string; upda
     writes,
     store: {
       ...inner,
-      insertJob: async (job) => {
-        const done = await inner.insertJob(job);
-        if (done) writes.push({ status: job.status, updatedAt: job.updatedAt });
+      insertJob: async (job, quota) => {
+        const done = await inner.insertJob(job, quota);
+        if (done === "ok") writes.push({ status: job.status, updatedAt: job.updatedAt });
         return done;
       },
-      updateJob: async (jobId, expected, next) => {
-        const done = await inner.updateJob(jobId, expected, next);
+      updateJob: async (jobId, expected, next, expiry) => {
+        const done = await inner.updateJob(jobId, expected, next, expiry);
         if (done) writes.push({ status: next.status, updatedAt: next.updatedAt });
         return done;
       },

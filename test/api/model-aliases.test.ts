@@ -81,7 +81,7 @@ describe("modelAliasTable", () => {
       { type: "missing", loc: ["query", "model"], msg: "Field required", input: null },
     ];
     const out = modelItemsWithAliases(items, table);
-    expect(out[0]!.msg).toBe("Input should be 'forecastmodel-1', 'forecastmodel-1-long-horizon' or 'forecastmodel-2.1', or one of this service's aliases: 'fast'");
+    expect(out[0]!.msg).toBe("Input should be 'forecastmodel-1', 'forecastmodel-1-long-horizon', 'forecastmodel-2.1' or 'forecastmodel-1-high-frequency', or one of this service's aliases: 'fast'");
     expect(out[1]).toBe(items[1]);
     expect(out[2]).toBe(items[2]);
     expect(modelItemsWithAliases(items, modelAliasTable(undefined))).toEqual(items);
@@ -166,7 +166,7 @@ describe("a service with the SDK preset", () => {
   it("an unknown name is a 422 literal_error listing the models and the host's aliases, at body.model and query.model", async () => {
     const service = testService({ modelAliases: SDK_MODEL_ALIASES });
     const expected =
-      "'forecastmodel-1', 'forecastmodel-1-long-horizon' or 'forecastmodel-2.1', or one of this service's aliases: 'timegpt-1', 'timegpt-1-long-horizon', 'timegpt-2', 'timegpt-2-mini', 'timegpt-2-pro' or 'timegpt-2.1'";
+      "'forecastmodel-1', 'forecastmodel-1-long-horizon', 'forecastmodel-2.1' or 'forecastmodel-1-high-frequency', or one of this service's aliases: 'timegpt-1', 'timegpt-1-long-horizon', 'timegpt-2', 'timegpt-2-mini', 'timegpt-2-pro' or 'timegpt-2.1'";
     const body = await service.handle(post("/v2/forecast", forecastBody("timegpt-3")));
     expect(body.status).toBe(422);
     expect((body.body as { detail: Detail }).detail).toEqual([
@@ -184,7 +184,7 @@ describe("a service with the SDK preset", () => {
     const service = testService();
     const res = await service.handle(post("/v2/forecast", forecastBody("timegpt-2.1")));
     expect(res.status).toBe(422);
-    expect((res.body as { detail: Detail }).detail[0]!.msg).toBe("Input should be 'forecastmodel-1', 'forecastmodel-1-long-horizon' or 'forecastmodel-2.1'");
+    expect((res.body as { detail: Detail }).detail[0]!.msg).toBe("Input should be 'forecastmodel-1', 'forecastmodel-1-long-horizon', 'forecastmodel-2.1' or 'forecastmodel-1-high-frequency'");
   });
 
   it("a host's own table works the same way (one alias)", async () => {

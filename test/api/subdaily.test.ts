@@ -133,6 +133,8 @@ describe("the network's parameters", () => {
       "forecastmodel-1": { H: [96, 24, 24], D: [96, 14, 7], W: [96, 13, 52], M: [96, 18, 12], Q: [96, 8, 4], Y: [96, 6, 1] },
       "forecastmodel-1-long-horizon": { H: [192, 48, 24], D: [192, 28, 7], W: [192, 104, 52], M: [192, 24, 12], Q: [192, 8, 4], Y: [192, 8, 1] },
       "forecastmodel-2.1": { H: [96, 24, 24], D: [96, 14, 7], W: [96, 13, 52], M: [96, 18, 12], Q: [96, 8, 4], Y: [96, 6, 1] },
+      // issue 30's network: a week of context, 48 steps (two days of hours) directly, the day as its season
+      "forecastmodel-1-high-frequency": { H: [168, 48, 24], D: [168, 14, 7], W: [168, 13, 52], M: [168, 18, 12], Q: [168, 8, 4], Y: [168, 6, 1] },
     };
     for (const model of MODEL_NAMES) {
       for (const [freq, [inputSize, horizon, seasonLength]] of Object.entries(table[model]!)) {
@@ -146,6 +148,9 @@ describe("the network's parameters", () => {
     expect([season("2h"), season("6h"), season("60min"), season("h")]).toEqual([12, 4, 24, 24]);
     expect([season("3h"), season("12h"), season("30min"), season("15min"), season("5min"), season("min"), season("s")]).toEqual([1, 1, 1, 1, 1, 1, 1]);
     for (const model of MODEL_NAMES) expect(modelParams(model, "15min").horizon).toBe(modelParams(model, "H").horizon);
+    // the seasons view reads any day of steps from the whole history, and a week beside it
+    const hf = (freq: Freq) => modelParams("forecastmodel-1-high-frequency", freq).seasonLength;
+    expect([hf("h"), hf("30min"), hf("15min"), hf("5min"), hf("min"), hf("2h")]).toEqual([24, 48, 96, 288, 1440, 12]);
     expect(modelParams("forecastmodel-1", "MS")).toEqual(modelParams("forecastmodel-1", "M"));
     expect(() => modelParams("forecastmodel-1", "7min" as Freq)).toThrow(RangeError);
   });

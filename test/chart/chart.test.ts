@@ -36,7 +36,8 @@ describe("renderAnomalyChart", () => {
     const anomalyGroup = elements.findIndex((e) => e.attrs.class === "anomalies");
     expect(elements[anomalyGroup + 1]?.name).toBe("circle");
     const legendTexts = elements.filter((e) => e.name === "text").map((e) => e.text);
-    for (const t of ["observed", "forecast", "99% interval", "detection window", "anomaly (1)"]) {
+    // a shaded region without a name is "highlighted": "detection window" only where anomalyChartInput or plotAnomalies shade one
+    for (const t of ["observed", "forecast", "99% interval", "highlighted", "anomaly (1)"]) {
       expect(legendTexts).toContain(t);
     }
     // x tick labels come from `labels`
@@ -209,6 +210,7 @@ describe("anomalyChartInput", () => {
     expect(first.anomalies).toEqual([3]);
     expect(first.highlightStart).toBe(2);
     expect(first.intervalLabel).toBe("95% interval");
+    expect(first.highlightLabel).toBe("detection window");
     const second = anomalyChartInput(request, result, 1, { title: "B", width: 500 });
     expect(second.values).toEqual([10, 20, 30, 40, 50]);
     expect(second.forecast).toEqual({ start: 3, mean: [39, 52], lo: [30, 45], hi: [45, 60] });

@@ -33,10 +33,10 @@ suite("Redis store", () => {
 
   it("jobs: insert never overwrites, update is a compare-and-set, pending jobs in arrival order", async () => {
     const { store } = freshStore();
-    expect(await store.insertJob(job("ft-a"))).toBe(true);
-    expect(await store.insertJob({ ...job("ft-a"), request: "other" })).toBe(false);
+    expect(await store.insertJob(job("ft-a"))).toBe("ok");
+    expect(await store.insertJob({ ...job("ft-a"), request: "other" })).toBe("exists");
     expect((await store.getJob("ft-a"))!.request).toEqual({ a: [1, 2] });
-    expect(await store.insertJob(job("ft-b"))).toBe(true);
+    expect(await store.insertJob(job("ft-b"))).toBe("ok");
     expect((await store.pendingJobs()).map((j) => j.jobId)).toEqual(["ft-a", "ft-b"]);
     expect(await store.updateJob("ft-a", "running", job("ft-a", "succeeded"))).toBe(false);
     expect(await store.updateJob("ft-a", "pending", job("ft-a", "running"))).toBe(true);
@@ -71,15 +71,63 @@ suite("Redis store", () => {
 
   it("tokens: reservations see each other, settling moves them to spent; call counts by minute and month", async () => {
     const { store } = freshStore();
-    const grants = await Promise.all(Array.from({ length: 20 }, () => store.reserveTokens("acme", 5, 1)));
+    const grants = await Promise.all(Array.from({ length: 20 }, (_, i) => store.reserveTokens("acme", { id: `r${i}`, tokens: 5, leaseMs: null }, 1, 0)));
     expect(grants.filter(Boolean)).toHaveLength(1);
-    await store.settleTokens("acme", 5, 3);
+    await store.settleTokens("acme", `r${grants.indexOf(true)}`, 3);
     expect(await store.spentTokens("acme")).toBe(3);
     await store.chargeTokens("acme", 4);
     expect(await store.spentTokens("acme")).toBe(7);
     await Promise.all(Array.from({ length: 5 }, () => store.countCall!("acme", "2026-01-01T00:00", "2026-01")));
     await store.countCall!("acme", "2026-01-01T00:01", "2026-01");
     expect(await store.callCounts!("acme", "2026-01-01T00:01", "2026-01")).toEqual({ minute: 1, month: 6 });
+  });
+
+  it("pending quota: insertJob refuses past the account's pending jobs or values; leaving pending frees the slot", async () => {
+    const { store } = freshStore();
+    const quota = { maxJobs: 2, maxValues: 25 };
+    const sized = (id: string, values: number, accountId = "acme"): StoredJob => ({ ...job(id), accountId, values });
+    expect(await store.insertJob(sized("ft-q1", 10), quota)).toBe("ok");
+    expect(await store.insertJob(sized("ft-q2", 16), quota)).toBe("limit");
+    expect(await store.insertJob(sized("ft-q2", 15), quota)).toBe("ok");
+    expect(await store.insertJob(sized("ft-q3", 0), quota)).toBe("limit");
+    expect(await store.insertJob(sized("ft-q3", 0, "globex"), quota)).toBe("ok");
+    expect(await store.getJob("ft-q2")).toBeDefined();
+    expect(await store.updateJob("ft-q1", "pending", { ...sized("ft-q1", 10), status: "running" })).toBe(true);
+    expect(await store.insertJob(sized("ft-q4", 10), quota)).toBe("ok");
+    expect(await store.insertJob(sized("ft-q5", 0), quota)).toBe("limit");
+    // unbounded quotas and an infinite expiry
+    expect(await store.insertJob(sized("ft-q6", 1e9), { maxJobs: Infinity, maxValues: Infinity })).toBe("ok");
+    expect(await store.updateJob("ft-q6", "pending", { ...sized("ft-q6", 1e9), status: "cancelled" }, { ttlMs: Infinity, nowMs: 0 })).toBe(true);
+    expect((await store.getJob("ft-q6"))!.status).toBe("cancelled");
+  });
+
+  it("finished jobs expire: updateJob with a ttl sets the job's keys to expire (SET PX)", async () => {
+    const { store } = freshStore();
+    expect(await store.insertJob(job("ft-e"))).toBe("ok");
+    expect(await store.updateJob("ft-e", "pending", job("ft-e", "running"))).toBe(true);
+    expect(await store.updateJob("ft-e", "running", { ...job("ft-e", "succeeded"), request: null, result: { ok: 1 } }, { ttlMs: 200, nowMs: 0 })).toBe(true);
+    expect((await store.getJob("ft-e"))!.result).toEqual({ ok: 1 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await store.getJob("ft-e")).toBeUndefined();
+  });
+
+  it("reservations: a lease lapses unless renewed (PEXPIRE); null holds until settled; settling a lapsed one only charges", async () => {
+    const { store } = freshStore();
+    expect(await store.reserveTokens("acme", { id: "a", tokens: 10, leaseMs: 200 }, 10, 0)).toBe(true);
+    expect(await store.reserveTokens("acme", { id: "b", tokens: 1, leaseMs: 200 }, 10, 0)).toBe(false);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await store.renewReservation("acme", "a", 200, 0)).toBe(true);
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await store.reserveTokens("acme", { id: "b", tokens: 1, leaseMs: 200 }, 10, 0)).toBe(false);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(await store.renewReservation("acme", "a", 200, 0)).toBe(false);
+    expect(await store.reserveTokens("acme", { id: "c", tokens: 10, leaseMs: null }, 10, 0)).toBe(true);
+    await new Promise((r) => setTimeout(r, 250));
+    expect(await store.reserveTokens("acme", { id: "d", tokens: 1, leaseMs: 200 }, 10, 0)).toBe(false);
+    await store.settleTokens("acme", "a", 3);
+    await store.settleTokens("acme", "c", 4);
+    expect(await store.spentTokens("acme")).toBe(7);
+    expect(await store.reserveTokens("acme", { id: "e", tokens: 1, leaseMs: 200 }, 10, 0)).toBe(true);
   });
 
   it("two runJobs at once (two services, two connections) run each job once and charge it once", async () => {
