@@ -223,6 +223,13 @@ export interface ForecastInput extends ModelSpec {
   readonly cleanExFirst: boolean;
   /** Indices of features known only up to the forecast origin. */
   readonly histExog: readonly number[];
+  /** Return each feature's contribution to every forecast row, and the base (default false). */
+  readonly featureContributions?: boolean;
+  /**
+   * 1 where `series.y` was missing and has been filled (`fillMissing`): the
+   * calibration of the intervals and the residual regression skip those points.
+   */
+  readonly missing?: Uint8Array;
 }
 
 /**
@@ -263,6 +270,8 @@ export interface HistoricInput extends ModelSpec {
   readonly cleanExFirst: boolean;
   /** Also return the (features + 1) contribution arrays. */
   readonly featureContributions: boolean;
+  /** As in {@link ForecastInput.missing}: filled points, which the calibration of the intervals skips. */
+  readonly missing?: Uint8Array;
 }
 
 /**

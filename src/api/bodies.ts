@@ -62,12 +62,18 @@ export interface ForecastRequest<L extends number = number> extends ModelFields 
   X_future?: readonly (readonly number[])[] | null;
   /** true (default): y is regressed on X first; false: X explains the model's residuals. */
   clean_ex_first?: boolean;
-  /** Indices of features known only up to the forecast origin. */
+  /**
+   * Indices of features known only up to the forecast origin. Absent or null
+   * with fewer `X_future` arrays than features (or `X_future: null`), the
+   * features without future values are historical (the SDK's form, see `sdkHistoricalFeatures`).
+   */
   hist_exog?: readonly number[] | null;
   /** forecastmodel-2.1 only: forecast a batch of equal-length series jointly. */
   multivariate?: boolean;
   /** Optional settings of the model. */
   model_parameters?: Record<string, unknown> | null;
+  /** Return each feature's contribution (and a base value) per forecast row (default false). */
+  feature_contributions?: boolean;
 }
 
 /**

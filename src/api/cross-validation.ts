@@ -38,9 +38,10 @@ function positiveInteger(raw: Record<string, unknown>, key: string, fallback: nu
 
 /**
  * Reads `h`, `n_windows` (default 1, at most `CROSS_VALIDATION_MAX_WINDOWS`)
- * and `step_size` (default `h`) of a cross-validation body; `refit: false`
- * with fine-tuning is an error item (every window is fine-tuned on its own
- * history, which is `refit: true`).
+ * and `step_size` (default `h`) of a cross-validation body. (`refit` is read
+ * by the service: with fine-tuning, `true` (the default) fine-tunes every
+ * window on its own history, `false` fine-tunes once, on the oldest window's
+ * history, and forecasts every window with those weights.)
  *
  * @example
  * ```ts
@@ -56,10 +57,6 @@ export function crossValidationShape(raw: unknown): { shape: CrossValidationShap
   const nWindows = positiveInteger(raw, "n_windows", 1, errors);
   if (nWindows > CROSS_VALIDATION_MAX_WINDOWS) errors.push(valueError(["body", "n_windows"], `n_windows must be at most ${CROSS_VALIDATION_MAX_WINDOWS}`, nWindows));
   const stepSize = positiveInteger(raw, "step_size", h, errors);
-  const steps = ownProperty(raw, "finetune_steps");
-  if (ownProperty(raw, "refit") === false && typeof steps === "number" && steps > 0) {
-    errors.push(valueError(["body", "refit"], "refit: false with finetune_steps > 0 is not supported: each window is fine-tuned on its own history (refit: true)"));
-  }
   return { shape: { h, nWindows, stepSize }, errors };
 }
 

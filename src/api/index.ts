@@ -11,6 +11,8 @@ export { forecast, detectAnomaliesOnline, historicForecast, finetune, fractionLe
 export type { CoreCallOptions, FinetuneCallResult } from "./entry-points.js";
 export type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody, SeriesBody } from "./bodies.js";
 export { createService } from "./service.js";
+export { SDK_MODEL_ALIASES, modelAliasTable, canonicalModelName, withCanonicalModel, modelItemsWithAliases } from "./model-aliases.js";
+export type { ModelAliases } from "./model-aliases.js";
 export { SUPPORT_TEXT } from "./responses.js";
 export { seededIdSequence } from "./ids.js";
 export { freqFromAlias, readFreq, acceptedFreqAliases, acceptedFreqText } from "./freq.js";

@@ -6,7 +6,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import { parseFreq, seriesOffsets } from "../series/index.js";
+import { fillMissing, parseFreq, seriesOffsets } from "../series/index.js";
 import type {
   AnomalyInput,
   FinetunedWeights,
@@ -129,7 +129,10 @@ interface ModelGiven {
  * Validated POST /v2/forecast body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
-export interface ValidatedForecastBody extends Infer<typeof CORE_REQUEST_SCHEMAS.forecast>, ModelGiven {}
+export interface ValidatedForecastBody extends Infer<typeof CORE_REQUEST_SCHEMAS.forecast>, ModelGiven {
+  /** 1 where `series.y` was missing (null or NaN) and was filled (`fillMissing`); null when nothing was missing. */
+  missing?: Uint8Array | null;
+}
 
 /**
  * Validated POST /v2/online_anomaly_detection body: the type its schema validates into (`Infer`), plus `modelGiven`.
@@ -141,7 +144,10 @@ export interface ValidatedAnomalyBody extends Infer<typeof CORE_REQUEST_SCHEMAS.
  * Validated POST /v2/historic_forecast body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
-export interface ValidatedHistoricBody extends Infer<typeof CORE_REQUEST_SCHEMAS.historic>, ModelGiven {}
+export interface ValidatedHistoricBody extends Infer<typeof CORE_REQUEST_SCHEMAS.historic>, ModelGiven {
+  /** As in {@link ValidatedForecastBody.missing} (only with `missingValues: true`). */
+  missing?: Uint8Array | null;
+}
 
 /**
  * Validated POST /v2/finetune body: the type its schema validates into (`Infer`), plus `modelGiven`.
@@ -207,10 +213,10 @@ export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: 
   const levelRaw = ownProperty(raw, "level");
   const intervalArrays = 2 * (endpoint === "anomaly" ? 1 : rawLength(levelRaw));
   let output = 0;
-  if (endpoint === "forecast") output = Math.max(1, nSeries) * h * (1 + intervalArrays);
+  const contributionArrays = ownProperty(raw, "feature_contributions") === true ? (s === null ? 0 : rawLength(ownProperty(s, "X"))) + 1 : 0;
+  if (endpoint === "forecast") output = Math.max(1, nSeries) * h * (1 + intervalArrays + (contributionArrays > 1 ? contributionArrays : 0));
   else if (endpoint === "historic") {
-    const fc = ownProperty(raw, "feature_contributions") === true ? (s === null ? 0 : rawLength(ownProperty(s, "X"))) + 1 : 0;
-    output = yLen * (1 + intervalArrays + fc);
+    output = yLen * (1 + intervalArrays + contributionArrays);
   }
   if (output > limits.maxValues && out.every((e) => e.loc[1] !== "h")) {
     out.push(valueError(["body", endpoint === "forecast" ? "h" : "level"], `the response would hold ${output} numbers, more than limits.maxValues = ${limits.maxValues}`));
@@ -449,16 +455,20 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
  * Validates a raw JSON body of `endpoint`: limits first, then every field
  * (pydantic-style items), then the rules across fields. Throws
  * `ValidationError` with all items of the first phase that fails.
- * `core: true` accepts quarterly and yearly freq aliases as the core functions do. The forms
+ * `core: true` accepts quarterly and yearly freq aliases as the core functions do. Null and
+ * NaN in `series.y` are missing values of a forecast (`missingObservations`, filled by
+ * `fillMissing`, marked in `missing`); `missingValues: true` reads them so for another
+ * endpoint's body too (the service's cross-validation, validated as a historic body). The forms
  * dataframe SDKs send are read first (see `sdkBodyForms`).
  * @category API rules
  */
 export function validateEndpointBody<E extends ApiEndpoint>(
   endpoint: E,
   body: unknown,
-  options: { readonly core: boolean; readonly limits: ServiceLimits },
+  options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean },
 ): ValidatedBodies[E] {
-  const { raw, errors: formItems } = sdkBodyForms(body, options.core ? CORE_FREQS : API_FREQS);
+  const gaps = endpoint === "forecast" || options.missingValues === true ? missingObservations(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body) : { raw: body, missing: null };
+  const { raw, errors: formItems } = sdkBodyForms(gaps.raw, options.core ? CORE_FREQS : API_FREQS);
   if (formItems.length > 0) throw new ValidationError(formItems);
   const limitItems = checkRequestLimits(endpoint, raw, options.limits);
   if (limitItems.length > 0) throw new ValidationError(limitItems);
@@ -469,6 +479,7 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   const v = value as Record<string, unknown>;
   const cross = crossFieldRules(endpoint, v);
   if (cross.length > 0) throw new ValidationError(cross);
+  if (gaps.missing !== null) v.missing = fillValidatedGaps(v.series as ValidatedSeries, gaps.missing);
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
   // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly and
   // half-hourly data default to the high-frequency model, where it was measured to win.
@@ -517,6 +528,99 @@ export function sdkBodyForms(raw: unknown, freqs: readonly string[]): { raw: unk
     }
   }
   return { raw: out ?? raw, errors: [] };
+}
+
+/**
+ * The forecast body's historical features as the hosted API's dataframe SDK
+ * marks them: it sends no `hist_exog` on POST /v2/forecast but orders
+ * `series.X` future features first, and sends future values (`X_future`,
+ * inside `series` or at the top level) only for those. So, when `hist_exog`
+ * is absent or null and `series.X` has F features: `X_future` with 0 < k < F
+ * arrays makes features k … F − 1 historical, and an explicit `X_future:
+ * null` makes every feature historical; `hist_exog` is then set to those
+ * indices. Anything else is left as it is: with `hist_exog` given the rules
+ * are those of `xFutureRules`, and a body with `X` and no `X_future` key at
+ * all, or an empty `X_future` list, is still the 422 that asks for it. The input is never modified (a
+ * shallow copy is made when something changes).
+ *
+ * @example
+ * ```ts
+ * const series = { y: [1, 2], sizes: [2], X: [[0, 1], [5, 6], [7, 8]], X_future: [[2]] };
+ * (sdkHistoricalFeatures({ series, h: 1 }) as { hist_exog: number[] }).hist_exog; // => [1, 2]
+ * (sdkHistoricalFeatures({ series: { ...series, X_future: null }, h: 1 }) as { hist_exog: number[] }).hist_exog; // => [0, 1, 2]
+ * const plain = { series: { y: [1, 2], sizes: [2], X: [[0, 1]] }, X_future: [[2]], h: 1 };
+ * sdkHistoricalFeatures(plain) === plain; // => true
+ * ```
+ * @category API rules
+ */
+export function sdkHistoricalFeatures(raw: unknown): unknown {
+  if (!isJsonObject(raw)) return raw;
+  const given = ownProperty(raw, "hist_exog");
+  if (given !== undefined && given !== null) return raw;
+  const series = ownProperty(raw, "series");
+  if (!isJsonObject(series)) return raw;
+  const X = ownProperty(series, "X");
+  if (!isArrayLike(X) || X.length === 0) return raw;
+  const inner = ownProperty(series, "X_future");
+  const top = ownProperty(raw, "X_future");
+  // the values given (inside series first, as the SDK sends them); both given is sdkBodyForms' 422
+  let future: unknown;
+  if (inner !== undefined && inner !== null) future = inner;
+  else if (top !== undefined && top !== null) future = top;
+  else future = inner === null || top === null ? null : undefined;
+  if (future === undefined) return raw;
+  // an empty list stays the 422 (the SDK sends null, not [], when no feature has future values)
+  if (future !== null && (!isArrayLike(future) || future.length === 0 || future.length >= X.length)) return raw;
+  const first = future === null ? 0 : future.length;
+  return { ...(raw as Record<string, unknown>), hist_exog: Array.from({ length: X.length - first }, (_, j) => first + j) };
+}
+
+/**
+ * The missing observations of a forecast body: the positions of `null` (what
+ * JSON encoders write for NaN) and NaN in `series.y`, and the body with 0 in
+ * their place for validation (filled by {@link fillValidatedGaps} after it).
+ * Other values (strings, ±Infinity) are left for validation to refuse. The
+ * input is never modified.
+ *
+ * @example
+ * ```ts
+ * const read = missingObservations({ series: { y: [1, null, 3, NaN], sizes: [4] }, h: 1 });
+ * [read.raw, Array.from(read.missing!)];
+ * // => [{ series: { y: [1, 0, 3, 0], sizes: [4] }, h: 1 }, [0, 1, 0, 1]]
+ * ```
+ * @category API rules
+ */
+export function missingObservations(raw: unknown): { raw: unknown; missing: Uint8Array | null } {
+  const none = { raw, missing: null };
+  if (!isJsonObject(raw)) return none;
+  const series = ownProperty(raw, "series");
+  if (!isJsonObject(series)) return none;
+  const y = ownProperty(series, "y");
+  if (!isArrayLike(y)) return none;
+  let missing: Uint8Array | null = null;
+  for (let t = 0; t < y.length; t++) {
+    const v = y[t];
+    if (v === null || (typeof v === "number" && Number.isNaN(v))) (missing ??= new Uint8Array(y.length))[t] = 1;
+  }
+  if (missing === null) return none;
+  const mask = missing;
+  const placeholders = Array.from(y as ArrayLike<unknown>, (v, t) => (mask[t] === 1 ? 0 : v));
+  return { raw: { ...(raw as Record<string, unknown>), series: { ...(series as Record<string, unknown>), y: placeholders } }, missing: mask };
+}
+
+/**
+ * Fills the missing points of validated series in place (`fillMissing`: linear
+ * between observed neighbours, the nearest observed value at either end) and
+ * returns the mask; a series with no observed point is a 422 at its size.
+ */
+function fillValidatedGaps(series: ValidatedSeries, missing: Uint8Array): Uint8Array {
+  const empty = fillMissing(series.y, seriesOffsets(series.sizes), missing);
+  if (empty.length > 0) {
+    throw new ValidationError(
+      empty.map((i) => valueError(["body", "series", "sizes", i], `series ${i} has no observed value (every y of it is null or NaN); a series needs at least one to forecast from`, series.sizes[i])),
+    );
+  }
+  return missing;
 }
 
 /**
@@ -579,6 +683,8 @@ export function toForecastRequest(b: ValidatedForecastBody, finetuned: Finetuned
       Xfuture: b.X_future ?? [],
       cleanExFirst: b.clean_ex_first,
       histExog: b.hist_exog ?? [],
+      featureContributions: b.feature_contributions,
+      ...(b.missing !== undefined && b.missing !== null ? { missing: b.missing } : {}),
     },
     out,
   );
@@ -669,6 +775,7 @@ export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: Finetuned
       levels: b.level ?? [],
       cleanExFirst: b.clean_ex_first,
       featureContributions: b.feature_contributions,
+      ...(b.missing !== undefined && b.missing !== null ? { missing: b.missing } : {}),
     },
     out,
   );

@@ -204,13 +204,15 @@ function historicSchema(core: boolean) {
       cleanExProp,
       finetunedIdProp,
       levelListProp,
-      opt("feature_contributions", { kind: "boolean" }, false, "Return the contribution of every exogenous feature (and a base value) per row."),
+      featureContributionsProp,
       finetuneStepsProp(0),
       finetuneLossProp,
       finetuneDepthProp,
     ],
   } satisfies ApiObjectSchema;
 }
+
+const featureContributionsProp = opt("feature_contributions", { kind: "boolean" }, false, "Return the contribution of every exogenous feature (and a base value) per row.");
 
 function forecastSchema(core: boolean) {
   return {
@@ -232,6 +234,7 @@ function forecastSchema(core: boolean) {
       histExogProp,
       multivariateProp,
       modelParametersProp,
+      featureContributionsProp,
     ],
   } satisfies ApiObjectSchema;
 }

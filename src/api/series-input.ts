@@ -63,7 +63,8 @@ function quietly(schema: Parameters<typeof validateAgainst>[0], value: unknown):
  * Rules (docs/contract.md §3), each reported as a 422 item whose `loc` names the field and index:
  * - `series` must be an object (`missing` / `model_attributes_type`, as the API says); `y` and `sizes` are required (`missing`);
  * - `y` is a list (`list_type`) of finite numbers: a null, a string, NaN or ±Infinity is
- *   `float_type` / `finite_number` at `[..., "y", i]`;
+ *   `float_type` / `finite_number` at `[..., "y", i]` (the strict form; a forecast or
+ *   cross-validation body also takes null and NaN as missing values, see `missingObservations`);
  * - `sizes` is a non-empty list (`too_short`) of integers (`int_type`) >= 1
  *   (`greater_than_equal` at `[..., "sizes", i]`) that sum to `len(y)` (`value_error` at `[..., "sizes"]`);
  * - `X` (optional, null = absent) is a list of lists, each of `len(y)` finite numbers

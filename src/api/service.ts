@@ -6,7 +6,9 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
-import type { FinetunedWeights, Freq, ModelName } from "../types.js";
+import type { FinetunedWeights, Freq, ModelName, SeriesData } from "../types.js";
+import { seriesOffsets } from "../series/index.js";
+import { missingValuesWarning } from "../forecast/index.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
 import { endpointRequest, executeEndpoint, runEndpoint } from "./entry-points.js";
@@ -28,7 +30,7 @@ import {
   type ValidatedBodies,
 } from "./requests.js";
 import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
-import { API_FREQS, MODEL_ID_PATTERN } from "./schemas.js";
+import { API_FREQS, CORE_FREQS, MODEL_ID_PATTERN } from "./schemas.js";
 import { createMemoryStore, type FinetunedModelRecord, type JobReservation, type ServiceStore, type StoredJob } from "./store.js";
 import { splitWarnings, type ForecastResult, type TokenCounts } from "./results.js";
 import { HttpError, JSON_HEADERS, notFoundModel, SUPPORT_TEXT, warningHeader } from "./responses.js";
@@ -49,6 +51,7 @@ import {
   type RunJobsSummary,
 } from "./jobs.js";
 import { matchRoute, queryParams, type RouteName } from "./routes.js";
+import { canonicalModelName, modelAliasTable, modelItemsWithAliases, withCanonicalModel, type ModelAliases } from "./model-aliases.js";
 
 /**
  * An account of the service.
@@ -102,6 +105,26 @@ export interface ServiceOptions {
    * stays pending (`runJobs` would still run it).
    */
   readonly onJobSubmitted?: (job: SubmittedJob) => void | Promise<void>;
+  /**
+   * Other names this service accepts for the library's models, alias →
+   * model (default: none), e.g. `SDK_MODEL_ALIASES` for the hosted API's
+   * Python SDK. An alias is accepted wherever a request names a model (the
+   * `model` of every body, `GET /v2/model_params`'s `model`) and stands for
+   * its model: the answers and the stored fine-tuned models give the
+   * model's own name, and a fine-tuned model's base is compared by model
+   * (`timegpt-1` matches a model fine-tuned from `forecastmodel-1`). An
+   * unknown name stays a 422 `literal_error` that lists the models and the
+   * aliases. An alias may not be one of the library's model names.
+   */
+  readonly modelAliases?: ModelAliases;
+  /**
+   * Accept quarterly and yearly frequencies (`Q`, `QS-DEC`, `Q-DEC`, `Y`,
+   * `YS`, `A-DEC`, …) in request bodies and `GET /model_params`, as the core
+   * functions do (default false: the specification's sub-daily steps, D, W
+   * and M). A host serving the hosted API's Python SDK sets it: its users
+   * send such data (its test suite forecasts `Q-DEC` and `Y` series).
+   */
+  readonly quarterlyAndYearly?: boolean;
 }
 
 /**
@@ -210,7 +233,7 @@ function bodyByteLength(body: unknown): number {
  * and validation (422), named fine-tuned model (404), work; the tokens used
  * are then charged to the account.
  *
- * @param options - accounts, clock, ids, limits, store and pipelines.
+ * @param options - accounts, clock, ids, limits, store, pipelines and model aliases.
  * @returns the service; its `handle` never rejects.
  * @throws RangeError for invalid options (a key used twice, an empty key, negative limits).
  *
@@ -252,6 +275,10 @@ export function createService(options: ServiceOptions): ForecastService {
   const jobClock: JobClock = { clock, resultTtlMs: jobLimits.resultTtlMs };
   const pendingQuota = { maxJobs: jobLimits.maxPendingJobs, maxValues: jobLimits.maxPendingValues };
   const now = (): string => clock().toISOString();
+  const aliasTable = modelAliasTable(options.modelAliases);
+  // the core functions' frequency classes (quarterly and yearly too) when the host asks for them
+  const coreFreqs = options.quarterlyAndYearly === true;
+  const freqClasses = coreFreqs ? CORE_FREQS : API_FREQS;
   const nowMs = (): number => clock().getTime();
   // reservation ids: the request's id (random across processes) and a counter (unique in this one, whatever `ids` repeats)
   let reservationCount = 0;
@@ -306,6 +333,9 @@ export function createService(options: ServiceOptions): ForecastService {
     if (read.kind === "missing") throw new ValidationError([{ type: "missing", loc: ["body"], msg: "Field required", input: null }]);
     return read.value;
   };
+
+  /** The JSON body with an aliased `model` replaced by its model (see `ServiceOptions.modelAliases`). */
+  const readModelBody = (req: ServiceRequest): unknown => withCanonicalModel(readBody(req), aliasTable);
 
   const resolveFinetuned = async (accountId: string, id: string | null): Promise<FinetunedWeights | null> => {
     if (id === null) return null;
@@ -390,8 +420,9 @@ export function createService(options: ServiceOptions): ForecastService {
     accountId: string,
     raw: unknown,
     extend?: (value: Record<string, unknown>, b: ValidatedBodies[E]) => Record<string, unknown>,
+    missingValues = false,
   ): Promise<PreparedWork> => {
-    const b = validateEndpointBody(endpoint, raw, { core: false, limits });
+    const b = validateEndpointBody(endpoint, raw, { core: coreFreqs, limits, missingValues });
     const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
     // the typed request now: its rules (a series too short) are 422 items on the spot, also for async jobs
     const request = endpointRequest(endpoint, b, finetuned);
@@ -430,7 +461,9 @@ export function createService(options: ServiceOptions): ForecastService {
     const rawBody = raw as Record<string, unknown>;
     // the series and the model fields, checked once (the windows' budget is checked below)
     const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, ...rest } = rawBody;
-    const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: false, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
+    const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: coreFreqs, missingValues: true, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
+    // null or NaN in y: filled in base.series.y; each window's calibration skips them (its slice of the mask)
+    const missing = base.missing ?? null;
     const finetuned = await resolveFinetuned(accountId, base.finetuned_model_id);
     const windowLimits = { ...limits, maxNetworkWindows: limits.maxNetworkWindows / shape.nWindows, maxFinetuneWindows: limits.maxFinetuneWindows / shape.nWindows };
     // from sizes alone, before a window is built: too short a series, the size limits and each window's share of the work budget
@@ -442,19 +475,36 @@ export function createService(options: ServiceOptions): ForecastService {
     }
     const first = crossValidationWindowBody(rawBody, base.series, shape, 0);
     // every window shares the fields of the oldest: validated once, the windows' series are views made when the work runs
-    const { series: _series, Xfuture: _future, ...fields } = endpointRequest("forecast", validateEndpointBody("forecast", first.body, { core: false, limits: windowLimits }), finetuned);
+    const { series: _series, Xfuture: _future, ...fields } = endpointRequest("forecast", validateEndpointBody("forecast", first.body, { core: coreFreqs, limits: windowLimits }), finetuned);
     const histExog = { hist_exog: ownProperty(rawBody, "hist_exog") };
+    // refit false: fine-tuned once, on the oldest window's history, and every window forecasts with those weights
+    const tuneOnce = ownProperty(rawBody, "refit") === false && fields.finetune.steps > 0;
     return {
       estimate: base.series.y.length * shape.nWindows,
       run: () => {
+        let shared = fields;
+        let tuned: ReturnType<typeof runEndpoint<"finetune">> | null = null;
+        if (tuneOnce) {
+          const oldest = crossValidationWindowSeries(histExog, base.series, shape, 0);
+          tuned = runEndpoint("finetune", { ...fields, series: oldest.series }, pipelines);
+          shared = { ...fields, finetuned: tuned.weights, finetune: { ...fields.finetune, steps: 0 } };
+        }
         const results: ReturnType<typeof runEndpoint<"forecast">>[] = [];
         const origins: number[][] = [];
         for (let w = 0; w < shape.nWindows; w++) {
           const win = crossValidationWindowSeries(histExog, base.series, shape, w);
-          results.push(runEndpoint("forecast", { ...fields, series: win.series, Xfuture: win.Xfuture }, pipelines));
+          const windowMissing = missing === null ? {} : { missing: windowMask(missing, base.series.sizes, win.series) };
+          results.push(runEndpoint("forecast", { ...shared, ...windowMissing, series: win.series, Xfuture: win.Xfuture }, pipelines));
           origins.push(win.origins);
         }
-        const { warnings, ...body } = mergeCrossValidation(results, origins, shape.h);
+        const merged = mergeCrossValidation(results, origins, shape.h);
+        const { warnings: windowWarnings, ...body } = merged;
+        // one warning for the request's missing values instead of one per window
+        const warnings = missing === null ? windowWarnings : [missingValuesWarning(missingTotal(missing), missing.length), ...windowWarnings.filter((x) => !x.includes("values of y were missing"))];
+        if (tuned !== null) {
+          body.finetune_tokens += tuned.finetune_tokens;
+          warnings.unshift(...tuned.warnings.filter((x) => !warnings.includes(x)));
+        }
         return { value: body, warnings, used: tokensUsed(body) };
       },
     };
@@ -492,19 +542,19 @@ export function createService(options: ServiceOptions): ForecastService {
       case "anomaly":
       case "historic": {
         await checkCredits(account, requestID);
-        const done = await runPaid(account, requestID, await endpointWork(name, account.id, readBody(req)));
+        const done = await runPaid(account, requestID, await endpointWork(name, account.id, readModelBody(req)));
         return ok(done.value, { ...warningHeader(done.warnings), ...(name === "historic" ? { deprecation: "true" } : {}) });
       }
       case "finetune": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
+        const b = validateEndpointBody("finetune", readModelBody(req), { core: coreFreqs, limits, missingValues: true });
         const finetuned = await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         return ok(await paid(account, requestID, b.series.y.length, () => runFinetune(account.id, b, finetuned)));
       }
       case "finetuneAsync": {
         await checkCredits(account, requestID);
-        const b = validateEndpointBody("finetune", readBody(req), { core: false, limits });
+        const b = validateEndpointBody("finetune", readModelBody(req), { core: coreFreqs, limits, missingValues: true });
         await resolveFinetuned(account.id, b.finetuned_model_id);
         await precheckNewModel(account.id, b.output_model_id);
         return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
@@ -538,12 +588,18 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "anomalyHistoric": {
         await checkCredits(account, requestID);
-        const mapped = historicAnomalyBody(readBody(req));
+        const mapped = historicAnomalyBody(readModelBody(req));
         if (mapped.errors.length > 0) throw new ValidationError(mapped.errors);
-        const work = await endpointWork("historic", account.id, mapped.body, (value, b) => ({
-          ...value,
-          anomaly: historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number),
-        })).catch((e: unknown) => {
+        const work = await endpointWork(
+          "historic",
+          account.id,
+          mapped.body,
+          (value, b) => ({
+            ...value,
+            anomaly: observedOnly(historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number), b, value.sizes as number[]),
+          }),
+          true,
+        ).catch((e: unknown) => {
           throw mapped.scalarLevel && e instanceof ValidationError ? new ValidationError(scalarLevelItems(e.detail)) : e;
         });
         const done = await runPaid(account, requestID, work);
@@ -551,14 +607,14 @@ export function createService(options: ServiceOptions): ForecastService {
       }
       case "crossValidation": {
         await checkCredits(account, requestID);
-        const done = await runPaid(account, requestID, await prepareWork("cv", account.id, readBody(req)));
+        const done = await runPaid(account, requestID, await prepareWork("cv", account.id, readModelBody(req)));
         return ok(done.value, warningHeader(done.warnings));
       }
       case "forecastAsync":
       case "crossValidationAsync": {
         await checkCredits(account, requestID);
         const task = name === "forecastAsync" ? "fc" : "cv";
-        const raw = readBody(req);
+        const raw = readModelBody(req);
         const work = await prepareWork(task, account.id, raw);
         return ok(await submitPaid(account, requestID, task, raw, work.estimate));
       }
@@ -569,16 +625,17 @@ export function createService(options: ServiceOptions): ForecastService {
       case "modelParams": {
         const query = queryParams(req.path);
         const errors = new ErrorCollector();
-        const model = query.get("model");
+        const given = query.get("model");
+        const model = given === null ? null : (canonicalModelName(given, aliasTable) as string);
         const freqText = query.get("freq");
         if (model === null) errors.add({ type: "missing", loc: ["query", "model"], msg: "Field required", input: null });
         else validateAgainst({ kind: "literal", values: MODEL_NAMES }, model, ["query", "model"], errors);
         let freq: Freq | null = null;
         if (freqText === null) errors.add({ type: "missing", loc: ["query", "freq"], msg: "Field required", input: null });
         else {
-          freq = readFreq(freqText, API_FREQS);
+          freq = readFreq(freqText, freqClasses);
           if (freq === null) {
-            errors.add(valueError(["query", "freq"], `freq '${freqText}' is not a supported frequency; accepted: ${acceptedFreqText(API_FREQS)} (${freqRefusalAmong(freqText, API_FREQS)})`, freqText));
+            errors.add(valueError(["query", "freq"], `freq '${freqText}' is not a supported frequency; accepted: ${acceptedFreqText(freqClasses)} (${freqRefusalAmong(freqText, freqClasses)})`, freqText));
           }
         }
         if (errors.items.length > 0) throw new ValidationError(errors.items);
@@ -611,7 +668,7 @@ export function createService(options: ServiceOptions): ForecastService {
         if (res.status === 204) return { status: 204, headers: { "x-request-id": requestID }, body: null };
         return { status: res.status, headers: { ...base, ...res.headers }, body: res.body };
       } catch (e) {
-        if (e instanceof ValidationError) return { status: 422, headers: base, body: { detail: e.detail } };
+        if (e instanceof ValidationError) return { status: 422, headers: base, body: { detail: modelItemsWithAliases(e.detail, aliasTable) } };
         if (e instanceof HttpError) return { status: e.status, headers: { ...base, ...e.extraHeaders }, body: e.body };
         throw e;
       }
@@ -674,7 +731,7 @@ export function createService(options: ServiceOptions): ForecastService {
     const reservation = job.reservation ?? null;
     const work = async (): Promise<{ value: unknown; used: number }> => {
       if (job.task === "fc" || job.task === "cv") return (await prepareWork(job.task, job.accountId, job.request)).run();
-      const b = validateEndpointBody("finetune", job.request, { core: false, limits });
+      const b = validateEndpointBody("finetune", job.request, { core: coreFreqs, limits });
       const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
       return runFinetune(job.accountId, b, finetuned);
     };
@@ -727,6 +784,28 @@ const CALL_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
   "crossValidationAsync",
   "legacy",
 ]);
+
+/** Historical anomaly flags with a filled (missing) point never flagged: it has no actual value. */
+function observedOnly(flags: boolean[], b: { readonly series: { readonly sizes: readonly number[] }; readonly missing?: Uint8Array | null }, outputSizes: readonly number[]): boolean[] {
+  const missing = b.missing;
+  if (missing === undefined || missing === null) return flags;
+  const rows = tailRowIndices(b.series.sizes, outputSizes);
+  return flags.map((flag, r) => flag && missing[rows[r]!] !== 1);
+}
+
+/** Window's share of a request's missing-value mask: each series' first points, laid out as the window's series. */
+function windowMask(missing: Uint8Array, sizes: readonly number[], win: SeriesData): Uint8Array {
+  const out = new Uint8Array(win.y.length);
+  const starts = seriesOffsets(sizes);
+  for (let i = 0; i < win.sizes.length; i++) out.set(missing.subarray(starts[i]!, starts[i]! + win.sizes[i]!), win.offsets[i]!);
+  return out;
+}
+
+function missingTotal(missing: Uint8Array): number {
+  let total = 0;
+  for (let t = 0; t < missing.length; t++) total += missing[t]!;
+  return total;
+}
 
 /** Tokens a result charges: input + output + fine-tune. */
 function tokensUsed(result: TokenCounts): number {

@@ -81,6 +81,10 @@ export function calibrationWindowCount(h: number): number {
  * with `cleanExFirst` false the residual regression is fitted on the
  * calibration windows' forecasts. `weightsX` is returned when there are features.
  *
+ * Missing points (`missing`: y filled by `fillMissing` where a request had
+ * null or NaN) are read as filled, are not scored by the calibration nor
+ * fitted by the residual regression, and are counted in a warning.
+ *
  * The result is typed ({@link ForecastOutput}): `mean` and each interval bound
  * are `Float64Array`s of `sizes.length × h` values, `finetuneWork` is the
  * fine-tune steps × series the model source ran; the API turns it into the
@@ -128,20 +132,25 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
     : null;
 
   let weightsX: Float64Array | null = null;
+  let contributions: Float64Array[] | null = null;
   const warnings: string[] = [...prepared.warnings];
   if (plan !== null) {
     const inSample = cv !== null ? calibrationRows(cv, series.offsets) : undefined;
     const outcome = exogenousAfterModel(plan, {
       future: { h, model: mean, Xfuture: request.Xfuture },
-      ...(inSample !== undefined ? { inSample: { rows: inSample.rows, model: cv!.forecasts, origins: inSample.origins } } : {}),
+      ...(inSample !== undefined ? { inSample: { rows: inSample.rows, model: cv!.forecasts, origins: inSample.origins, ...observedRows(inSample.rows, request.missing) } } : {}),
+      contributions: request.featureContributions === true,
     });
     mean = outcome.future!.mean;
+    contributions = outcome.future!.contributions;
     if (cv !== null && outcome.inSample !== null) cv = { ...cv, forecasts: outcome.inSample.mean };
     weightsX = outcome.weightsX ?? new Float64Array(0);
     warnings.push(...outcome.warnings);
   }
 
-  const intervals = dist !== null ? forecastIntervals(mean, dist, cv!, series, h, levels) : null;
+  const intervals = dist !== null ? forecastIntervals(mean, dist, cv!, series, h, levels, request.missing) : null;
+  const filled = missingCount(request.missing);
+  if (filled > 0) warnings.push(missingValuesWarning(filled, series.y.length));
   const warning = horizonWarning(request.model, request.freq, h);
   if (warning !== null) warnings.push(warning);
   const sizes = new Int32Array(nSeries).fill(h); // h rows per series
@@ -150,10 +159,36 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
     sizes,
     intervals,
     weightsX,
-    contributions: null,
+    contributions,
     finetuneWork: prepared.finetuneWork,
     warnings,
   };
+}
+
+/**
+ * The warning of a forecast whose y had missing values: how many of how many
+ * were filled, and how.
+ *
+ * @example
+ * ```ts
+ * missingValuesWarning(3, 16).startsWith("3 of 16 values of y were missing (null or NaN) and were filled linearly"); // => true
+ * ```
+ * @category Forecasting
+ */
+export function missingValuesWarning(filled: number, total: number): string {
+  return `${filled} of ${total} values of y were missing (null or NaN) and were filled linearly between their observed neighbours (the nearest observed value at a series' ends); the intervals are calibrated on observed values only`;
+}
+
+function missingCount(missing: Uint8Array | undefined): number {
+  let count = 0;
+  if (missing !== undefined) for (let t = 0; t < missing.length; t++) count += missing[t]!;
+  return count;
+}
+
+/** The residual regression's fit mask when points were filled: 0 at a filled row (no actual), 1 elsewhere; nothing otherwise. */
+function observedRows(rows: Int32Array, missing: Uint8Array | undefined): { fitMask?: Uint8Array } {
+  if (missing === undefined) return {};
+  return { fitMask: Uint8Array.from(rows, (row) => 1 - missing[row]!) };
 }
 
 /** Rows (global indices into y) and origins of every calibration forecast, in the cv's (row, step) order. */
@@ -175,7 +210,7 @@ function calibrationRows(cv: CrossValidationResult, offsets: Int32Array): { rows
 }
 
 /** Calibrated intervals: the model's spread at each series' conformal multiplier (see runForecast). */
-function forecastIntervals(mean: Float64Array, dist: ForecastDistribution, cv: CrossValidationResult, series: SeriesData, h: number, levels: readonly number[]): IntervalBounds {
+function forecastIntervals(mean: Float64Array, dist: ForecastDistribution, cv: CrossValidationResult, series: SeriesData, h: number, levels: readonly number[], missing: Uint8Array | undefined): IntervalBounds {
   const nSeries = series.sizes.length;
   const G = dist.levels.length;
   const spread = cv.spread;
@@ -184,7 +219,10 @@ function forecastIntervals(mean: Float64Array, dist: ForecastDistribution, cv: C
     const start = series.offsets[i]!;
     for (let row = cv.windowOffsets[i]!; row < cv.windowOffsets[i + 1]!; row++) {
       const first = start + cv.cutoffs[row]!;
-      for (let k = 0; k < h; k++) add(series.y[first + k]!, cv.forecasts[row * h + k]!, spread.below, spread.above, (row * h + k) * G);
+      for (let k = 0; k < h; k++) {
+        if (missing !== undefined && missing[first + k] === 1) continue; // a filled point is no actual to score against
+        add(series.y[first + k]!, cv.forecasts[row * h + k]!, spread.below, spread.above, (row * h + k) * G);
+      }
     }
   });
   const seriesOfRow = new Int32Array(nSeries * h);

@@ -151,7 +151,10 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
     const firstRow = seriesOffsets(sizes);
     for (let i = 0; i < seriesCount; i++) seriesOfRow.fill(i, firstRow[i] as number, firstRow[i + 1] as number);
     const calibration = collectCalibrationScores(seriesCount, dist.levels, (i, add) => {
-      for (let r = firstRow[i] as number; r < (firstRow[i + 1] as number); r++) add(series.y[rows[r] as number] as number, mean[r] as number, dist.below, dist.above, r * G);
+      for (let r = firstRow[i] as number; r < (firstRow[i + 1] as number); r++) {
+        if (request.missing !== undefined && request.missing[rows[r] as number] === 1) continue; // a filled point is no actual
+        add(series.y[rows[r] as number] as number, mean[r] as number, dist.below, dist.above, r * G);
+      }
     });
     intervals = calibratedIntervals(dist, seriesOfRow, calibration, request.levels, mean);
   }

@@ -142,12 +142,14 @@ export function parseFreq(alias: string): FreqInfo | null {
 
 /**
  * Why `alias` is not a frequency (one sentence), or null when
- * {@link parseFreq} accepts it.
+ * {@link parseFreq} accepts it. pandas' business calendars (`B`, `BH`,
+ * `CBH`, `CBMS`, `BQS-DEC`, …) are named and refused as not supported.
  *
  * @example
  * ```ts
  * freqRefusal("7min"); // => "'7min' is a step of 420 s, which does not divide a day (86400 s) evenly"
  * freqRefusal("1.5h"); // => "'1.5h': the multiple of a sub-daily unit must be a positive integer, not 1.5"
+ * freqRefusal("CBH")!.startsWith("'CBH' is custom business hours, which is not supported"); // => true
  * freqRefusal("5min"); // => null
  * ```
  * @category Series
@@ -165,8 +167,38 @@ export function freqRefusal(alias: string): string | null {
   }
   const n = NUMBER_THEN_UNIT.exec(alias);
   if (n !== null) return `'${alias}': the multiple of a sub-daily unit must be a positive integer, not ${n[1]}`;
+  const business = BUSINESS_CALENDAR.exec(alias);
+  const calendar = business === null ? undefined : BUSINESS_CALENDARS[business[2] as string];
+  if (calendar !== undefined) {
+    return `'${alias}' is ${calendar}, which is not supported: steps on a business calendar (business days or hours, custom business calendars) are not evenly spaced in time; send the series at an evenly spaced frequency (e.g. 'h' or 'D')`;
+  }
   return `'${alias}' is not a frequency alias`;
 }
+
+/** A pandas business-calendar alias: an optional multiple, the calendar, an optional anchor (`2BH`, `CBMS`, `BQS-DEC`). */
+const BUSINESS_CALENDAR = /^([0-9]*)([A-Z]+)(-[A-Z]{3})?$/;
+
+/** What each pandas business-calendar alias is, for the refusal. */
+const BUSINESS_CALENDARS: Readonly<Record<string, string>> = Object.freeze({
+  B: "business days",
+  C: "custom business days",
+  BH: "business hours",
+  CBH: "custom business hours",
+  BM: "business month ends",
+  BME: "business month ends",
+  BMS: "business month starts",
+  CBM: "custom business month ends",
+  CBME: "custom business month ends",
+  CBMS: "custom business month starts",
+  BQ: "business quarter ends",
+  BQE: "business quarter ends",
+  BQS: "business quarter starts",
+  BA: "business year ends",
+  BY: "business year ends",
+  BYE: "business year ends",
+  BAS: "business year starts",
+  BYS: "business year starts",
+});
 
 /**
  * The seasons of a frequency a history of `n` points can use: those it holds

@@ -253,14 +253,15 @@ describe("section 4: semantics at the API", () => {
     expect(a).toBe(b);
   });
 
-  it("a null, NaN or infinite value is a 422 naming its position", async () => {
+  it("an infinite value is a 422 naming its position; null and NaN are missing values of a forecast (issue 31), filled, not refused", async () => {
     const res = await call(post("/v2/forecast", { ...forecastBody, series: { y: [1, 2, null, 4, NaN, 6, 7, 8, Infinity, 10], sizes: [4, 6] } }));
     expect(res.status).toBe(422);
-    expect((res.body as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([
-      ["body", "series", "y", 2],
-      ["body", "series", "y", 4],
-      ["body", "series", "y", 8],
-    ]);
+    expect((res.body as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([["body", "series", "y", 8]]);
+    const gaps = await call(post("/v2/forecast", { ...forecastBody, series: { y: [1, 2, null, 4, NaN, 6, 7, 8, 9, 10], sizes: [4, 6] } }));
+    expect(gaps.status).toBe(200);
+    // the other endpoints still refuse them, at their positions
+    const anomaly = await call(post("/v2/historic_forecast", { series: { y: [1, null, 3], sizes: [3] }, freq: "D" }));
+    expect((anomaly.body as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(["body", "series", "y", 1]);
   });
 });
 
