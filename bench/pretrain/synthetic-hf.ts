@@ -11,14 +11,10 @@
  * @module
  */
 import type { NetworkShape } from "../../src/model/config.js";
-import { gauss, type Uniform } from "./synthetic.js";
+import { gauss, pickWeighted, type SyntheticWindow, type Uniform } from "./synthetic.js";
 
-/** One training window of the seasons view. */
-export interface HfWindow {
-  context: Float64Array;
-  target: Float64Array;
-  /** A day of steps. */
-  seasonLength: number;
+/** One training window of the seasons view: its season length is a day of steps. */
+export interface HfWindow extends SyntheticWindow {
   /** A week of steps. */
   longSeason: number;
 }
@@ -106,15 +102,7 @@ function dayShape(u: Uniform): (phi: number) => number {
  * share shorter than a week) and the next `outputLength` steps.
  */
 export function syntheticHfWindow(u: Uniform, shape: NetworkShape): HfWindow {
-  let pick = u();
-  let m = 24;
-  for (const s of DAY_STEPS) {
-    if (pick < s.weight) {
-      m = s.m;
-      break;
-    }
-    pick -= s.weight;
-  }
+  const m = pickWeighted(u, DAY_STEPS, 24);
   const week = 7 * m;
   const O = shape.outputLength;
   const maxWeeks = m >= 288 ? 2.5 : 6;

@@ -58,13 +58,18 @@ function uniformIn(u: Uniform, lo: number, hi: number): number {
   return lo + (hi - lo) * u();
 }
 
-function pickSeason(u: Uniform): number {
+/** A season length drawn from a weighted table (`fallback` when rounding leaves the draw past the last weight). */
+export function pickWeighted(u: Uniform, table: readonly { m: number; weight: number }[], fallback: number): number {
   let r = u();
-  for (const s of SEASONS) {
+  for (const s of table) {
     if (r < s.weight) return s.m;
     r -= s.weight;
   }
-  return 1;
+  return fallback;
+}
+
+function pickSeason(u: Uniform): number {
+  return pickWeighted(u, SEASONS, 1);
 }
 
 /** A random zero-mean seasonal profile of period m built from a few harmonics (or free values). */

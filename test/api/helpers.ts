@@ -134,3 +134,25 @@ export function validationDetail(run: () => unknown): ErrorItem[] {
   }
   throw new Error("expected a ValidationError");
 }
+
+/**
+ * The forecast payload of the hosted API's Python SDK (`_prepare_forecast`):
+ * every field present, nulls for "none", no hist_exog; `extra` overrides.
+ */
+export function sdkForecastBody(series: Record<string, unknown>, fields: { model: string; h: number; freq: string }, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    series,
+    model: fields.model,
+    h: fields.h,
+    freq: fields.freq,
+    clean_ex_first: true,
+    level: null,
+    finetune_steps: 0,
+    finetune_depth: 1,
+    finetune_loss: "default",
+    finetuned_model_id: null,
+    feature_contributions: false,
+    multivariate: false,
+    ...extra,
+  };
+}

@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_PIPELINES } from "../../src/api/pipelines.js";
 import { SDK_MODEL_ALIASES } from "../../src/api/model-aliases.js";
 import { sdkHistoricalFeatures } from "../../src/api/requests.js";
-import { KEY_A, bearer, countingPipelines, testService } from "./helpers.js";
+import { KEY_A, bearer, countingPipelines, sdkForecastBody, testService } from "./helpers.js";
 
 const real = testService({ pipelines: DEFAULT_PIPELINES, modelAliases: SDK_MODEL_ALIASES });
 const send = (path: string, body: unknown) => real.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
@@ -31,21 +31,7 @@ const y = Array.from({ length: n }, (_, t) => 100 + 8 * Math.sin((2 * Math.PI * 
 const promoFuture = Array.from({ length: sizes.length * h }, (_, j) => (j % 3 === 0 ? 1 : 0));
 
 /** The SDK's forecast payload (`_prepare_forecast`): every field present, nulls for "none", no hist_exog. */
-const sdkForecast = (series: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  series,
-  model: "timegpt-2.1",
-  h,
-  freq: "D",
-  clean_ex_first: true,
-  level: null,
-  finetune_steps: 0,
-  finetune_depth: 1,
-  finetune_loss: "default",
-  finetuned_model_id: null,
-  feature_contributions: false,
-  multivariate: false,
-  ...extra,
-});
+const sdkForecast = (series: Record<string, unknown>, extra: Record<string, unknown> = {}) => sdkForecastBody(series, { model: "timegpt-2.1", h, freq: "D" }, extra);
 
 type Forecast = { mean: number[]; intervals: Record<string, number[]> | null; weights_x: number[] | null; feature_contributions: number[][] | null; output_tokens: number };
 

@@ -15,7 +15,7 @@ import { acceptedFreqAliases, freqFromAlias } from "../../src/api/freq.js";
 import { sdkBodyForms } from "../../src/api/requests.js";
 import { modelParams } from "../../src/model/config.js";
 import type { Freq, ModelName } from "../../src/types.js";
-import { KEY_A, KEY_B, bearer, testService } from "./helpers.js";
+import { KEY_A, KEY_B, bearer, sdkForecastBody, testService } from "./helpers.js";
 
 const service = testService();
 const get = (path: string, headers: Record<string, string> = bearer(KEY_A)) => service.handle({ method: "GET", path, headers });
@@ -144,21 +144,7 @@ describe("GET /validate_api_key", () => {
 describe("bodies as the SDK sends them", () => {
   const y = Array.from({ length: 48 }, (_, t) => 10 + (t % 12));
   // the forecast payload of the SDK's client: every field present, nulls for "none"
-  const sdkForecast = (series: Record<string, unknown>, freq: string, extra: Record<string, unknown> = {}) => ({
-    series,
-    model: "forecastmodel-1",
-    h: 6,
-    freq,
-    clean_ex_first: true,
-    level: null,
-    finetune_steps: 0,
-    finetune_depth: 1,
-    finetune_loss: "default",
-    finetuned_model_id: null,
-    feature_contributions: false,
-    multivariate: false,
-    ...extra,
-  });
+  const sdkForecast = (series: Record<string, unknown>, freq: string, extra: Record<string, unknown> = {}) => sdkForecastBody(series, { model: "forecastmodel-1", h: 6, freq }, extra);
   const post = (path: string, body: unknown) => service.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
 
   it("a pandas alias and X_future: null inside series give the same answer as the specification's form", async () => {
