@@ -4,20 +4,20 @@
  * pipelines), each request first checked to be admitted (status 200):
  *
  * - POST /v2/forecast (and /v2/forecast/async, the records API's
- *   forecastRecords: the same work): 120,000 network windows with levels;
- * - POST /v2/online_anomaly_detection: 60,000 windows counted twice (the
+ *   forecastRecords: the same work): maxNetworkWindows (60,000) network windows with levels;
+ * - POST /v2/online_anomaly_detection: 30,000 windows counted twice (the
  *   cleaning pass), with a spike early in every series so that every window
  *   is forecast again (the worst case): many short series, and one long
  *   series with h 240 and step 1 (overlapping recursive windows);
  * - POST /v2/historic_forecast (and /v2/anomaly_detection, the same work
- *   plus flags): 120,000 historic windows;
+ *   plus flags): 60,000 historic windows;
  * - POST /v2/cross_validation (and its async route): 100 windows sharing
  *   the budget;
  * - POST /v2/finetune (and its async route): the most steps
  *   limits.maxFinetuneWindows admits at depth 1 with 128 series, at depth 5
  *   with one series and with 128, and for forecastmodel-1-long-horizon at
  *   depth 5 with one series;
- * - POST /forecastmodel (the older form): 5,000,000 rows (limits.maxValues).
+ * - POST /forecastmodel (the older form): limits.maxValues (2,500,000) rows.
  *
  * Prints one line per request as it ends, then the table.
  *
@@ -54,28 +54,28 @@ const W = DEFAULT_SERVICE_LIMITS.maxNetworkWindows;
 const F = DEFAULT_SERVICE_LIMITS.maxFinetuneWindows;
 const fmt = (n: number): string => n.toLocaleString("en-US");
 
-// 30,000 hourly series of 100 points, h 24, levels 80/95: 1 + 3 calibration windows each
+// W / 4 hourly series of 100 points, h 24, levels 80/95: 1 + 3 calibration windows each
 await time(`${fmt(W / 4)} series × 100 points, h 24, levels 80/95 (${fmt(W)} windows)`, "/v2/forecast", { series: series(W / 4, 100), freq: "H", h: 24, level: [80, 95] });
-// 4,285 series of 400 points, h 24, detection 48: 14 windows each, counted twice; a spike at t = 100 (before the calibration) in each
-await time(`4,285 series × 400 points, h 24, detection 48, a spike in each (${fmt(4285 * 14 * 2)} windows)`, "/v2/online_anomaly_detection", {
-  series: series(4285, 400, 100),
+// 2,142 series of 400 points, h 24, detection 48: 14 windows each, counted twice; a spike at t = 100 (before the calibration) in each
+await time(`2,142 series × 400 points, h 24, detection 48, a spike in each (${fmt(2142 * 14 * 2)} windows)`, "/v2/online_anomaly_detection", {
+  series: series(2142, 400, 100),
   freq: "H",
   h: 24,
   detection_size: 48,
 });
-// one series, h 240 (10 passes), step 1: 1 + (5,663 + 336 − 240) = 5,760 windows × 10 passes × 2
-await time(`1 series × 12,000 points, h 240, step 1, detection 5,663, a spike (${fmt(5760 * 10 * 2)} windows)`, "/v2/online_anomaly_detection", {
+// one series, h 240 (10 passes), step 1: 1 + (2,903 + 336 − 240) = 3,000 windows × 10 passes × 2
+await time(`1 series × 12,000 points, h 240, step 1, detection 2,903, a spike (${fmt(3000 * 10 * 2)} windows)`, "/v2/online_anomaly_detection", {
   series: series(1, 12000, 6000),
   freq: "H",
   h: 240,
   step_size: 1,
-  detection_size: 5663,
+  detection_size: 2903,
 });
-// 6,000 series of 576 points: (576 − 96) / 24 = 20 windows each
-await time(`6,000 series × 576 points (${fmt(6000 * 20)} windows)`, "/v2/historic_forecast", { series: series(6000, 576), freq: "H" });
-// 100 windows of step 1, h 24, levels 80/95: 300 series × 4 windows per cross-validation window
-await time(`300 series × 223 points, h 24, n_windows 100, step 1, levels 80/95`, "/v2/cross_validation", {
-  series: series(300, 223),
+// 3,000 series of 576 points: (576 − 96) / 24 = 20 windows each
+await time(`3,000 series × 576 points (${fmt(3000 * 20)} windows)`, "/v2/historic_forecast", { series: series(3000, 576), freq: "H" });
+// 100 windows of step 1, h 24, levels 80/95: 150 series × 4 windows per cross-validation window
+await time(`150 series × 223 points, h 24, n_windows 100, step 1, levels 80/95`, "/v2/cross_validation", {
+  series: series(150, 223),
   freq: "H",
   h: 24,
   n_windows: 100,
@@ -91,7 +91,7 @@ for (const [count, depth, model] of [
   const steps = Math.floor(F / finetuneTrainingCost(1, count, depth, model));
   await time(`${model}, ${count} series × 500 points, ${steps} steps, depth ${depth}`, "/v2/finetune", { series: series(count, 500), freq: "H", model, finetune_steps: steps, finetune_depth: depth });
 }
-// The older form: 5,000,000 hourly rows (limits.maxValues), h 24.
+// The older form: limits.maxValues hourly rows, h 24.
 const start = Date.UTC(2000, 0, 1);
 const df = Array.from({ length: DEFAULT_SERVICE_LIMITS.maxValues }, (_, i) => ({ ds: new Date(start + i * 3600e3).toISOString().slice(0, 19).replace("T", " "), y: 10 + Math.sin(i / 4) }));
 await time(`${fmt(DEFAULT_SERVICE_LIMITS.maxValues)} hourly rows, h 24`, "/forecastmodel", { df, h: 24 });

@@ -61,10 +61,11 @@ export interface ServiceLimits {
 
 /**
  * The limits `createService` and the core functions use when none are given:
- * 5,000,000 numbers per request (received or returned), h up to 10,000,
- * 100,000 series, 256 MiB of body, and the work budget: 120,000 network
- * windows, 50,000 fine-tuning windows, 500 exogenous features (each about 10 s
- * of one core at most; see docs/api-decisions.md).
+ * 2,500,000 numbers per request (received or returned), h up to 10,000,
+ * 100,000 series, 256 MiB of body, and the work budget: 60,000 network
+ * windows, 50,000 fine-tuning windows, 500 exogenous features (each within
+ * about 10 s of one core of the 2-core reference machine; see
+ * docs/api-decisions.md).
  *
  * @example
  * ```ts
@@ -73,11 +74,11 @@ export interface ServiceLimits {
  * @category Service
  */
 export const DEFAULT_SERVICE_LIMITS: ServiceLimits = Object.freeze({
-  maxValues: 5_000_000,
+  maxValues: 2_500_000,
   maxHorizon: 10_000,
   maxSeries: 100_000,
   maxBodyBytes: 256 * 1024 * 1024,
-  maxNetworkWindows: 120_000,
+  maxNetworkWindows: 60_000,
   maxFinetuneWindows: 50_000,
   maxFeatures: 500,
 });
