@@ -19,6 +19,11 @@ const PROJECTION_CLIP = 20;
 const DAY_CYCLES = 8;
 /** Cycles of a week whose per-phase median makes the week profile. */
 const WEEK_CYCLES = 4;
+/** Slots of an adjusted fit (adjustedLevel): SES level, least-squares slope, Theta's shift, share of variance the profile explains. */
+const FIT_LEVEL = 0;
+const FIT_SLOPE = 1;
+const FIT_SHIFT = 2;
+const FIT_STRENGTH = 3;
 
 /**
  * Builds the network inputs of the `"seasons"` view. Holds its scratch
@@ -50,6 +55,9 @@ export class SeasonsFeaturizer {
   private readonly cycleValues = new Float64Array(Math.max(DAY_CYCLES, WEEK_CYCLES));
   private readonly ses = new Float64Array(2);
   private readonly moments = new Float64Array(3);
+  /** The day's and the week's adjusted fits (see adjustedLevel), reused for every window. */
+  private readonly dayFit = new Float64Array(4);
+  private readonly weekFit = new Float64Array(4);
 
   constructor(shape: NetworkShape) {
     if (shape.view !== "seasons") throw new RangeError("SeasonsFeaturizer needs a network of the seasons view");
@@ -101,11 +109,17 @@ export class SeasonsFeaturizer {
     const at = offset + layout.projections;
     const last = z[r - 1]!;
     // Seasonal smoothing: level of the series less its profile, profile put back.
-    const day = dayCycles >= 1 ? this.adjustedLevel(r, m1, this.dayProfile, Math.min(r, Math.max(L, 2 * m1))) : this.adjustedLevel(r, 1, null, Math.min(r, L));
-    const dayLevel = day.level;
-    const dayStrength = day.strength;
-    const weekFit = weekCycles >= 1 ? this.adjustedLevel(r, m2, this.weekProfile, Math.min(r, 2 * m2)) : null;
+    const day = this.dayFit;
+    if (dayCycles >= 1) this.adjustedLevel(r, m1, this.dayProfile, Math.min(r, Math.max(L, 2 * m1)), day);
+    else this.adjustedLevel(r, 1, null, Math.min(r, L), day);
+    const dayLevel = day[FIT_LEVEL]!;
+    const dayStrength = day[FIT_STRENGTH]!;
+    const weekFit = weekCycles >= 1 ? this.weekFit : null;
+    if (weekFit !== null) this.adjustedLevel(r, m2, this.weekProfile, Math.min(r, 2 * m2), weekFit);
     const theta = weekFit ?? day;
+    const thetaLevel = theta[FIT_LEVEL]!;
+    const thetaSlope = theta[FIT_SLOPE]!;
+    const thetaShift = theta[FIT_SHIFT]!;
     for (let k = 1; k <= O; k++) {
       const j1 = (k - 1) % m1;
       const snDay = r >= m1 ? z[r - m1 + j1]! : last;
@@ -114,9 +128,9 @@ export class SeasonsFeaturizer {
       const pDay = dayCycles >= 1 ? this.dayProfile[j1]! : last;
       const pWeek = weekCycles >= 1 ? this.weekProfile[j2]! : pDay;
       const sesDay = dayLevel + (dayCycles >= 1 ? pDay : 0);
-      const sesWeek = weekFit !== null ? weekFit.level + pWeek : sesDay;
+      const sesWeek = weekFit !== null ? weekFit[FIT_LEVEL]! + pWeek : sesDay;
       const thetaProfile = weekFit !== null ? pWeek : dayCycles >= 1 ? pDay : 0;
-      const thetaValue = theta.level + 0.5 * theta.slope * (k - 1 + theta.shift) + thetaProfile;
+      const thetaValue = thetaLevel + 0.5 * thetaSlope * (k - 1 + thetaShift) + thetaProfile;
       const to = at + k - 1;
       row[to] = clip(last, PROJECTION_CLIP);
       row[to + O] = clip(snDay, PROJECTION_CLIP);
@@ -136,7 +150,7 @@ export class SeasonsFeaturizer {
     row[k++] = dayCycles / DAY_CYCLES;
     row[k++] = weekCycles / WEEK_CYCLES;
     row[k++] = dayStrength;
-    row[k++] = weekFit !== null ? weekFit.strength : 0;
+    row[k++] = weekFit !== null ? weekFit[FIT_STRENGTH]! : 0;
     row[k++] = Math.min(1.5, Math.log(n) / Math.log(4 * Math.max(m2, L)));
     row[k++] = c > 1 ? diffAbs / (c - 1) : 0;
     row[k++] = clip(olsSlope(z.subarray(r - c, r), c) * c, 10) / 5;
@@ -169,9 +183,9 @@ export class SeasonsFeaturizer {
   /**
    * Simple exponential smoothing (grid α) of the last `span` points less
    * their profile phase, the least-squares slope of those, Theta's shift,
-   * and the share of variance the profile explains there.
+   * and the share of variance the profile explains there, into `out` (the FIT_* slots).
    */
-  private adjustedLevel(r: number, m: number, profile: Float64Array | null, span: number): { level: number; slope: number; shift: number; strength: number } {
+  private adjustedLevel(r: number, m: number, profile: Float64Array | null, span: number, out: Float64Array): void {
     const z = this.z;
     const x = this.x;
     const from = r - span;
@@ -196,7 +210,10 @@ export class SeasonsFeaturizer {
     sesGridFit(x, span, 1e-12, this.ses);
     const alpha = this.ses[0]!;
     const strength = profile !== null && zVar > 0 ? Math.max(0, Math.min(1, 1 - xVar / zVar)) : 0;
-    return { level: this.ses[1]!, slope: olsSlope(x, span), shift: (1 - Math.pow(1 - alpha, span)) / alpha, strength };
+    out[FIT_LEVEL] = this.ses[1]!;
+    out[FIT_SLOPE] = olsSlope(x, span);
+    out[FIT_SHIFT] = (1 - Math.pow(1 - alpha, span)) / alpha;
+    out[FIT_STRENGTH] = strength;
   }
 }
 
