@@ -7,6 +7,7 @@
 import type { Freq, ModelFreq } from "../types.js";
 import { acceptedFreqText, freqPattern, freqRefusalAmong, readFreq } from "./freq.js";
 import type { ApiAliasSchema, ApiObjectSchema, ApiProperty, ApiSchema } from "./schema-validator.js";
+import { MODEL_NAMES as CONFIG_MODEL_NAMES } from "../model/config.js";
 
 /**
  * Ids of fine-tuned models (docs/contract.md §3).
@@ -56,10 +57,10 @@ export function freqSchema(freqs: readonly ModelFreq[]): ApiAliasSchema<Freq> {
 const API_FREQ_SCHEMA = freqSchema(API_FREQS);
 const CORE_FREQ_SCHEMA = freqSchema(CORE_FREQS);
 /**
- * Pretrained model names.
+ * Pretrained model names: the model registry's list (`src/model/config.ts`), written once.
  * @category API rules
  */
-export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1", "forecastmodel-1-high-frequency"] as const;
+export const MODEL_NAMES = CONFIG_MODEL_NAMES;
 /**
  * Fine-tune losses.
  * @category API rules

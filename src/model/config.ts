@@ -85,7 +85,7 @@ const HORIZON: Record<ModelName, Record<ModelFreq, number>> = {
  * The names of the pretrained models, in a fixed order.
  * @category Network
  */
-export const MODEL_NAMES: readonly ModelName[] = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1", "forecastmodel-1-high-frequency"];
+export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1", "forecastmodel-1-high-frequency"] as const satisfies readonly ModelName[];
 
 /**
  * Whether `name` is one of the pretrained models.
