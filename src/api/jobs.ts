@@ -72,13 +72,18 @@ export function resolveJobLimits(given: Partial<JobLimits> | undefined): JobLimi
  */
 export function countNumbers(value: unknown): number {
   let count = 0;
-  const stack: unknown[] = [value];
+  // only objects and arrays go on the stack: a request's millions of y values are counted where they are read
+  const stack: unknown[] = [];
+  const visit = (v: unknown): void => {
+    if (typeof v === "number") count++;
+    else if (typeof v === "object" && v !== null) stack.push(v);
+  };
+  visit(value);
   while (stack.length > 0) {
     const v = stack.pop();
-    if (typeof v === "number") count++;
-    else if (ArrayBuffer.isView(v)) count += (v as unknown as { length?: number }).length ?? 0;
-    else if (Array.isArray(v)) for (const e of v) stack.push(e);
-    else if (typeof v === "object" && v !== null) for (const e of Object.values(v)) stack.push(e);
+    if (ArrayBuffer.isView(v)) count += (v as unknown as { length?: number }).length ?? 0;
+    else if (Array.isArray(v)) for (const e of v) visit(e);
+    else for (const e of Object.values(v as object)) visit(e);
   }
   return count;
 }

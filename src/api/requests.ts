@@ -605,8 +605,9 @@ export function missingObservations(raw: unknown): { raw: unknown; missing: Uint
   }
   if (missing === null) return none;
   const mask = missing;
-  const placeholders = Array.from(y as ArrayLike<unknown>, (v, t) => (mask[t] === 1 ? 0 : v));
-  return { raw: { ...(raw as Record<string, unknown>), series: { ...(series as Record<string, unknown>), y: placeholders } }, missing: mask };
+  // y with 0 at every missing point, so the schema validates; `mask` keeps which points were missing
+  const yZeroFilled = Array.from(y as ArrayLike<unknown>, (v, t) => (mask[t] === 1 ? 0 : v));
+  return { raw: { ...(raw as Record<string, unknown>), series: { ...(series as Record<string, unknown>), y: yZeroFilled } }, missing: mask };
 }
 
 /**
