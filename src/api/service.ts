@@ -8,7 +8,7 @@
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
 import type { FinetunedWeights, Freq, ModelName, SeriesData } from "../types.js";
 import { seriesOffsets } from "../series/index.js";
-import { missingValuesWarning } from "../forecast/index.js";
+import { isMissingValuesWarning, missingCount, missingValuesWarning } from "../forecast/index.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
 import { endpointRequest, executeEndpoint, runEndpoint } from "./entry-points.js";
@@ -500,7 +500,7 @@ export function createService(options: ServiceOptions): ForecastService {
         const merged = mergeCrossValidation(results, origins, shape.h);
         const { warnings: windowWarnings, ...body } = merged;
         // one warning for the request's missing values instead of one per window
-        const warnings = missing === null ? windowWarnings : [missingValuesWarning(missingTotal(missing), missing.length), ...windowWarnings.filter((x) => !x.includes("values of y were missing"))];
+        const warnings = missing === null ? windowWarnings : [missingValuesWarning(missingCount(missing), missing.length), ...windowWarnings.filter((x) => !isMissingValuesWarning(x))];
         if (tuned !== null) {
           body.finetune_tokens += tuned.finetune_tokens;
           warnings.unshift(...tuned.warnings.filter((x) => !warnings.includes(x)));
@@ -799,12 +799,6 @@ function windowMask(missing: Uint8Array, sizes: readonly number[], win: SeriesDa
   const starts = seriesOffsets(sizes);
   for (let i = 0; i < win.sizes.length; i++) out.set(missing.subarray(starts[i]!, starts[i]! + win.sizes[i]!), win.offsets[i]!);
   return out;
-}
-
-function missingTotal(missing: Uint8Array): number {
-  let total = 0;
-  for (let t = 0; t < missing.length; t++) total += missing[t]!;
-  return total;
 }
 
 /** Tokens a result charges: input + output + fine-tune. */
