@@ -313,6 +313,23 @@ function bandOpacity(count: number): string {
   return count === 1 ? "0.35" : "1";
 }
 
+/** How many x tick labels fit side by side in `plotWidth` px (2 to 8): the longest label at about 6.5 px a character plus a 24 px gap (4 characters when there are no labels). */
+function tickFit(labels: readonly string[] | undefined, plotWidth: number): number {
+  const longest = labels === undefined ? 4 : labels.reduce((m, l) => Math.max(m, l.length), 0);
+  return Math.max(2, Math.min(8, Math.floor(plotWidth / (longest * 6.5 + 24))));
+}
+
+/** Where series `index` starts: its first value in the request's y and its first row in the result. */
+function seriesStart(sizes: ArrayLike<number>, resultSizes: ArrayLike<number>, index: number): { start: number; row: number } {
+  let start = 0;
+  let row = 0;
+  for (let i = 0; i < index; i++) {
+    start += sizes[i] as number;
+    row += resultSizes[i] as number;
+  }
+  return { start, row };
+}
+
 function checkInput(input: AnomalyChartInput): void {
   if (input === null || typeof input !== "object") throw new RangeError("renderAnomalyChart: input must be an object");
   if (typeof input.title !== "string") throw new RangeError("renderAnomalyChart: title must be a string");
@@ -435,9 +452,7 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
   );
   if (nX > 0) {
     // fewer ticks when the labels are long (dates with times), so they do not overlap
-    const longest = input.labels === undefined ? 4 : input.labels.reduce((m, l) => Math.max(m, l.length), 0);
-    const fit = Math.max(2, Math.min(8, Math.floor((plotRight - plotLeft) / (longest * 6.5 + 24))));
-    const ticks = input.xTicks ?? defaultXTicks(nX - 1, fit);
+    const ticks = input.xTicks ?? defaultXTicks(nX - 1, tickFit(input.labels, plotRight - plotLeft));
     for (const t of ticks) {
       if (!Number.isFinite(t) || t < 0 || t > nX - 1) continue;
       const x = px(xScale.map(t));
@@ -625,12 +640,7 @@ export function anomalyChartInput(
   if (result.sizes.length !== sizes.length) {
     throw new RangeError("anomalyChartInput: result.sizes must have one entry per series of the request");
   }
-  let start = 0;
-  let row = 0;
-  for (let i = 0; i < seriesIndex; i++) {
-    start += sizes[i] as number;
-    row += result.sizes[i] as number;
-  }
+  const { start, row } = seriesStart(sizes, result.sizes, seriesIndex);
   const length = sizes[seriesIndex] as number;
   const rows = result.sizes[seriesIndex] as number;
   const values = Array.from({ length }, (_, i) => request.series.y[start + i] as number);
@@ -858,9 +868,7 @@ function dateTicks(labels: readonly string[], fit: number): number[] | null {
 /** Time-axis ticks of a dated chart input: calendar boundaries when its labels are dates and the input has none. */
 function withDateTicks(input: AnomalyChartInput): AnomalyChartInput {
   if (input.xTicks !== undefined || input.labels === undefined) return input;
-  const width = (input.width ?? 960) - 92;
-  const longest = input.labels.reduce((m, l) => Math.max(m, l.length), 0);
-  const ticks = dateTicks(input.labels, Math.max(2, Math.min(8, Math.floor(width / (longest * 6.5 + 24)))));
+  const ticks = dateTicks(input.labels, tickFit(input.labels, (input.width ?? 960) - 92));
   return ticks === null ? input : { ...input, xTicks: ticks };
 }
 
@@ -1002,12 +1010,7 @@ function jsonForecastInput(request: AnomalyChartRequest, result: ForecastChartRe
   const index = options.seriesIndex ?? 0;
   if (index >= sizes.length) throw new RangeError(`${fn}: options.seriesIndex must be below the number of series (${sizes.length})`);
   if (result.sizes.length !== sizes.length) throw new RangeError(`${fn}: the result has ${result.sizes.length} series, the request ${sizes.length}`);
-  let start = 0;
-  let row = 0;
-  for (let i = 0; i < index; i++) {
-    start += sizes[i] as number;
-    row += result.sizes[i] as number;
-  }
+  const { start, row } = seriesStart(sizes, result.sizes, index);
   const length = sizes[index] as number;
   const h = result.sizes[index] as number;
   const from = options.lastPoints === undefined ? 0 : Math.max(0, length - options.lastPoints);
