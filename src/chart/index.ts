@@ -915,6 +915,18 @@ function checkPlotOptions(options: PlotOptions, fn: string): void {
   }
 }
 
+/** A history that is not record rows must be a request body `{series: {y, sizes}}`, else a RangeError. */
+function checkRequestBody(history: unknown, fn: string): void {
+  if (history === null || typeof history !== "object" || typeof (history as AnomalyChartRequest).series !== "object") {
+    throw new RangeError(`${fn}: history must be record rows {unique_id, ds, y} or a request body {series: {y, sizes}}`);
+  }
+}
+
+/** The first of `length` history points shown: the last `options.lastPoints` of them (all when not given). */
+function firstShown(length: number, options: PlotOptions): number {
+  return options.lastPoints === undefined ? 0 : Math.max(0, length - options.lastPoints);
+}
+
 /** The history rows of one series in time order, or a RangeError naming the id. */
 function seriesHistory(history: readonly ChartHistoryRow[], id: string | number, fn: string): ChartHistoryRow[] {
   const rows = history.filter((r) => r !== null && typeof r === "object" && r.unique_id === id);
@@ -976,9 +988,7 @@ export function plotForecast(
     if (!Array.isArray(rows)) throw new RangeError(`${fn}: with record rows as history, forecast must be the rows of forecastRecords (or its result)`);
     return renderAnomalyChart(withDateTicks(recordsForecastInput(history, rows, options)));
   }
-  if (history === null || typeof history !== "object" || typeof (history as AnomalyChartRequest).series !== "object") {
-    throw new RangeError(`${fn}: history must be record rows {unique_id, ds, y} or a request body {series: {y, sizes}}`);
-  }
+  checkRequestBody(history, fn);
   const result = forecast as ForecastChartResult;
   if (Array.isArray(forecast) || result === null || typeof result !== "object" || result.mean === undefined || result.sizes === undefined) {
     throw new RangeError(`${fn}: with a request body as history, forecast must be its JSON result {mean, sizes, intervals}`);
@@ -993,7 +1003,7 @@ function recordsForecastInput(history: readonly ChartHistoryRow[], forecastRows:
   const future = forecastRows.filter((r) => r.unique_id === id);
   if (future.length === 0) throw new RangeError(`${fn}: forecast has no rows of unique_id ${String(id)}`);
   const past = seriesHistory(history, id, fn);
-  const shown = options.lastPoints === undefined ? past : past.slice(Math.max(0, past.length - options.lastPoints));
+  const shown = past.slice(firstShown(past.length, options));
   const levels = chosenLevels(boundLevels(Object.keys(future[0] as ChartForecastRow)), options.level, fn);
   const column = (key: string): number[] => future.map((r) => numberField(r, key));
   return {
@@ -1013,7 +1023,7 @@ function jsonForecastInput(request: AnomalyChartRequest, result: ForecastChartRe
   const { start, row } = seriesStart(sizes, result.sizes, index);
   const length = sizes[index] as number;
   const h = result.sizes[index] as number;
-  const from = options.lastPoints === undefined ? 0 : Math.max(0, length - options.lastPoints);
+  const from = firstShown(length, options);
   const values = Array.from({ length: length - from }, (_, i) => request.series.y[start + from + i] as number);
   const slice = (a: ArrayLike<number>): number[] => Array.from({ length: h }, (_, k) => a[row + k] as number);
   const intervals = result.intervals ?? {};
@@ -1070,16 +1080,14 @@ export function plotAnomalies(
     if (!Array.isArray(rows)) throw new RangeError(`${fn}: with record rows as history, detection must be the rows of detectAnomaliesRecords (or its result)`);
     input = withDateTicks(recordsAnomalyInput(history, rows, options));
   } else {
-    if (history === null || typeof history !== "object" || typeof (history as AnomalyChartRequest).series !== "object") {
-      throw new RangeError(`${fn}: history must be record rows {unique_id, ds, y} or a request body {series: {y, sizes}}`);
-    }
+    checkRequestBody(history, fn);
     const result = detection as AnomalyChartResult;
     if (Array.isArray(detection) || result === null || typeof result !== "object" || result.idxs === undefined) {
       throw new RangeError(`${fn}: with a request body as history, detection must be its JSON result {mean, sizes, idxs, anomaly, intervals}`);
     }
     const index = options.seriesIndex ?? 0;
     const full = anomalyChartInput(history as AnomalyChartRequest, result, index, frame(options, `series ${index}: anomalies in the last ${String(result.sizes[index] ?? 0)} points`));
-    const from = options.lastPoints === undefined ? 0 : Math.max(0, full.values.length - options.lastPoints);
+    const from = firstShown(full.values.length, options);
     input = cropAnomalyChartInput(full, from);
   }
   return renderAnomalyChart(input);
@@ -1122,6 +1130,6 @@ function recordsAnomalyInput(history: readonly ChartHistoryRow[], detected: read
     highlightLabel: "detection window",
     ...(level !== undefined ? { intervalLabel: `${level}% interval` } : {}),
   };
-  const from = options.lastPoints === undefined ? 0 : Math.max(0, past.length - options.lastPoints);
+  const from = firstShown(past.length, options);
   return cropAnomalyChartInput(full, from);
 }
