@@ -313,6 +313,23 @@ function bandOpacity(count: number): string {
   return count === 1 ? "0.35" : "1";
 }
 
+/** How many x tick labels fit side by side in `plotWidth` px (2 to 8): the longest label at about 6.5 px a character plus a 24 px gap (4 characters when there are no labels). */
+function tickFit(labels: readonly string[] | undefined, plotWidth: number): number {
+  const longest = labels === undefined ? 4 : labels.reduce((m, l) => Math.max(m, l.length), 0);
+  return Math.max(2, Math.min(8, Math.floor(plotWidth / (longest * 6.5 + 24))));
+}
+
+/** Where series `index` starts: its first value in the request's y and its first row in the result. */
+function seriesStart(sizes: ArrayLike<number>, resultSizes: ArrayLike<number>, index: number): { start: number; row: number } {
+  let start = 0;
+  let row = 0;
+  for (let i = 0; i < index; i++) {
+    start += sizes[i] as number;
+    row += resultSizes[i] as number;
+  }
+  return { start, row };
+}
+
 function checkInput(input: AnomalyChartInput): void {
   if (input === null || typeof input !== "object") throw new RangeError("renderAnomalyChart: input must be an object");
   if (typeof input.title !== "string") throw new RangeError("renderAnomalyChart: title must be a string");
@@ -435,9 +452,7 @@ export function renderAnomalyChart(input: AnomalyChartInput): string {
   );
   if (nX > 0) {
     // fewer ticks when the labels are long (dates with times), so they do not overlap
-    const longest = input.labels === undefined ? 4 : input.labels.reduce((m, l) => Math.max(m, l.length), 0);
-    const fit = Math.max(2, Math.min(8, Math.floor((plotRight - plotLeft) / (longest * 6.5 + 24))));
-    const ticks = input.xTicks ?? defaultXTicks(nX - 1, fit);
+    const ticks = input.xTicks ?? defaultXTicks(nX - 1, tickFit(input.labels, plotRight - plotLeft));
     for (const t of ticks) {
       if (!Number.isFinite(t) || t < 0 || t > nX - 1) continue;
       const x = px(xScale.map(t));
@@ -625,12 +640,7 @@ export function anomalyChartInput(
   if (result.sizes.length !== sizes.length) {
     throw new RangeError("anomalyChartInput: result.sizes must have one entry per series of the request");
   }
-  let start = 0;
-  let row = 0;
-  for (let i = 0; i < seriesIndex; i++) {
-    start += sizes[i] as number;
-    row += result.sizes[i] as number;
-  }
+  const { start, row } = seriesStart(sizes, result.sizes, seriesIndex);
   const length = sizes[seriesIndex] as number;
   const rows = result.sizes[seriesIndex] as number;
   const values = Array.from({ length }, (_, i) => request.series.y[start + i] as number);
@@ -858,9 +868,7 @@ function dateTicks(labels: readonly string[], fit: number): number[] | null {
 /** Time-axis ticks of a dated chart input: calendar boundaries when its labels are dates and the input has none. */
 function withDateTicks(input: AnomalyChartInput): AnomalyChartInput {
   if (input.xTicks !== undefined || input.labels === undefined) return input;
-  const width = (input.width ?? 960) - 92;
-  const longest = input.labels.reduce((m, l) => Math.max(m, l.length), 0);
-  const ticks = dateTicks(input.labels, Math.max(2, Math.min(8, Math.floor(width / (longest * 6.5 + 24)))));
+  const ticks = dateTicks(input.labels, tickFit(input.labels, (input.width ?? 960) - 92));
   return ticks === null ? input : { ...input, xTicks: ticks };
 }
 
@@ -905,6 +913,18 @@ function checkPlotOptions(options: PlotOptions, fn: string): void {
   if (options.seriesIndex !== undefined && !(Number.isInteger(options.seriesIndex) && options.seriesIndex >= 0)) {
     throw new RangeError(`${fn}: options.seriesIndex must be an integer >= 0`);
   }
+}
+
+/** A history that is not record rows must be a request body `{series: {y, sizes}}`, else a RangeError. */
+function checkRequestBody(history: unknown, fn: string): void {
+  if (history === null || typeof history !== "object" || typeof (history as AnomalyChartRequest).series !== "object") {
+    throw new RangeError(`${fn}: history must be record rows {unique_id, ds, y} or a request body {series: {y, sizes}}`);
+  }
+}
+
+/** The first of `length` history points shown: the last `options.lastPoints` of them (all when not given). */
+function firstShown(length: number, options: PlotOptions): number {
+  return options.lastPoints === undefined ? 0 : Math.max(0, length - options.lastPoints);
 }
 
 /** The history rows of one series in time order, or a RangeError naming the id. */
@@ -968,9 +988,7 @@ export function plotForecast(
     if (!Array.isArray(rows)) throw new RangeError(`${fn}: with record rows as history, forecast must be the rows of forecastRecords (or its result)`);
     return renderAnomalyChart(withDateTicks(recordsForecastInput(history, rows, options)));
   }
-  if (history === null || typeof history !== "object" || typeof (history as AnomalyChartRequest).series !== "object") {
-    throw new RangeError(`${fn}: history must be record rows {unique_id, ds, y} or a request body {series: {y, sizes}}`);
-  }
+  checkRequestBody(history, fn);
   const result = forecast as ForecastChartResult;
   if (Array.isArray(forecast) || result === null || typeof result !== "object" || result.mean === undefined || result.sizes === undefined) {
     throw new RangeError(`${fn}: with a request body as history, forecast must be its JSON result {mean, sizes, intervals}`);
@@ -985,7 +1003,7 @@ function recordsForecastInput(history: readonly ChartHistoryRow[], forecastRows:
   const future = forecastRows.filter((r) => r.unique_id === id);
   if (future.length === 0) throw new RangeError(`${fn}: forecast has no rows of unique_id ${String(id)}`);
   const past = seriesHistory(history, id, fn);
-  const shown = options.lastPoints === undefined ? past : past.slice(Math.max(0, past.length - options.lastPoints));
+  const shown = past.slice(firstShown(past.length, options));
   const levels = chosenLevels(boundLevels(Object.keys(future[0] as ChartForecastRow)), options.level, fn);
   const column = (key: string): number[] => future.map((r) => numberField(r, key));
   return {
@@ -1002,15 +1020,10 @@ function jsonForecastInput(request: AnomalyChartRequest, result: ForecastChartRe
   const index = options.seriesIndex ?? 0;
   if (index >= sizes.length) throw new RangeError(`${fn}: options.seriesIndex must be below the number of series (${sizes.length})`);
   if (result.sizes.length !== sizes.length) throw new RangeError(`${fn}: the result has ${result.sizes.length} series, the request ${sizes.length}`);
-  let start = 0;
-  let row = 0;
-  for (let i = 0; i < index; i++) {
-    start += sizes[i] as number;
-    row += result.sizes[i] as number;
-  }
+  const { start, row } = seriesStart(sizes, result.sizes, index);
   const length = sizes[index] as number;
   const h = result.sizes[index] as number;
-  const from = options.lastPoints === undefined ? 0 : Math.max(0, length - options.lastPoints);
+  const from = firstShown(length, options);
   const values = Array.from({ length: length - from }, (_, i) => request.series.y[start + from + i] as number);
   const slice = (a: ArrayLike<number>): number[] => Array.from({ length: h }, (_, k) => a[row + k] as number);
   const intervals = result.intervals ?? {};
@@ -1067,16 +1080,14 @@ export function plotAnomalies(
     if (!Array.isArray(rows)) throw new RangeError(`${fn}: with record rows as history, detection must be the rows of detectAnomaliesRecords (or its result)`);
     input = withDateTicks(recordsAnomalyInput(history, rows, options));
   } else {
-    if (history === null || typeof history !== "object" || typeof (history as AnomalyChartRequest).series !== "object") {
-      throw new RangeError(`${fn}: history must be record rows {unique_id, ds, y} or a request body {series: {y, sizes}}`);
-    }
+    checkRequestBody(history, fn);
     const result = detection as AnomalyChartResult;
     if (Array.isArray(detection) || result === null || typeof result !== "object" || result.idxs === undefined) {
       throw new RangeError(`${fn}: with a request body as history, detection must be its JSON result {mean, sizes, idxs, anomaly, intervals}`);
     }
     const index = options.seriesIndex ?? 0;
     const full = anomalyChartInput(history as AnomalyChartRequest, result, index, frame(options, `series ${index}: anomalies in the last ${String(result.sizes[index] ?? 0)} points`));
-    const from = options.lastPoints === undefined ? 0 : Math.max(0, full.values.length - options.lastPoints);
+    const from = firstShown(full.values.length, options);
     input = cropAnomalyChartInput(full, from);
   }
   return renderAnomalyChart(input);
@@ -1119,6 +1130,6 @@ function recordsAnomalyInput(history: readonly ChartHistoryRow[], detected: read
     highlightLabel: "detection window",
     ...(level !== undefined ? { intervalLabel: `${level}% interval` } : {}),
   };
-  const from = options.lastPoints === undefined ? 0 : Math.max(0, past.length - options.lastPoints);
+  const from = firstShown(past.length, options);
   return cropAnomalyChartInput(full, from);
 }

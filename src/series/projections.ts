@@ -9,8 +9,6 @@
 import { medianInPlace } from "../stats/quantile.js";
 import { olsSlope, sesGridFit } from "../stats/smoothing.js";
 
-/** Smoothing parameters tried for the SES part of the Theta projection. */
-
 /**
  * Default number of past cycles whose phase values the seasonal profile and
  * the Theta projection's seasonal indices take the median of. Chosen among 3,
@@ -231,7 +229,7 @@ function seasonalThetaUnchecked(y: ArrayLike<number>, n: number, season: number,
   sesGridFit(x, n, 1e-15, ses);
   const bestAlpha = ses[0]!;
   const bestLevel = ses[1]!;
-  const slope = n > 1 ? olsSlope(x) : 0;
+  const slope = olsSlope(x); // 0 for one point
   const shift = (1 - Math.pow(1 - bestAlpha, n)) / bestAlpha;
   for (let k = 0; k < h; k++) {
     const adjusted = bestLevel + 0.5 * slope * (k + shift);
@@ -275,7 +273,6 @@ function seasonalIndices(x: Float64Array, season: number, cycles: number, multip
   for (let j = 0; j < season; j++) index[j] = multiplicative ? index[j]! / mean : index[j]! - mean;
   return index;
 }
-
 
 function projectUnchecked(method: ProjectionMethod, y: ArrayLike<number>, n: number, season: number, h: number, cycles: number): Float64Array {
   if (method === "seasonal-naive") return seasonalNaiveUnchecked(y, n, season, h);
