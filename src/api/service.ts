@@ -41,6 +41,7 @@ import {
   ownJob,
   resolveJobLimits,
   runOneJob,
+  type JobWork,
   runPendingJobs,
   submitJob,
   toJsonRequest,
@@ -272,7 +273,7 @@ export function createService(options: ServiceOptions): ForecastService {
   const pipelines = options.pipelines ?? DEFAULT_PIPELINES;
   const maxModels = options.maxFinetunedModels ?? 50;
   const jobLimits = resolveJobLimits(options.jobLimits);
-  const jobClock: JobClock = { clock, resultTtlMs: jobLimits.resultTtlMs };
+  const jobClock: JobClock = { clock, resultTtlMs: jobLimits.resultTtlMs, leaseMs: jobLimits.leaseMs };
   const pendingQuota = { maxJobs: jobLimits.maxPendingJobs, maxValues: jobLimits.maxPendingValues };
   const now = (): string => clock().toISOString();
   const aliasTable = modelAliasTable(options.modelAliases);
@@ -560,10 +561,10 @@ export function createService(options: ServiceOptions): ForecastService {
         return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
       }
       case "getJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "ft", nowMs())));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "ft", jobClock)));
       case "cancelJob":
       case "cancelAnyJob": {
-        const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null, nowMs());
+        const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null, jobClock);
         const cancelled = await cancelJob(store, job, jobClock);
         // only the cancel that moved the job from pending gets here: its reservation is released once
         if (job.reservation !== undefined) await store.settleTokens(job.accountId, job.reservation.id, 0);
@@ -619,9 +620,9 @@ export function createService(options: ServiceOptions): ForecastService {
         return ok(await submitPaid(account, requestID, task, raw, work.estimate));
       }
       case "getForecastJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc", nowMs())));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc", jobClock)));
       case "getCrossValidationJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "cv", nowMs())));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "cv", jobClock)));
       case "modelParams": {
         const query = queryParams(req.path);
         const errors = new ErrorCollector();
@@ -724,10 +725,11 @@ export function createService(options: ServiceOptions): ForecastService {
   /**
    * The work of a stored job: forecast and cross-validation as their routes,
    * fine-tune with storing the model. Its reservation is leased while it
-   * runs and settled with the tokens used (released when the work fails);
-   * the tokens are charged when nothing was reserved.
+   * runs and released when the work fails; once the runner has recorded the
+   * result, `settle` charges the tokens used (nothing when the job had been
+   * declared failed meanwhile: its lease lapsed).
    */
-  const runStoredJob = async (job: StoredJob): Promise<unknown> => {
+  const runStoredJob = async (job: StoredJob): Promise<JobWork> => {
     const reservation = job.reservation ?? null;
     const work = async (): Promise<{ value: unknown; used: number }> => {
       if (job.task === "fc" || job.task === "cv") return (await prepareWork(job.task, job.accountId, job.request)).run();
@@ -737,19 +739,18 @@ export function createService(options: ServiceOptions): ForecastService {
     };
     if (reservation === null) {
       const done = await work();
-      await store.chargeTokens(job.accountId, done.used);
-      return done.value;
+      return { value: done.value, settle: async (kept) => (kept ? store.chargeTokens(job.accountId, done.used) : undefined) };
     }
     // claimed: from now on the reservation lapses unless this process keeps renewing it
     await store.renewReservation(job.accountId, reservation.id, jobLimits.leaseMs, nowMs());
-    let used = 0;
+    let done: { value: unknown; used: number };
     try {
-      const done = await withLease(store, job.accountId, reservation.id, jobLimits.leaseMs, clock, work);
-      used = done.used;
-      return done.value;
-    } finally {
-      await store.settleTokens(job.accountId, reservation.id, used);
+      done = await withLease(store, job.accountId, reservation.id, jobLimits.leaseMs, clock, work);
+    } catch (e) {
+      await store.settleTokens(job.accountId, reservation.id, 0);
+      throw e;
     }
+    return { value: done.value, settle: (kept) => store.settleTokens(job.accountId, reservation.id, kept ? done.used : 0) };
   };
 
   const runJobs = (): Promise<RunJobsSummary> => runPendingJobs(store, jobClock, runStoredJob);
