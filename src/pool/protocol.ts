@@ -1,0 +1,74 @@
+/**
+ * The messages between the pool (main thread) and its workers, and errors
+ * carried across as data (a thread boundary keeps neither classes nor
+ * custom fields).
+ * @module
+ */
+import { ValidationError, type ErrorItem } from "../errors.js";
+import type { ServiceLimits } from "../api/requests.js";
+import type { FinetunedWeights } from "../types.js";
+import type { SplitEndpoint } from "./split.js";
+
+/** The pool's functions a worker runs by name (the main export's functions of the same names). */
+export type PoolFunction =
+  | "forecast"
+  | "detectAnomaliesOnline"
+  | "historicForecast"
+  | "finetune"
+  | "forecastRecords"
+  | "detectAnomaliesRecords"
+  | "historicForecastRecords"
+  | "finetuneRecords";
+
+/** What a worker is asked to do. */
+export type PoolTask =
+  /** Run a function of the main export on its arguments (the call options travel apart: they hold functions). */
+  | {
+      readonly kind: "call";
+      readonly fn: PoolFunction;
+      readonly args: readonly unknown[];
+      readonly limits: Partial<ServiceLimits> | undefined;
+      /** The fine-tuned model the body names, looked up on the main thread (`null`: none or unknown). */
+      readonly finetuned: { readonly id: string; readonly weights: FinetunedWeights } | null;
+      readonly progress: boolean;
+    }
+  /** Parse a JSON text or bytes body and split it (see `splitRequest`); the parts come back with their `y` moved. */
+  | { readonly kind: "split"; readonly endpoint: SplitEndpoint; readonly body: unknown; readonly parts: number; readonly limits: ServiceLimits }
+  /** Run a typed request through the library's pipeline of an endpoint (`runEndpoint`), as the service's paid work. */
+  | { readonly kind: "endpoint"; readonly endpoint: "forecast" | "anomaly" | "historic" | "finetune"; readonly request: unknown };
+
+/** A worker's message: a progress report of the running task, or its outcome. */
+export type PoolReply =
+  | { readonly id: number; readonly progress: { readonly stage: string; readonly done: number; readonly total: number } }
+  | { readonly id: number; readonly ok: true; readonly value: unknown }
+  | { readonly id: number; readonly ok: false; readonly error: SerializedError };
+
+/** An error as data. */
+export interface SerializedError {
+  readonly name: string;
+  readonly message: string;
+  readonly stack?: string;
+  /** The 422 items of a `ValidationError`. */
+  readonly detail?: readonly ErrorItem[];
+}
+
+/** An error as data, for the main thread. */
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof ValidationError) return { name: error.name, message: error.message, detail: error.detail, ...(error.stack !== undefined ? { stack: error.stack } : {}) };
+  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack !== undefined ? { stack: error.stack } : {}) };
+  return { name: "Error", message: String(error) };
+}
+
+/** The error again, of the class the call would have thrown on this thread (`ValidationError`, `RangeError`, `TypeError`, else `Error`). */
+export function deserializeError(data: SerializedError): Error {
+  let error: Error;
+  if (data.name === "ValidationError" && data.detail !== undefined) error = new ValidationError([...data.detail]);
+  else if (data.name === "RangeError") error = new RangeError(data.message);
+  else if (data.name === "TypeError") error = new TypeError(data.message);
+  else {
+    error = new Error(data.message);
+    if (data.name !== "Error") error.name = data.name;
+  }
+  if (data.stack !== undefined) error.stack = data.stack;
+  return error;
+}
