@@ -174,11 +174,9 @@ function isTextBody(body: unknown): boolean {
   return typeof body === "string" || bodyBytes(body) !== null;
 }
 
-/** A copy of a text or bytes body for a worker (the caller's buffer stays the caller's). */
+/** A text or bytes body as it goes to a worker: copied by postMessage (the caller's buffer stays the caller's), never walked here. */
 function textCopy(body: unknown): unknown {
-  if (typeof body === "string") return body;
-  const bytes = bodyBytes(body) as Uint8Array;
-  return bytes.slice();
+  return typeof body === "string" ? body : (bodyBytes(body) as Uint8Array);
 }
 
 /** Yields to the event loop (between the parts of a big request). */
@@ -380,7 +378,10 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       for (const part of parts) {
         const moved = text ? { body: part.body as Record<string, unknown>, transfer: [] } : movableBody(part.body as Record<string, unknown>);
         const task: PoolTask = { kind: "call", fn, args: [moved.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
-        pending.push(submit(task, moved.transfer, progress(part.index)));
+        const result = submit(task, moved.transfer, progress(part.index));
+        // judged below with the other parts (a part refused is not this call's answer yet)
+        result.catch(() => undefined);
+        pending.push(result);
         // converting and posting a part is work on this thread: let the event loop in between parts
         if (!text) await nextTurn();
       }
