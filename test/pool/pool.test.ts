@@ -195,3 +195,45 @@ describe("createPool: workers that stop, and shutdown", () => {
     expect(() => poolModule.createPool({ threads: 1.5 })).toThrow(/threads must be an integer >= 1/);
   });
 });
+
+describe("createService with a pool", () => {
+  it("answers every paid route as without it, and runs each model call through the pool", async () => {
+    const calls: string[] = [];
+    const recording = {
+      runEndpoint: (endpoint: "forecast" | "anomaly" | "historic" | "finetune", request: unknown) => {
+        calls.push(endpoint);
+        return pool.runEndpoint(endpoint, request as never);
+      },
+    };
+    const make = (extra: { pool?: typeof recording }) => {
+      let t = Date.UTC(2026, 0, 1);
+      return library.createService({
+        accounts: [{ id: "acme", apiKeys: ["key-1"], credits: 1e9, hasPaymentMethod: true }],
+        clock: () => new Date((t += 1000)),
+        ids: library.seededIdSequence("pool-service"),
+        ...extra,
+      });
+    };
+    const here = make({});
+    const pooled = make({ pool: recording });
+    const y = Array.from({ length: 150 }, (_, t) => 20 + 5 * Math.sin(t / 2) + (t % 4));
+    const series = { y: [...y, ...y.map((v) => v + 3)], sizes: [150, 150] };
+    const requests: [string, Record<string, unknown>][] = [
+      ["/v2/forecast", { series, freq: "D", h: 5, level: [80] }],
+      ["/v2/online_anomaly_detection", { series, freq: "D", h: 3, detection_size: 4 }],
+      ["/v2/historic_forecast", { series, freq: "D", level: [90] }],
+      ["/v2/cross_validation", { series, freq: "D", h: 3, n_windows: 3 }],
+      ["/v2/finetune", { series, freq: "D", finetune_steps: 1, output_model_id: "m1" }],
+      ["/v2/forecast", { series, freq: "D", h: 2, finetuned_model_id: "m1" }],
+      ["/v2/forecast", { series, freq: "D", h: -2 }],
+    ];
+    for (const [path, body] of requests) {
+      const request = { method: "POST", path, headers: { authorization: "Bearer key-1", "content-type": "application/json" }, body: JSON.stringify(body) };
+      const [a, b] = [await here.handle(request), await pooled.handle(request)];
+      expect(`${path} ${b.status} ${json(b.body)}`).toBe(`${path} ${a.status} ${json(a.body)}`);
+    }
+    // one call per forecast, anomaly, historic, fine-tune and fine-tuned forecast, three for the windows; none for the 422
+    expect(calls).toEqual(["forecast", "anomaly", "historic", "forecast", "forecast", "forecast", "finetune", "forecast"]);
+    expect(() => library.createService({ accounts: [], pool: recording, pipelines: { forecast: () => null } as never })).toThrow(/pool or pipelines/);
+  });
+});
