@@ -18,7 +18,7 @@ import type { AnomalyResult, FinetuneResult, ForecastResult, HistoricResult } fr
 import { isMissingValuesWarning } from "../forecast/index.js";
 import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
-import { deserializeError, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
+import { deserializeError, unpackResult, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
 import { movableBody, splitRequest, type SplitEndpoint } from "./split.js";
 import type { PoolWorkerData } from "./worker.js";
 
@@ -333,7 +333,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
   };
 
   /** A function of the main export run whole on one worker. */
-  const whole = (fn: PoolFunction, args: unknown[], options: CoreCallOptions, finetuned: { id: string; weights: FinetunedWeights } | null): Promise<unknown> => {
+  const wholeOn = (fn: PoolFunction, args: unknown[], options: CoreCallOptions, finetuned: { id: string; weights: FinetunedWeights } | null): Promise<unknown> => {
     const task: PoolTask = { kind: "call", fn, args, limits: options.limits, finetuned, progress: options.onProgress !== undefined };
     return submit(task, [], progressOf(options, 1)(0));
   };
@@ -344,13 +344,14 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       const endpoint = ENDPOINT_OF[fn];
       const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
       const text = isTextBody(body);
-      const wholeCall = (finetunedId: unknown) => whole(fn, [text ? textCopy(body) : body], options, finetunedFor(finetunedId, options.finetunedModels));
+      const wholeCall = (finetunedId: unknown) => wholeOn(fn, [text ? textCopy(body) : body], options, finetunedFor(finetunedId, options.finetunedModels));
       const objectId = (b: unknown) => (typeof b === "object" && b !== null ? (b as Record<string, unknown>).finetuned_model_id : undefined);
+      const whole = async (finetunedId: unknown) => unpackResult(await wholeCall(finetunedId));
       if (endpoint === undefined || threads < 2) {
-        if (!text || options.finetunedModels === undefined) return wholeCall(objectId(body));
+        if (!text || options.finetunedModels === undefined) return whole(objectId(body));
         // the fine-tuned model's id is inside the text: a worker reads it
         const peek = (await submit({ kind: "split", endpoint: "forecast", body: textCopy(body), parts: 1, limits })) as { finetunedId: string | null };
-        return wholeCall(peek.finetunedId);
+        return whole(peek.finetunedId);
       }
       const wanted = (values: number, series: number) => Math.min(series, Math.max(threads, Math.ceil(values / partValues)));
       let parts: RequestPart[] | null;
@@ -371,7 +372,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         parts = splitRequest(endpoint, body, wanted(values, count), limits);
         finetunedId = objectId(body);
       }
-      if (parts === null) return wholeCall(finetunedId);
+      if (parts === null) return whole(finetunedId);
       const finetuned = finetunedFor(finetunedId, options.finetunedModels);
       const progress = progressOf(options, parts.length);
       const pending: Promise<unknown>[] = [];
@@ -389,15 +390,16 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       const stopped = settled.find((s): s is PromiseRejectedResult => s.status === "rejected" && s.reason instanceof WorkerStoppedError);
       if (stopped !== undefined) throw stopped.reason;
       // a part refused (the whole body's error is the answer), or warnings that count the request's values: run it whole
-      if (settled.some((s) => s.status === "rejected")) return wholeCall(finetunedId);
+      if (settled.some((s) => s.status === "rejected")) return whole(finetunedId);
       const results = settled.map((s) => (s as PromiseFulfilledResult<{ warnings: string[] }>).value);
       const first = JSON.stringify(results[0]?.warnings);
-      if (results.some((r) => JSON.stringify(r.warnings) !== first || r.warnings.some(isMissingValuesWarning))) return wholeCall(finetunedId);
-      return merge(parts, results);
+      if (results.some((r) => JSON.stringify(r.warnings) !== first || r.warnings.some(isMissingValuesWarning))) return whole(finetunedId);
+      // the parts' row arrays came as Float64Arrays: merged by block copies, then lists again
+      return unpackResult(merge(parts, results));
     });
 
   const records = (fn: PoolFunction, rows: unknown, recordOptions: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
-    call(() => whole(fn, [rows, recordOptions], options, finetunedFor((recordOptions as { finetuned_model_id?: unknown } | undefined)?.finetuned_model_id, options.finetunedModels)));
+    call(async () => unpackResult(await wholeOn(fn, [rows, recordOptions], options, finetunedFor((recordOptions as { finetuned_model_id?: unknown } | undefined)?.finetuned_model_id, options.finetunedModels))));
 
   return {
     threads,

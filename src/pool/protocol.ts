@@ -72,3 +72,63 @@ export function deserializeError(data: SerializedError): Error {
   if (data.stack !== undefined) error.stack = data.stack;
   return error;
 }
+
+/** The per-row number arrays of a result (top level, and inside `intervals`) that travel as `Float64Array`s. */
+const ROW_FIELDS = ["mean", "anomaly_score", "accumulated_anomaly_score"];
+
+/** A list of numbers as a `Float64Array`, or `null` when it holds anything else. */
+function packedNumbers(v: unknown): Float64Array | null {
+  if (!Array.isArray(v)) return null;
+  const out = new Float64Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
+    if (typeof x !== "number") return null;
+    out[i] = x;
+  }
+  return out;
+}
+
+/**
+ * A JSON result with its per-row number lists (`mean`, scores, interval
+ * bounds) as `Float64Array`s whose buffers are listed in `transfer`: they
+ * move to the main thread instead of being copied value by value. Lists
+ * holding anything but numbers stay lists. {@link unpackResult} undoes it.
+ */
+export function packResult(value: unknown): { value: unknown; transfer: ArrayBuffer[] } {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { value, transfer: [] };
+  const transfer: ArrayBuffer[] = [];
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const key of ROW_FIELDS) {
+    const packed = packedNumbers(out[key]);
+    if (packed !== null) {
+      out[key] = packed;
+      transfer.push(packed.buffer as ArrayBuffer);
+    }
+  }
+  const intervals = out.intervals;
+  if (typeof intervals === "object" && intervals !== null && !Array.isArray(intervals)) {
+    const copy: Record<string, unknown> = { ...(intervals as Record<string, unknown>) };
+    for (const key of Object.keys(copy)) {
+      const packed = packedNumbers(copy[key]);
+      if (packed !== null) {
+        copy[key] = packed;
+        transfer.push(packed.buffer as ArrayBuffer);
+      }
+    }
+    out.intervals = copy;
+  }
+  return { value: out, transfer };
+}
+
+/** A result of {@link packResult} (or a merge of such results) with its `Float64Array`s back as lists, in place. */
+export function unpackResult<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const out = value as Record<string, unknown>;
+  for (const key of ROW_FIELDS) if (out[key] instanceof Float64Array) out[key] = Array.from(out[key] as Float64Array);
+  const intervals = out.intervals;
+  if (typeof intervals === "object" && intervals !== null && !Array.isArray(intervals)) {
+    const bounds = intervals as Record<string, unknown>;
+    for (const key of Object.keys(bounds)) if (bounds[key] instanceof Float64Array) bounds[key] = Array.from(bounds[key] as Float64Array);
+  }
+  return value;
+}

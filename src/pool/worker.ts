@@ -11,7 +11,7 @@ import type { CoreCallOptions } from "../api/entry-points.js";
 import { DEFAULT_PIPELINES } from "../api/pipelines.js";
 import { adoptSharedParameters } from "../model/weights.js";
 import type { ModelName } from "../types.js";
-import { serializeError, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
+import { packResult, serializeError, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
 import { movableBody, splitRequest } from "./split.js";
 
 /** What `createPool` passes to each worker. */
@@ -50,7 +50,8 @@ function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: Tra
     const at = callOptionsIndex(task.fn);
     while (args.length < at) args.push(undefined);
     args[at] = options;
-    post({ id, ok: true, value: (FUNCTIONS[task.fn] as (...a: unknown[]) => unknown)(...args) });
+    const packed = packResult((FUNCTIONS[task.fn] as (...a: unknown[]) => unknown)(...args));
+    post({ id, ok: true, value: packed.value }, packed.transfer);
     return;
   }
   if (task.kind === "split") {
