@@ -366,6 +366,8 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         parts = split.parts;
         finetunedId = split.finetunedId;
       } else {
+        // the split walks the body's values: in a turn of its own, not in the caller's (many calls made at once)
+        await nextTurn();
         const series = (body as { series?: { y?: unknown; sizes?: unknown } } | null)?.series;
         const values = Array.isArray(series?.y) || ArrayBuffer.isView(series?.y) ? (series?.y as ArrayLike<unknown>).length : 0;
         const count = Array.isArray(series?.sizes) ? series.sizes.length : 0;
