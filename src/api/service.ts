@@ -106,7 +106,10 @@ export interface ServiceOptions {
    * credits and the store stay here. Given with `pipelines`, `createService`
    * throws (the pool runs the library's own pipelines).
    */
-  readonly pool?: { runEndpoint(endpoint: "forecast" | "anomaly" | "historic" | "finetune", request: unknown): Promise<unknown> };
+  readonly pool?: {
+    /** The JSON result of a typed request of `endpoint`, as `runEndpoint` with the library's pipelines computes it (on another thread). */
+    runEndpoint(endpoint: "forecast" | "anomaly" | "historic" | "finetune", request: unknown): Promise<unknown>;
+  };
   /**
    * Called after an async route stored a pending job, before it is answered:
    * hand the id to your own queue (e.g. BullMQ) whose workers call
