@@ -298,7 +298,8 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
   const modelRaw = ownProperty(raw, "model");
   const freqRaw = ownProperty(raw, "freq");
   const freq = (typeof freqRaw === "string" ? parseFreq(freqRaw)?.name : undefined) ?? "D";
-  const model = isModelName(modelRaw) ? modelRaw : endpoint === "forecast" ? defaultModel(freq) : "forecastmodel-1";
+  const hRaw = ownProperty(raw, "h");
+  const model = isModelName(modelRaw) ? modelRaw : endpoint === "forecast" ? defaultModel(freq, typeof hRaw === "number" ? hRaw : undefined) : "forecastmodel-1";
   const { horizon, inputSize } = modelParams(model, freq);
   let windows = 0;
   let trainingPasses = 1;
@@ -485,9 +486,9 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   if (cross.length > 0) throw new ValidationError(cross);
   if (gaps.missing !== null) v.missing = fillValidatedGaps(v.series as ValidatedSeries, gaps.missing);
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
-  // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly and
-  // half-hourly data default to the high-frequency model, where it was measured to win.
-  if (endpoint === "forecast" && !v.modelGiven && typeof v.freq === "string") v.model = defaultModel(v.freq);
+  // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly to 5-minute data, and of
+  // per-minute data beyond 48 steps, default to the high-frequency model, where it was measured to win.
+  if (endpoint === "forecast" && !v.modelGiven && typeof v.freq === "string") v.model = defaultModel(v.freq, typeof v.h === "number" ? v.h : undefined);
   return v as unknown as ValidatedBodies[E];
 }
 
