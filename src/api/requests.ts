@@ -519,6 +519,19 @@ export function sdkBodyForms(raw: unknown, freqs: readonly string[]): { raw: unk
   }
   const series = ownProperty(raw, "series");
   if (isJsonObject(series)) {
+    // the SDK's categorical features (indices of X rows holding labels): not read here, so refused rather than read as numbers
+    const categorical = ownProperty(series, "categorical_exog");
+    if (Array.isArray(categorical) && categorical.length > 0) {
+      return {
+        raw,
+        errors: [
+          valueError(
+            ["body", "series", "categorical_exog"],
+            "categorical features are not supported: encode each one as numeric X rows (one 0/1 row per category but one) and send no categorical_exog",
+          ),
+        ],
+      };
+    }
     const inner = ownProperty(series, "X_future");
     if (inner !== undefined) {
       const { X_future: _moved, ...rest } = series as Record<string, unknown>;

@@ -188,3 +188,28 @@ describe("cross-validation with refit false and fine-tuning", () => {
     }
   });
 });
+
+describe("the SDK's categorical features (series.categorical_exog)", () => {
+  const labels = promo.map((p) => (p === 1 ? "promo" : "none"));
+  it("are refused at series.categorical_exog with what to do, on every model route, before any label is read as a number", async () => {
+    for (const [path, body] of [
+      ["/v2/forecast", sdkForecast({ y, sizes, X: [labels], X_future: [promoFuture.map(String)], categorical_exog: [0] })],
+      ["/v2/forecast", sdkForecast({ y, sizes, X: [promo], X_future: [promoFuture], categorical_exog: [0] })],
+      ["/v2/cross_validation", { series: { y, sizes, X: [labels], categorical_exog: [0] }, freq: "D", h: 3, n_windows: 2, hist_exog: [0] }],
+      ["/v2/anomaly_detection", { series: { y, sizes, X: [labels], categorical_exog: [0] }, freq: "D", level: [99] }],
+    ] as const) {
+      const res = await send(path, body);
+      expect(res.status).toBe(422);
+      const detail = (res.body as { detail: { loc: unknown[]; msg: string }[] }).detail;
+      expect(detail.map((d) => d.loc)).toEqual([["body", "series", "categorical_exog"]]);
+      expect(detail[0]!.msg).toMatch(/encode each one as numeric X rows/);
+    }
+  });
+
+  it("an empty list (the SDK without categorical columns) changes nothing", async () => {
+    const plain = await send("/v2/forecast", sdkForecast({ y, sizes, X: [promo], X_future: [promoFuture] }));
+    const empty = await send("/v2/forecast", sdkForecast({ y, sizes, X: [promo], X_future: [promoFuture], categorical_exog: [] }));
+    expect(empty.status).toBe(200);
+    expect(empty.body).toEqual(plain.body);
+  });
+});
