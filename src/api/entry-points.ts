@@ -5,6 +5,7 @@
  * stores and headers around them.
  * @module
  */
+import { foldFeatureArrays, type FeatureGroup } from "./categorical.js";
 import { ValidationError, valueError } from "../errors.js";
 import type { ProgressCallback } from "../progress.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
@@ -118,6 +119,18 @@ type EndpointResult<E extends ApiEndpoint> = E extends "anomaly" ? AnomalyResult
  * @category API rules
  */
 export function endpointRequest<E extends ApiEndpoint>(endpoint: E, body: ValidatedBodies[E], finetuned: FinetunedWeights | null): TypedRequests[E] {
+  const typed = typedRequest(endpoint, body, finetuned);
+  // categorical features: the answer's per-row feature arrays are folded back to the features sent (runEndpoint)
+  const groups = (body as WithFeatureGroups).featureGroups;
+  return groups === undefined ? typed : ({ ...typed, featureGroups: groups } as TypedRequests[E]);
+}
+
+/** A typed request that remembers where its features went (`expandCategorical`), so that its answer is folded back. */
+interface WithFeatureGroups {
+  readonly featureGroups?: readonly FeatureGroup[];
+}
+
+function typedRequest<E extends ApiEndpoint>(endpoint: E, body: ValidatedBodies[E], finetuned: FinetunedWeights | null): TypedRequests[E] {
   switch (endpoint) {
     case "forecast":
       return toForecastRequest(body as ValidatedBodies["forecast"], finetuned) as TypedRequests[E];
@@ -135,6 +148,12 @@ export function endpointRequest<E extends ApiEndpoint>(endpoint: E, body: Valida
  * @category API rules
  */
 export function runEndpoint<E extends ApiEndpoint>(endpoint: E, request: TypedRequests[E], pipelines: ApiPipelines): EndpointResult<E> {
+  const result = runTyped(endpoint, request, pipelines);
+  const groups = (request as WithFeatureGroups).featureGroups;
+  return groups === undefined ? result : (foldFeatureArrays(result as never, groups) as EndpointResult<E>);
+}
+
+function runTyped<E extends ApiEndpoint>(endpoint: E, request: TypedRequests[E], pipelines: ApiPipelines): EndpointResult<E> {
   type Out = EndpointResult<E>;
   switch (endpoint) {
     case "forecast": {

@@ -6,6 +6,7 @@
  * @module
  */
 import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { expandCategorical, type FeatureGroup } from "./categorical.js";
 import { fillMissing, parseFreq, seriesOffsets } from "../series/index.js";
 import type {
   AnomalyInput,
@@ -133,6 +134,8 @@ interface ModelGiven {
 export interface ValidatedForecastBody extends Infer<typeof CORE_REQUEST_SCHEMAS.forecast>, ModelGiven {
   /** 1 where `series.y` was missing (null or NaN) and was filled (`fillMissing`); null when nothing was missing. */
   missing?: Uint8Array | null;
+  /** Where each feature sent went in `series.X` when some were categorical (`expandCategorical`); absent otherwise. */
+  featureGroups?: FeatureGroup[];
 }
 
 /**
@@ -142,6 +145,8 @@ export interface ValidatedForecastBody extends Infer<typeof CORE_REQUEST_SCHEMAS
 export interface ValidatedAnomalyBody extends Infer<typeof CORE_REQUEST_SCHEMAS.anomaly>, ModelGiven {
   /** As in {@link ValidatedForecastBody.missing}. */
   missing?: Uint8Array | null;
+  /** As in {@link ValidatedForecastBody.featureGroups}. */
+  featureGroups?: FeatureGroup[];
 }
 
 /**
@@ -151,6 +156,8 @@ export interface ValidatedAnomalyBody extends Infer<typeof CORE_REQUEST_SCHEMAS.
 export interface ValidatedHistoricBody extends Infer<typeof CORE_REQUEST_SCHEMAS.historic>, ModelGiven {
   /** As in {@link ValidatedForecastBody.missing}. */
   missing?: Uint8Array | null;
+  /** As in {@link ValidatedForecastBody.featureGroups}. */
+  featureGroups?: FeatureGroup[];
 }
 
 /**
@@ -473,8 +480,12 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean },
 ): ValidatedBodies[E] {
   const gaps = endpoint === "forecast" || endpoint === "anomaly" || endpoint === "historic" || options.missingValues === true ? missingObservations(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body) : { raw: body, missing: null };
-  const { raw, errors: formItems } = sdkBodyForms(gaps.raw, options.core ? CORE_FREQS : API_FREQS);
-  if (formItems.length > 0) throw new ValidationError(formItems);
+  const forms = sdkBodyForms(gaps.raw, options.core ? CORE_FREQS : API_FREQS);
+  if (forms.errors.length > 0) throw new ValidationError(forms.errors);
+  // categorical features become 0/1 rows here (after X_future moved to the top level, hist_exog known)
+  const categorical = expandCategorical(forms.raw);
+  if (categorical.errors.length > 0) throw new ValidationError(categorical.errors);
+  const raw = categorical.raw;
   const limitItems = checkRequestLimits(endpoint, raw, options.limits);
   if (limitItems.length > 0) throw new ValidationError(limitItems);
   const schema = (options.core ? CORE_REQUEST_SCHEMAS : API_REQUEST_SCHEMAS)[endpoint];
@@ -485,6 +496,7 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   const cross = crossFieldRules(endpoint, v);
   if (cross.length > 0) throw new ValidationError(cross);
   if (gaps.missing !== null) v.missing = fillValidatedGaps(v.series as ValidatedSeries, gaps.missing);
+  if (categorical.groups !== null) v.featureGroups = categorical.groups;
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
   // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly to 5-minute data, and of
   // per-minute data beyond 48 steps, default to the high-frequency model, where it was measured to win.
@@ -519,19 +531,6 @@ export function sdkBodyForms(raw: unknown, freqs: readonly string[]): { raw: unk
   }
   const series = ownProperty(raw, "series");
   if (isJsonObject(series)) {
-    // the SDK's categorical features (indices of X rows holding labels): not read here, so refused rather than read as numbers
-    const categorical = ownProperty(series, "categorical_exog");
-    if (Array.isArray(categorical) && categorical.length > 0) {
-      return {
-        raw,
-        errors: [
-          valueError(
-            ["body", "series", "categorical_exog"],
-            "categorical features are not supported: encode each one as numeric X rows (one 0/1 row per category but one) and send no categorical_exog",
-          ),
-        ],
-      };
-    }
     const inner = ownProperty(series, "X_future");
     if (inner !== undefined) {
       const { X_future: _moved, ...rest } = series as Record<string, unknown>;

@@ -476,6 +476,11 @@ export function createService(options: ServiceOptions): ForecastService {
     }
     const { shape, errors: shapeErrors } = crossValidationShape(raw);
     if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
+    const seriesRaw = ownProperty(raw as Record<string, unknown>, "series");
+    const categorical = isJsonObject(seriesRaw) ? ownProperty(seriesRaw, "categorical_exog") : undefined;
+    if (Array.isArray(categorical) && categorical.length > 0) {
+      throw new ValidationError([valueError(["body", "series", "categorical_exog"], "categorical features are not supported by cross-validation yet: encode each one as numeric X rows (one 0/1 row per label but one) and send no categorical_exog")]);
+    }
     const rawBody = raw as Record<string, unknown>;
     // the series and the model fields, checked once (the windows' budget is checked below)
     const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, ...rest } = rawBody;

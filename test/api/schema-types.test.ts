@@ -14,8 +14,8 @@ import { UNLIMITED, validateEndpointBody } from "../../src/api/requests.js";
 /** true when A and B are the same type (mutual assignability of the exact shapes). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Holds<T extends true> = T;
-// the validator's own flags: modelGiven, and missing (the forecast's filled points, only when y had null or NaN)
-type WithoutFlag<T> = { readonly [K in keyof T as K extends "modelGiven" | "missing" ? never : K]: T[K] };
+// the validator's own flags: modelGiven, missing (the filled points, only when y had null or NaN) and featureGroups (only with categorical features)
+type WithoutFlag<T> = { readonly [K in keyof T as K extends "modelGiven" | "missing" | "featureGroups" ? never : K]: T[K] };
 type Plain<T> = { readonly [K in keyof T]: T[K] };
 
 export type Checks = [

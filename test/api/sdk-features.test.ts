@@ -16,6 +16,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_PIPELINES } from "../../src/api/pipelines.js";
 import { SDK_MODEL_ALIASES } from "../../src/api/model-aliases.js";
 import { sdkHistoricalFeatures } from "../../src/api/requests.js";
+import { expandCategorical } from "../../src/api/categorical.js";
 import { KEY_A, bearer, countingPipelines, sdkForecastBody, testService } from "./helpers.js";
 
 const real = testService({ pipelines: DEFAULT_PIPELINES, modelAliases: SDK_MODEL_ALIASES });
@@ -190,20 +191,62 @@ describe("cross-validation with refit false and fine-tuning", () => {
 });
 
 describe("the SDK's categorical features (series.categorical_exog)", () => {
-  const labels = promo.map((p) => (p === 1 ? "promo" : "none"));
-  it("are refused at series.categorical_exog with what to do, on every model route, before any label is read as a number", async () => {
-    for (const [path, body] of [
-      ["/v2/forecast", sdkForecast({ y, sizes, X: [labels], X_future: [promoFuture.map(String)], categorical_exog: [0] })],
-      ["/v2/forecast", sdkForecast({ y, sizes, X: [promo], X_future: [promoFuture], categorical_exog: [0] })],
-      ["/v2/cross_validation", { series: { y, sizes, X: [labels], categorical_exog: [0] }, freq: "D", h: 3, n_windows: 2, hist_exog: [0] }],
-      ["/v2/anomaly_detection", { series: { y, sizes, X: [labels], categorical_exog: [0] }, freq: "D", level: [99] }],
-    ] as const) {
-      const res = await send(path, body);
-      expect(res.status).toBe(422);
-      const detail = (res.body as { detail: { loc: unknown[]; msg: string }[] }).detail;
-      expect(detail.map((d) => d.loc)).toEqual([["body", "series", "categorical_exog"]]);
-      expect(detail[0]!.msg).toMatch(/encode each one as numeric X rows/);
-    }
+  // a future categorical feature (the day's kind: three labels) and a historical numeric one, in the SDK's order
+  const kinds = ["weekday", "promo", "holiday"];
+  const kind = Array.from({ length: n }, (_, t) => kinds[t % 9 === 4 ? 1 : t % 13 === 0 ? 2 : 0]!);
+  const kindFuture = Array.from({ length: sizes.length * h }, (_, j) => kinds[j % 3 === 0 ? 1 : 0]!);
+  /** The 0/1 rows of a label list for the labels but the first ("holiday" < "promo" < "weekday": "holiday" is the baseline). */
+  const oneHot = (labels: string[]) => ["promo", "weekday"].map((k) => labels.map((l) => (l === k ? 1 : 0)));
+  const yk = y.map((v, t) => v + (kind[t] === "holiday" ? -20 : 0));
+
+  it("labels are read as 0/1 rows, one per label but the first: the forecast is the one of those rows sent as numbers, and the per-feature arrays fold back", async () => {
+    const cat = await send("/v2/forecast", sdkForecast({ y: yk, sizes, X: [kind, traffic], X_future: [kindFuture], categorical_exog: [0] }, { feature_contributions: true }));
+    expect(cat.status).toBe(200);
+    const numeric = await send("/v2/forecast", sdkForecast({ y: yk, sizes, X: [...oneHot(kind), traffic], X_future: oneHot(kindFuture) }, { feature_contributions: true }));
+    expect(numeric.status).toBe(200);
+    const a = cat.body as Forecast;
+    const b = numeric.body as Forecast;
+    expect(a.mean).toEqual(b.mean);
+    // one weight per feature sent: the categorical one is the range of its labels' effects (the baseline's is 0)
+    expect(a.weights_x).toHaveLength(2);
+    const effects = [0, b.weights_x![0]!, b.weights_x![1]!];
+    expect(a.weights_x![0]).toBeCloseTo(Math.max(...effects) - Math.min(...effects), 12);
+    expect(a.weights_x![1]).toBe(b.weights_x![2]);
+    // contributions: the feature's rows summed, then the historical feature, then the base; they still add up to the mean
+    expect(a.feature_contributions).toHaveLength(3);
+    a.feature_contributions![0]!.forEach((v, r) => expect(v).toBeCloseTo(b.feature_contributions![0]![r]! + b.feature_contributions![1]![r]!, 9));
+    a.mean.forEach((m, r) => expect(a.feature_contributions!.reduce((sum, c) => sum + c[r]!, 0)).toBeCloseTo(m, 6));
+  });
+
+  it("a label only in the future is the baseline (all zeros); numbers, booleans and null are labels too", async () => {
+    const unseen = await send("/v2/forecast", sdkForecast({ y: yk, sizes, X: [kind, traffic], X_future: [kindFuture.map((k) => (k === "promo" ? "new" : k))], categorical_exog: [0] }));
+    const baseline = await send("/v2/forecast", sdkForecast({ y: yk, sizes, X: [...oneHot(kind), traffic], X_future: oneHot(kindFuture.map((k) => (k === "promo" ? "holiday" : k))) }));
+    expect((unseen.body as Forecast).mean).toEqual((baseline.body as Forecast).mean);
+    const codes = await send("/v2/forecast", sdkForecast({ y: yk, sizes, X: [kind.map((k) => kinds.indexOf(k)), traffic], X_future: [kindFuture.map((k) => kinds.indexOf(k))], categorical_exog: [0] }));
+    expect(codes.status).toBe(200);
+    const mixed = await send("/v2/online_anomaly_detection", { series: { y: yk, sizes, X: [kind.map((k) => (k === "weekday" ? null : k === "promo"))], categorical_exog: [0] }, freq: "D", h: 1, detection_size: 7, level: 99 });
+    expect(mixed.status).toBe(200);
+  });
+
+  it("historical anomaly detection reads them too; cross-validation refuses them by name", async () => {
+    // one series of all 154 points: the historic forecast needs 110 per series at D
+    const anomaly = await send("/v2/anomaly_detection", { series: { y: yk, sizes: [n], X: [kind], categorical_exog: [0] }, freq: "D", level: [99] });
+    expect(anomaly.status).toBe(200);
+    expect((anomaly.body as { weights_x: number[] | null }).weights_x).toHaveLength(1);
+    const cv = await send("/v2/cross_validation", { series: { y: yk, sizes, X: [kind], categorical_exog: [0] }, freq: "D", h: 3, n_windows: 2, hist_exog: [0] });
+    expect(cv.status).toBe(422);
+    const detail = (cv.body as { detail: { loc: unknown[]; msg: string }[] }).detail;
+    expect(detail.map((d) => d.loc)).toEqual([["body", "series", "categorical_exog"]]);
+    expect(detail[0]!.msg).toMatch(/not supported by cross-validation/);
+  });
+
+  it("bad lists and labels are 422s at their place", async () => {
+    const at = async (series: Record<string, unknown>) => ((await send("/v2/forecast", sdkForecast(series))).body as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc);
+    expect(await at({ y: yk, sizes, X: [kind], X_future: [kindFuture], categorical_exog: [3] })).toEqual([["body", "series", "categorical_exog", 0]]);
+    expect(await at({ y: yk, sizes, X: [kind], X_future: [kindFuture], categorical_exog: [0, 0] })).toEqual([["body", "series", "categorical_exog", 1]]);
+    expect(await at({ y: yk, sizes, X: [kind.map((k, t) => (t === 5 ? { k } : k))], X_future: [kindFuture], categorical_exog: [0] })).toEqual([["body", "series", "X", 0, 5]]);
+    // labels in a feature not listed as categorical stay a type error at their place
+    expect((await at({ y: yk, sizes, X: [kind], X_future: [kindFuture] }))[0]).toEqual(["body", "series", "X", 0, 0]);
   });
 
   it("an empty list (the SDK without categorical columns) changes nothing", async () => {
@@ -211,5 +254,20 @@ describe("the SDK's categorical features (series.categorical_exog)", () => {
     const empty = await send("/v2/forecast", sdkForecast({ y, sizes, X: [promo], X_future: [promoFuture], categorical_exog: [] }));
     expect(empty.status).toBe(200);
     expect(empty.body).toEqual(plain.body);
+  });
+
+  it("expandCategorical: 0/1 rows with at most one 1 per point, one row per label but the first; the input never changes (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("a", "b", 1, true, null, "c"), { minLength: 1, maxLength: 40 }), (labels) => {
+        const body = Object.freeze({ series: Object.freeze({ y: labels.map(() => 1), sizes: [labels.length], X: Object.freeze([Object.freeze(labels)]), categorical_exog: [0] }) });
+        const read = expandCategorical(body);
+        const rows = (read.raw as { series: { X: number[][] } }).series.X;
+        const distinct = new Set(labels.map((l) => JSON.stringify(l) + typeof l)).size;
+        expect(rows).toHaveLength(distinct - 1);
+        expect(read.groups).toEqual([{ start: 0, count: distinct - 1, categorical: true }]);
+        for (let t = 0; t < labels.length; t++) expect(rows.reduce((a, r) => a + r[t]!, 0)).toBeLessThanOrEqual(1);
+        expect(body.series.X[0]).toBe(labels);
+      }),
+    );
   });
 });

@@ -147,7 +147,10 @@ describe("the network's parameters", () => {
     const season = (freq: Freq) => modelParams("forecastmodel-1", freq).seasonLength;
     expect([season("2h"), season("6h"), season("60min"), season("h")]).toEqual([12, 4, 24, 24]);
     expect([season("3h"), season("12h"), season("30min"), season("15min"), season("5min"), season("min"), season("s")]).toEqual([1, 1, 1, 1, 1, 1, 1]);
-    for (const model of MODEL_NAMES) expect(modelParams(model, "15min").horizon).toBe(modelParams(model, "H").horizon);
+    for (const model of MODEL_NAMES) {
+      // the seasons view reads data finer than half-hourly as half-hour means: its native horizon is a day of steps
+      expect(modelParams(model, "15min").horizon).toBe(model === "forecastmodel-1-high-frequency" ? 96 : modelParams(model, "H").horizon);
+    }
     // the seasons view reads any day of steps from the whole history, and a week beside it
     const hf = (freq: Freq) => modelParams("forecastmodel-1-high-frequency", freq).seasonLength;
     expect([hf("h"), hf("30min"), hf("15min"), hf("5min"), hf("min"), hf("2h")]).toEqual([24, 48, 96, 288, 1440, 12]);
@@ -301,7 +304,9 @@ describe("the pipelines on 5-minute data (real model)", () => {
   const y = subDaily(n, 288, "five-minutes");
 
   it("forecasts with intervals around the mean, and warns in steps beyond the native horizon", () => {
-    const r = forecast({ series: { y, sizes: [n] }, freq: "5min", h: 30, level: [80, 95] });
+    // forecastmodel-1 named: the default at 5min is the high-frequency network, whose native horizon is a day (288 steps)
+    expect(forecast({ series: { y, sizes: [n] }, freq: "5min", h: 30, level: [80, 95] }).warnings).toEqual([]);
+    const r = forecast({ series: { y, sizes: [n] }, freq: "5min", h: 30, level: [80, 95], model: "forecastmodel-1" });
     expect(r.mean).toHaveLength(30);
     for (let k = 0; k < 30; k++) {
       expect(Number.isFinite(r.mean[k]!)).toBe(true);
@@ -309,7 +314,7 @@ describe("the pipelines on 5-minute data (real model)", () => {
     }
     expect(r.warnings.some((w) => w.includes("24 steps of 5 minutes for freq 5min"))).toBe(true);
     // 5T is the same frequency
-    expect(forecast({ series: { y, sizes: [n] }, freq: "5T", h: 30, level: [80, 95] }).mean).toEqual(r.mean);
+    expect(forecast({ series: { y, sizes: [n] }, freq: "5T", h: 30, level: [80, 95], model: "forecastmodel-1" }).mean).toEqual(r.mean);
   });
 
   it("detects a spike at the last point and flags nothing else of the window", () => {
