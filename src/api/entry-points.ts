@@ -5,7 +5,7 @@
  * stores and headers around them.
  * @module
  */
-import { ValidationError, valueError } from "../errors.js";
+import { ValidationError, valueError } from "./errors.js";
 import type { ProgressCallback } from "../progress.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import { hashValues, uuidLayout } from "./ids.js";

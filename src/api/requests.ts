@@ -5,7 +5,7 @@
  * fields as `value_error` items.
  * @module
  */
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import { fillMissing, parseFreq, seriesOffsets } from "../series/index.js";
 import type {
   AnomalyInput,

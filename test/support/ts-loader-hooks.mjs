@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { transpile } from "../support/transpile.mjs";
+import { transpile } from "./transpile.mjs";
 
 export async function resolve(specifier, context, next) {
   if ((specifier.startsWith(".") || specifier.startsWith("/")) && specifier.endsWith(".js") && context.parentURL?.startsWith("file:")) {
