@@ -8,6 +8,13 @@ import { configDefaults, defineConfig } from "vitest/config";
  * run for every file.
  */
 const OWN_MODULES = ["test/api/cv-windows.test.ts", "test/api/records-hardening.test.ts"];
+/**
+ * Files that time leases on the wall clock against a real redis-server (200
+ * and 600 ms leases, renewed and checked within 80 ms or more of their end):
+ * they run last, by themselves, so that no CPU-bound test file of the
+ * suite's other worker delays their timers.
+ */
+const WALL_CLOCK = ["test/recipes/redis-store.test.ts", "test/recipes/reservation-lease.test.ts"];
 
 export default defineConfig({
   test: {
@@ -15,10 +22,12 @@ export default defineConfig({
     benchmark: { include: ["bench/**/*.bench.ts"] },
     testTimeout: 120_000,
     pool: "forks",
+    // both cores: 2 workers (vitest's default on 2 cores is 1)
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...OWN_MODULES] } },
+      { extends: true, test: { name: "shared", isolate: false, include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, ...OWN_MODULES, ...WALL_CLOCK] } },
       { extends: true, test: { name: "isolated", include: OWN_MODULES } },
+      { extends: true, test: { name: "wall-clock", isolate: false, include: WALL_CLOCK, sequence: { groupOrder: 1 } } },
     ],
   },
 });
