@@ -302,9 +302,10 @@ synthetic hourly and sub-hourly series and, for a fifth of its windows, on
 the hourly and half-hourly series here, only on targets that end before
 each series' first development origin: neither part's scored windows were
 trained on, and the held-out parts are later in time than everything it saw.
-It is the default model of forecasts at freq \`H\` and \`30min\`. Per-minute
-data (a day of 1,440 steps, longer than any day it was trained on) keeps
-forecastmodel-1 as its default.
+It is the default model of forecasts at freq \`H\` to \`5min\`. At
+per-minute data it reads half-hour means and forecasts a day of steps
+directly (the day-ahead comparison: [subhourly-accuracy.md](subhourly-accuracy.md));
+up to 48 steps, as here, per-minute forecasts keep forecastmodel-1 as their default.
 
 ## All series
 

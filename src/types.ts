@@ -255,6 +255,13 @@ export interface AnomalyInput extends ModelSpec {
   readonly histExog: readonly number[];
   /** Fine-tune in each window (true) or only on the first window (false). */
   readonly refit: boolean;
+  /**
+   * 1 where `series.y` was missing and has been filled (`fillMissing`): the
+   * model reads the filled values in its contexts, but a filled point never
+   * calibrates a score, and a filled point of the detection window is never
+   * an anomaly (its `anomalyScore` is 0: there is no observation to judge).
+   */
+  readonly missing?: Uint8Array;
 }
 
 /**

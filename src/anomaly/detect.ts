@@ -10,6 +10,7 @@ import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
 import { SEASONAL_JUDGE_WINDOW, judgeLag, levelJudge, seasonalJudge } from "./seasonal-judge.js";
 import { detectPeriods } from "../series/period.js";
+import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning } from "../model/config.js";
 import { parseFreq } from "../series/freq.js";
@@ -305,7 +306,11 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
     !multivariateThresholding && plan === null
       ? seasonalOpinions(series, freq?.seasons ?? [], detectionSize, pointCutoff, level)
       : undefined;
-  const score = (run: typeof cv, forecasts: Float64Array): void => {
+  // a filled point (missing in the request) has no observation: it calibrates nothing (no forecast to compare) and
+  // its detection row is never an anomaly (z 0, below)
+  const missing = request.missing !== undefined && request.missing.includes(1) ? request.missing : null;
+  const observedForecasts = missing === null ? null : new Float64Array(longest);
+  const score = (run: typeof cv, all: Float64Array): void => {
     const spread = run.spread!;
     for (let i = 0; i < seriesCount; i++) {
       const start = offsets[i] as number;
@@ -324,9 +329,15 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
         }
       }
       const base = i * detectionSize;
+      let forecasts = all.subarray(start, end);
+      if (observedForecasts !== null) {
+        const masked = observedForecasts.subarray(0, n);
+        for (let t = 0; t < n; t++) masked[t] = missing![start + t] === 1 && t < n - detectionSize ? Number.NaN : (forecasts[t] as number);
+        forecasts = masked;
+      }
       seriesCalibratedScores(
         series.y.subarray(start, end),
-        forecasts.subarray(start, end),
+        forecasts,
         pointBelow.subarray(0, n * G),
         pointAbove.subarray(0, n * G),
         spread.levels,
@@ -348,7 +359,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
         // where two seasonal judges decide (the network abstains), the forecast judged against is the first judge's
         // centre y(t − m) + μ, and the interval holds it; elsewhere the network's ŷ
         const abstains = opinion !== undefined && (opinion.sd[row] as number) > 0 && (opinion.second!.sd[row] as number) > 0;
-        mean[base + j] = abstains ? (opinion.centre[row] as number) : (forecasts[row] as number);
+        mean[base + j] = abstains ? (opinion.centre[row] as number) : (all[row] as number);
       }
     }
   };
@@ -413,8 +424,19 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
     }
   }
 
-  // Scores are clipped to ±ANOMALY_Z_CAP (no flag changes: every level's q is below it).
+  // Scores are clipped to ±ANOMALY_Z_CAP (no flag changes: every level's q is below it); a filled point scores 0.
   for (let r = 0; r < outputRows; r++) zScores[r] = Math.max(-ANOMALY_Z_CAP, Math.min(ANOMALY_Z_CAP, zScores[r] as number));
+  if (missing !== null) {
+    for (let r = 0; r < outputRows; r++) {
+      if (missing[idxs[r] as number] !== 1) continue;
+      zScores[r] = 0;
+      pointZ[idxs[r] as number] = 0;
+    }
+    warnings.push(missingValuesWarning(missingCount(missing), total));
+    let inWindow = 0;
+    for (let r = 0; r < outputRows; r++) inWindow += missing[idxs[r] as number] as number;
+    if (inWindow > 0) warnings.push(`${inWindow} of the ${outputRows} detection rows were missing values: they are never flagged (anomaly_score 0, nothing to judge)`);
+  }
 
   // 5. Thresholds.
   let anomaly: Uint8Array;

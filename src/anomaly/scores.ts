@@ -95,6 +95,9 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  *   the window, the window's own scores are never kept (every window point
  *   is calibrated on the last C scores before the window); with fewer (a
  *   long window: C is at most 336), the walk goes on through the window.
+ *   A window longer than C, or than the forecast points before it, also
+ *   slides once 20 scores precede it (one static set, mostly the window's
+ *   own points, would judge each regime of a long window by the others).
  * - **Static** (a shorter history): every forecast point, the detection
  *   window included, calibrates every detection point, as before.
  *
@@ -201,7 +204,9 @@ export function seriesCalibratedScores(
     throw new RangeError(`seriesCalibratedScores: judge.second.centre and judge.second.sd need ${detectionSize} values`);
   }
   const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, second: judge.second, q: gaussianMultiplier(level) };
-  if (outside >= C) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize));
+  // a window longer than C or than the forecast points before it slides through itself once 20 scores precede it: one
+  // static set, mostly the window's own points, would judge each regime of a long window by the others
+  if (outside >= C || (outside >= EXTREME_MIN_SCORES && detectionSize > Math.min(outside, C))) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize));
 
   // Static: every forecast point calibrates every detection point.
   let count = 0;

@@ -33,9 +33,10 @@ export interface JobLimits {
   /** Milliseconds a finished job (succeeded, failed or cancelled) and its result are kept after it finished; then its id is 404. */
   readonly resultTtlMs: number;
   /**
-   * Milliseconds a reservation of tokens lives without renewal while its
-   * work runs (renewed every third of it while the work awaits), so the
-   * credits of a process that died come back after at most this long.
+   * Milliseconds a reservation of tokens, and a running job, live without
+   * renewal while their work runs (renewed every third of it while the work
+   * awaits), so the credits of a process that died come back after at most
+   * this long, and its job is then answered failed rather than running for ever.
    */
   readonly leaseMs: number;
 }
@@ -101,12 +102,26 @@ export interface RunJobsSummary {
   failed: number;
 }
 
-/** The clock of a job runner and how long finished jobs are kept. */
+/** The clock of a job runner, how long finished jobs are kept and how long a running job lives without renewal. */
 export interface JobClock {
   /** The service's clock. */
   readonly clock: () => Date;
   /** `JobLimits.resultTtlMs`. */
   readonly resultTtlMs: number;
+  /** `JobLimits.leaseMs`. */
+  readonly leaseMs: number;
+}
+
+/**
+ * What a job's work produced: its value, and how to settle its tokens once
+ * the runner knows whether the result was kept (false: the job had been
+ * declared failed meanwhile, its lease lapsed, so nothing is charged).
+ */
+export interface JobWork {
+  /** The job's result. */
+  readonly value: unknown;
+  /** Charges the tokens used when `kept`, releases what was reserved otherwise. */
+  settle(kept: boolean): Promise<void>;
 }
 
 /** The job status record the API answers. */
@@ -121,12 +136,44 @@ export function jobRecord(job: StoredJob): Record<string, unknown> {
   };
 }
 
-/** A job of the account (404 otherwise, and once it expired); `task` null accepts any task (the cross-task cancel route). */
-export async function ownJob(store: ServiceStore, accountId: string, jobId: string, task: JobTask | null, nowMs: number): Promise<StoredJob> {
+/**
+ * A job of the account (404 otherwise, and once it expired); `task` null
+ * accepts any task (the cross-task cancel route). A running job whose lease
+ * lapsed (its runner stopped renewing it: the process died) is moved to
+ * failed here, its reservation released, and answered so.
+ */
+export async function ownJob(store: ServiceStore, accountId: string, jobId: string, task: JobTask | null, time: JobClock): Promise<StoredJob> {
   if (!JOB_ID_REGEX.test(jobId)) throw notFoundJob();
-  const job = await store.getJob(jobId, nowMs);
+  const at = time.clock();
+  const job = await store.getJob(jobId, at.getTime());
   if (job === undefined || (task !== null && job.task !== task) || job.accountId !== accountId) throw notFoundJob();
-  return job;
+  return job.status === "running" && leaseLapsed(job, at.getTime()) ? failLapsedJob(store, job, time) : job;
+}
+
+/** True when a running job's lease ended before `nowMs`. */
+export function leaseLapsed(job: StoredJob, nowMs: number): boolean {
+  return job.leaseUntil !== undefined && Date.parse(job.leaseUntil) < nowMs;
+}
+
+/**
+ * Moves a running job whose lease lapsed to failed (compare-and-set: if its
+ * runner finished meanwhile, the stored job wins) and releases its
+ * reservation; answers the job as stored afterwards.
+ */
+async function failLapsedJob(store: ServiceStore, job: StoredJob, time: JobClock): Promise<StoredJob> {
+  const at = time.clock();
+  const failed: StoredJob = {
+    ...job,
+    status: "failed",
+    request: null,
+    error: `the process running this job stopped: its lease ended at ${job.leaseUntil} without renewal; nothing was charged, submit the job again`,
+    updatedAt: at.toISOString(),
+  };
+  if (await store.updateJob(job.jobId, "running", failed, { ttlMs: time.resultTtlMs, nowMs: at.getTime() })) {
+    if (job.reservation !== undefined) await store.settleTokens(job.accountId, job.reservation.id, 0);
+    return failed;
+  }
+  return (await store.getJob(job.jobId, at.getTime())) ?? failed;
 }
 
 /**
@@ -176,7 +223,7 @@ export async function cancelJob(store: ServiceStore, job: StoredJob, time: JobCl
  * claimed), runs it with `run`, and moves it to succeeded or failed (terminal
  * states are final: only the claimer moves its running job on).
  */
-export async function runPendingJobs(store: ServiceStore, time: JobClock, run: (job: StoredJob) => Promise<unknown>): Promise<RunJobsSummary> {
+export async function runPendingJobs(store: ServiceStore, time: JobClock, run: (job: StoredJob) => Promise<JobWork>): Promise<RunJobsSummary> {
   const summary: RunJobsSummary = { ran: 0, succeeded: 0, failed: 0 };
   for (const queued of await store.pendingJobs()) {
     const outcome = await runOneJob(store, time, queued.jobId, run);
@@ -188,31 +235,52 @@ export async function runPendingJobs(store: ServiceStore, time: JobClock, run: (
 }
 
 /**
- * Runs one job if it is still pending: claims it by compare-and-set, runs it,
- * records succeeded or failed and returns which. Null when it was not pending
- * (unknown, cancelled, or claimed by another runner): nothing was done. The
- * finished job keeps its result or error, not its request, and is kept
- * `resultTtlMs` from its end.
+ * Runs one job if it is still pending: claims it by compare-and-set with a
+ * lease of `time.leaseMs` (renewed every third of it while the work runs),
+ * runs it, records succeeded or failed and returns which; then settles the
+ * work's tokens, charged only when the result was recorded (a job declared
+ * failed meanwhile, because its lease lapsed, is not charged). Null when it
+ * was not pending (unknown, cancelled, or claimed by another runner):
+ * nothing was done. The finished job keeps its result or error, not its
+ * request, and is kept `resultTtlMs` from its end.
  */
-export async function runOneJob(store: ServiceStore, time: JobClock, jobId: string, run: (job: StoredJob) => Promise<unknown>): Promise<"succeeded" | "failed" | null> {
+export async function runOneJob(store: ServiceStore, time: JobClock, jobId: string, run: (job: StoredJob) => Promise<JobWork>): Promise<"succeeded" | "failed" | null> {
   const current = await store.getJob(jobId, time.clock().getTime());
   if (current === undefined || current.status !== "pending") return null;
-  const running: StoredJob = { ...current, status: "running", updatedAt: time.clock().toISOString() };
+  const leased = (): StoredJob => ({ ...current, status: "running", updatedAt: time.clock().toISOString(), leaseUntil: new Date(time.clock().getTime() + time.leaseMs).toISOString() });
+  const running = leased();
   if (!(await store.updateJob(current.jobId, "pending", running))) return null;
   let finished: StoredJob & { status: "succeeded" | "failed" };
+  let work: JobWork | null = null;
+  const { leaseUntil: _lease, ...unleased } = running;
   try {
-    const result = await run(running);
-    finished = { ...running, status: "succeeded", request: null, result, updatedAt: time.clock().toISOString() };
+    // renewed by compare-and-set: once the job is no longer running here (declared failed), renewing stops changing it
+    work = await renewing(time.leaseMs, () => store.updateJob(jobId, "running", { ...leased(), updatedAt: running.updatedAt }), () => run(running));
+    finished = { ...unleased, status: "succeeded", request: null, result: work.value, updatedAt: time.clock().toISOString() };
   } catch (e) {
     let message: string;
     if (e instanceof ValidationError) message = validationMessage(e);
     else if (e instanceof HttpError) message = String((e.body as { detail?: unknown }).detail ?? `HTTP ${e.status}`);
     else message = `internal error: ${e instanceof Error ? e.message : String(e)}`;
-    finished = { ...running, status: "failed", request: null, error: message, updatedAt: time.clock().toISOString() };
+    finished = { ...unleased, status: "failed", request: null, error: message, updatedAt: time.clock().toISOString() };
   }
-  // Terminal states are final: only the claimer moves its running job on.
-  await store.updateJob(running.jobId, "running", finished, { ttlMs: time.resultTtlMs, nowMs: time.clock().getTime() });
-  return finished.status;
+  // Terminal states are final: only the claimer moves its running job on, and only while it is still running.
+  const kept = await store.updateJob(running.jobId, "running", finished, { ttlMs: time.resultTtlMs, nowMs: time.clock().getTime() });
+  if (work !== null) await work.settle(kept);
+  return kept ? finished.status : "failed";
+}
+
+/** Runs `work`, calling `renew` every third of `leaseMs` while it awaits (a timer that never keeps the process alive). */
+async function renewing<T>(leaseMs: number, renew: () => Promise<unknown>, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(() => {
+    renew().catch(() => undefined);
+  }, Math.max(1, Math.floor(leaseMs / 3)));
+  (timer as { unref?: () => void }).unref?.();
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 /**
@@ -221,16 +289,7 @@ export async function runOneJob(store: ServiceStore, time: JobClock, jobId: stri
  * awaits), so it lapses only when the process stops renewing (it died).
  */
 export async function withLease<T>(store: ServiceStore, accountId: string, reservationId: string, leaseMs: number, clock: () => Date, work: () => Promise<T>): Promise<T> {
-  const timer = setInterval(() => {
-    store.renewReservation(accountId, reservationId, leaseMs, clock().getTime()).catch(() => undefined);
-  }, Math.max(1, Math.floor(leaseMs / 3)));
-  // a pending renewal never keeps a host process alive
-  (timer as { unref?: () => void }).unref?.();
-  try {
-    return await work();
-  } finally {
-    clearInterval(timer);
-  }
+  return renewing(leaseMs, () => store.renewReservation(accountId, reservationId, leaseMs, clock().getTime()), work);
 }
 
 /** A validated body as the JSON a job stores (typed arrays as lists; `model` only when the caller gave it). */

@@ -139,14 +139,17 @@ export interface ValidatedForecastBody extends Infer<typeof CORE_REQUEST_SCHEMAS
  * Validated POST /v2/online_anomaly_detection body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
-export interface ValidatedAnomalyBody extends Infer<typeof CORE_REQUEST_SCHEMAS.anomaly>, ModelGiven {}
+export interface ValidatedAnomalyBody extends Infer<typeof CORE_REQUEST_SCHEMAS.anomaly>, ModelGiven {
+  /** As in {@link ValidatedForecastBody.missing}. */
+  missing?: Uint8Array | null;
+}
 
 /**
  * Validated POST /v2/historic_forecast body: the type its schema validates into (`Infer`), plus `modelGiven`.
  * @category API rules
  */
 export interface ValidatedHistoricBody extends Infer<typeof CORE_REQUEST_SCHEMAS.historic>, ModelGiven {
-  /** As in {@link ValidatedForecastBody.missing} (only with `missingValues: true`). */
+  /** As in {@link ValidatedForecastBody.missing}. */
   missing?: Uint8Array | null;
 }
 
@@ -295,7 +298,8 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
   const modelRaw = ownProperty(raw, "model");
   const freqRaw = ownProperty(raw, "freq");
   const freq = (typeof freqRaw === "string" ? parseFreq(freqRaw)?.name : undefined) ?? "D";
-  const model = isModelName(modelRaw) ? modelRaw : endpoint === "forecast" ? defaultModel(freq) : "forecastmodel-1";
+  const hRaw = ownProperty(raw, "h");
+  const model = isModelName(modelRaw) ? modelRaw : endpoint === "forecast" ? defaultModel(freq, typeof hRaw === "number" ? hRaw : undefined) : "forecastmodel-1";
   const { horizon, inputSize } = modelParams(model, freq);
   let windows = 0;
   let trainingPasses = 1;
@@ -457,9 +461,9 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
  * (pydantic-style items), then the rules across fields. Throws
  * `ValidationError` with all items of the first phase that fails.
  * `core: true` accepts quarterly and yearly freq aliases as the core functions do. Null and
- * NaN in `series.y` are missing values of a forecast (`missingObservations`, filled by
- * `fillMissing`, marked in `missing`); `missingValues: true` reads them so for another
- * endpoint's body too (the service's cross-validation, validated as a historic body). The forms
+ * NaN in `series.y` are missing values of a forecast, an anomaly detection or a historic
+ * forecast (`missingObservations`, filled by `fillMissing`, marked in `missing`);
+ * `missingValues: true` reads them so for a fine-tune body too. The forms
  * dataframe SDKs send are read first (see `sdkBodyForms`).
  * @category API rules
  */
@@ -468,7 +472,7 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   body: unknown,
   options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean },
 ): ValidatedBodies[E] {
-  const gaps = endpoint === "forecast" || options.missingValues === true ? missingObservations(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body) : { raw: body, missing: null };
+  const gaps = endpoint === "forecast" || endpoint === "anomaly" || endpoint === "historic" || options.missingValues === true ? missingObservations(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body) : { raw: body, missing: null };
   const { raw, errors: formItems } = sdkBodyForms(gaps.raw, options.core ? CORE_FREQS : API_FREQS);
   if (formItems.length > 0) throw new ValidationError(formItems);
   const limitItems = checkRequestLimits(endpoint, raw, options.limits);
@@ -482,9 +486,9 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   if (cross.length > 0) throw new ValidationError(cross);
   if (gaps.missing !== null) v.missing = fillValidatedGaps(v.series as ValidatedSeries, gaps.missing);
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
-  // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly and
-  // half-hourly data default to the high-frequency model, where it was measured to win.
-  if (endpoint === "forecast" && !v.modelGiven && typeof v.freq === "string") v.model = defaultModel(v.freq);
+  // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly to 5-minute data, and of
+  // per-minute data beyond 48 steps, default to the high-frequency model, where it was measured to win.
+  if (endpoint === "forecast" && !v.modelGiven && typeof v.freq === "string") v.model = defaultModel(v.freq, typeof v.h === "number" ? v.h : undefined);
   return v as unknown as ValidatedBodies[E];
 }
 
@@ -742,6 +746,7 @@ export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWe
       cleanExFirst: b.clean_ex_first,
       histExog: b.hist_exog ?? [],
       refit: b.refit,
+      ...(b.missing !== undefined && b.missing !== null ? { missing: b.missing } : {}),
     },
     out,
   );

@@ -11,7 +11,7 @@ import { seriesOffsets } from "../series/index.js";
 import { isMissingValuesWarning, missingCount, missingValuesWarning } from "../forecast/index.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
-import { endpointRequest, executeEndpoint, runEndpoint } from "./entry-points.js";
+import { endpointRequest, runEndpoint } from "./entry-points.js";
 import { seededIdSequence, toHex32, uuidLayout } from "./ids.js";
 import { bodyBytes, readJsonBody } from "./json.js";
 import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
@@ -41,6 +41,7 @@ import {
   ownJob,
   resolveJobLimits,
   runOneJob,
+  type JobWork,
   runPendingJobs,
   submitJob,
   toJsonRequest,
@@ -98,6 +99,18 @@ export interface ServiceOptions {
   readonly jobLimits?: Partial<JobLimits>;
   /** The pipelines behind the endpoints (default: the library's; stand-ins for tests and benchmarks). */
   readonly pipelines?: ApiPipelines;
+  /**
+   * Runs the paid work (every forecast, anomaly detection, historic
+   * forecast, fine-tune and cross-validation window) elsewhere, e.g. on the
+   * worker threads of `createPool` from `forecastmodel/pool`, so `handle`
+   * never computes a model on the caller's thread: validation, keys,
+   * credits and the store stay here. Given with `pipelines`, `createService`
+   * throws (the pool runs the library's own pipelines).
+   */
+  readonly pool?: {
+    /** The JSON result of a typed request of `endpoint`, as `runEndpoint` with the library's pipelines computes it (on another thread). */
+    runEndpoint(endpoint: "forecast" | "anomaly" | "historic" | "finetune", request: unknown): Promise<unknown>;
+  };
   /**
    * Called after an async route stored a pending job, before it is answered:
    * hand the id to your own queue (e.g. BullMQ) whose workers call
@@ -209,7 +222,7 @@ interface WorkOutcome {
 /** A request validated now and run later: its token estimate and its run. */
 interface PreparedWork {
   readonly estimate: number;
-  readonly run: () => WorkOutcome;
+  readonly run: () => Promise<WorkOutcome>;
 }
 
 function bodyByteLength(body: unknown): number {
@@ -270,9 +283,14 @@ export function createService(options: ServiceOptions): ForecastService {
   const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
   const store = options.store ?? createMemoryStore();
   const pipelines = options.pipelines ?? DEFAULT_PIPELINES;
+  if (options.pool !== undefined && options.pipelines !== undefined) throw new RangeError("createService: give pool or pipelines, not both (the pool runs the library's pipelines)");
+  const pool = options.pool;
+  /** The paid work of one typed request: on the pool when there is one, else here. */
+  const runOn = async <E extends "forecast" | "anomaly" | "historic" | "finetune">(endpoint: E, request: Parameters<typeof runEndpoint<E>>[1]): Promise<ReturnType<typeof runEndpoint<E>>> =>
+    pool === undefined ? runEndpoint(endpoint, request, pipelines) : ((await pool.runEndpoint(endpoint, request)) as ReturnType<typeof runEndpoint<E>>);
   const maxModels = options.maxFinetunedModels ?? 50;
   const jobLimits = resolveJobLimits(options.jobLimits);
-  const jobClock: JobClock = { clock, resultTtlMs: jobLimits.resultTtlMs };
+  const jobClock: JobClock = { clock, resultTtlMs: jobLimits.resultTtlMs, leaseMs: jobLimits.leaseMs };
   const pendingQuota = { maxJobs: jobLimits.maxPendingJobs, maxValues: jobLimits.maxPendingValues };
   const now = (): string => clock().toISOString();
   const aliasTable = modelAliasTable(options.modelAliases);
@@ -357,7 +375,7 @@ export function createService(options: ServiceOptions): ForecastService {
 
   /** Fine-tunes and stores the model; returns the response body. */
   const runFinetune = async (accountId: string, b: ValidatedBodies["finetune"], finetuned: FinetunedWeights | null) => {
-    const result = executeEndpoint("finetune", b, finetuned, pipelines);
+    const result = await runOn("finetune", endpointRequest("finetune", b, finetuned));
     const created = now();
     // A generated id that collides with a model of the account (a repeating `ids`) is drawn again.
     let id = "";
@@ -428,8 +446,8 @@ export function createService(options: ServiceOptions): ForecastService {
     const request = endpointRequest(endpoint, b, finetuned);
     return {
       estimate: b.series.y.length,
-      run: () => {
-        const r = runEndpoint(endpoint, request, pipelines) as TokenCounts & { warnings: string[] };
+      run: async () => {
+        const r = (await runOn(endpoint, request)) as TokenCounts & { warnings: string[] };
         const { body, warnings } = splitWarnings(r);
         const value = body as Record<string, unknown>;
         return { value: extend === undefined ? value : extend(value, b), warnings, used: tokensUsed(r) };
@@ -440,7 +458,7 @@ export function createService(options: ServiceOptions): ForecastService {
   /** Runs prepared work as paid work (see `paid`). */
   const runPaid = (account: ServiceAccount, requestID: string, work: PreparedWork): Promise<WorkOutcome> =>
     paid(account, requestID, work.estimate, async () => {
-      const done = work.run();
+      const done = await work.run();
       return { value: done, used: done.used };
     });
 
@@ -481,22 +499,26 @@ export function createService(options: ServiceOptions): ForecastService {
     const tuneOnce = ownProperty(rawBody, "refit") === false && fields.finetune.steps > 0;
     return {
       estimate: base.series.y.length * shape.nWindows,
-      run: () => {
+      run: async () => {
         let shared = fields;
         let tuned: ReturnType<typeof runEndpoint<"finetune">> | null = null;
         if (tuneOnce) {
           const oldest = crossValidationWindowSeries(histExog, base.series, shape, 0);
-          tuned = runEndpoint("finetune", { ...fields, series: oldest.series }, pipelines);
+          tuned = await runOn("finetune", { ...fields, series: oldest.series });
           shared = { ...fields, finetuned: tuned.weights, finetune: { ...fields.finetune, steps: 0 } };
         }
-        const results: ReturnType<typeof runEndpoint<"forecast">>[] = [];
+        const pending: Promise<ReturnType<typeof runEndpoint<"forecast">>>[] = [];
         const origins: number[][] = [];
         for (let w = 0; w < shape.nWindows; w++) {
           const win = crossValidationWindowSeries(histExog, base.series, shape, w);
           const windowMissing = missing === null ? {} : { missing: windowMask(missing, base.series.sizes, win.series) };
-          results.push(runEndpoint("forecast", { ...shared, ...windowMissing, series: win.series, Xfuture: win.Xfuture }, pipelines));
+          // on a pool the windows run in parallel; here one after the other
+          const result = runOn("forecast", { ...shared, ...windowMissing, series: win.series, Xfuture: win.Xfuture });
+          if (pool === undefined) await result;
+          pending.push(result);
           origins.push(win.origins);
         }
+        const results = await Promise.all(pending);
         const merged = mergeCrossValidation(results, origins, shape.h);
         const { warnings: windowWarnings, ...body } = merged;
         // one warning for the request's missing values instead of one per window
@@ -560,10 +582,10 @@ export function createService(options: ServiceOptions): ForecastService {
         return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
       }
       case "getJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "ft", nowMs())));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "ft", jobClock)));
       case "cancelJob":
       case "cancelAnyJob": {
-        const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null, nowMs());
+        const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null, jobClock);
         const cancelled = await cancelJob(store, job, jobClock);
         // only the cancel that moved the job from pending gets here: its reservation is released once
         if (job.reservation !== undefined) await store.settleTokens(job.accountId, job.reservation.id, 0);
@@ -619,9 +641,9 @@ export function createService(options: ServiceOptions): ForecastService {
         return ok(await submitPaid(account, requestID, task, raw, work.estimate));
       }
       case "getForecastJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc", nowMs())));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc", jobClock)));
       case "getCrossValidationJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "cv", nowMs())));
+        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "cv", jobClock)));
       case "modelParams": {
         const query = queryParams(req.path);
         const errors = new ErrorCollector();
@@ -724,10 +746,11 @@ export function createService(options: ServiceOptions): ForecastService {
   /**
    * The work of a stored job: forecast and cross-validation as their routes,
    * fine-tune with storing the model. Its reservation is leased while it
-   * runs and settled with the tokens used (released when the work fails);
-   * the tokens are charged when nothing was reserved.
+   * runs and released when the work fails; once the runner has recorded the
+   * result, `settle` charges the tokens used (nothing when the job had been
+   * declared failed meanwhile: its lease lapsed).
    */
-  const runStoredJob = async (job: StoredJob): Promise<unknown> => {
+  const runStoredJob = async (job: StoredJob): Promise<JobWork> => {
     const reservation = job.reservation ?? null;
     const work = async (): Promise<{ value: unknown; used: number }> => {
       if (job.task === "fc" || job.task === "cv") return (await prepareWork(job.task, job.accountId, job.request)).run();
@@ -737,19 +760,18 @@ export function createService(options: ServiceOptions): ForecastService {
     };
     if (reservation === null) {
       const done = await work();
-      await store.chargeTokens(job.accountId, done.used);
-      return done.value;
+      return { value: done.value, settle: async (kept) => (kept ? store.chargeTokens(job.accountId, done.used) : undefined) };
     }
     // claimed: from now on the reservation lapses unless this process keeps renewing it
     await store.renewReservation(job.accountId, reservation.id, jobLimits.leaseMs, nowMs());
-    let used = 0;
+    let done: { value: unknown; used: number };
     try {
-      const done = await withLease(store, job.accountId, reservation.id, jobLimits.leaseMs, clock, work);
-      used = done.used;
-      return done.value;
-    } finally {
-      await store.settleTokens(job.accountId, reservation.id, used);
+      done = await withLease(store, job.accountId, reservation.id, jobLimits.leaseMs, clock, work);
+    } catch (e) {
+      await store.settleTokens(job.accountId, reservation.id, 0);
+      throw e;
     }
+    return { value: done.value, settle: (kept) => store.settleTokens(job.accountId, reservation.id, kept ? done.used : 0) };
   };
 
   const runJobs = (): Promise<RunJobsSummary> => runPendingJobs(store, jobClock, runStoredJob);

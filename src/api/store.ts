@@ -44,6 +44,14 @@ export interface StoredJob {
    */
   readonly reservation?: JobReservation;
   /**
+   * While the job runs: the ISO-8601 time by which its runner must renew
+   * the job (it does, every third of `JobLimits.leaseMs`, while the work
+   * runs). A running job read after this time is answered failed: the
+   * process running it stopped. Absent: no lease (a job stored by an older
+   * release, or not running).
+   */
+  readonly leaseUntil?: string;
+  /**
    * Numbers the job's request holds, counted against the account's pending
    * values (`PendingJobQuota.maxValues`) while the job is pending. Absent: 0.
    */

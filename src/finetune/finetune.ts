@@ -8,6 +8,7 @@ import seedrandom from "seedrandom";
 import { finetuneLossNames, getLoss } from "../losses/index.js";
 import {
   AdamOptimizer,
+  aggregationFactor,
   applyFinetuned,
   createNetworkForecaster,
   depthStart,
@@ -163,6 +164,34 @@ function checkSpec(spec: ModelSpec): void {
   }
 }
 
+/**
+ * Each series' first trainLengths[i] points as the means of blocks of
+ * `blocks` steps ending at its training end (a shorter training part: one
+ * block of its own; none: no point), with their training lengths.
+ */
+function blockMeanSeries(series: SeriesData, trainLengths: Int32Array, blocks: number): { series: SeriesData; trainLengths: Int32Array } {
+  const count = series.sizes.length;
+  const sizes = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const n = trainLengths[i] as number;
+    sizes[i] = n === 0 ? 0 : Math.max(1, Math.floor(n / blocks));
+  }
+  const offsets = new Int32Array(count + 1);
+  for (let i = 0; i < count; i++) offsets[i + 1] = (offsets[i] as number) + (sizes[i] as number);
+  const y = new Float64Array(offsets[count] as number);
+  for (let i = 0; i < count; i++) {
+    const n = trainLengths[i] as number;
+    const size = n < blocks ? n : blocks;
+    const from = (series.offsets[i] as number) + n - (sizes[i] as number) * size;
+    for (let j = 0; j < (sizes[i] as number); j++) {
+      let sum = 0;
+      for (let t = from + j * size; t < from + (j + 1) * size; t++) sum += series.y[t] as number;
+      y[(offsets[i] as number) + j] = sum / size;
+    }
+  }
+  return { series: { y, sizes, offsets, X: [] }, trainLengths: Int32Array.from(sizes) };
+}
+
 function resolveTrainLengths(series: SeriesData, trainLengths: Int32Array | undefined): Int32Array {
   const k = series.sizes.length;
   if (trainLengths === undefined) return series.sizes;
@@ -252,6 +281,12 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   const { model, freq } = spec;
   const { steps, loss } = spec.finetune;
   const base = spec.finetuned;
+  const blocks = aggregationFactor(model, freq);
+  if (blocks > 1 && steps > 0) {
+    // the network reads sub-half-hourly data as half-hour block means: it is tuned on them (blocks end at each series' training end)
+    const blocked = blockMeanSeries(series, trainLengths, blocks);
+    return finetuneParameters({ ...spec, freq: "30min" }, blocked.series, { ...options, trainLengths: blocked.trainLengths });
+  }
   if (steps === 0) {
     return {
       params: applyFinetuned(model, base),

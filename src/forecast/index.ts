@@ -9,7 +9,10 @@ import { crossValidate, type CrossValidationResult } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { horizonWarning, modelParams } from "../model/config.js";
+import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { withoutSpikes } from "../series/spikes.js";
+
+export { isMissingValuesWarning, missingCount, missingValuesWarning } from "../series/missing.js";
 import type { ForecastDistribution, ForecastInput, ForecastOutput, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 import { windowProgress } from "../progress.js";
 
@@ -165,53 +168,6 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
   };
 }
 
-/**
- * The warning of a forecast whose y had missing values: how many of how many
- * were filled, and how.
- *
- * @example
- * ```ts
- * missingValuesWarning(3, 16).startsWith("3 of 16 values of y were missing (null or NaN) and were filled linearly"); // => true
- * ```
- * @category Forecasting
- */
-export function missingValuesWarning(filled: number, total: number): string {
-  return `${filled} of ${total} ${MISSING_VALUES_WORDING}`;
-}
-
-/** The fixed part of {@link missingValuesWarning}'s text, after its counts. */
-const MISSING_VALUES_WORDING = "values of y were missing (null or NaN) and were filled linearly between their observed neighbours (the nearest observed value at a series' ends); the intervals are calibrated on observed values only";
-
-/**
- * Whether a warning is one {@link missingValuesWarning} wrote (whatever its
- * counts): a request made of several forecasts replaces theirs by one.
- *
- * @example
- * ```ts
- * isMissingValuesWarning(missingValuesWarning(3, 16)); // => true
- * isMissingValuesWarning("h exceeds the model horizon"); // => false
- * ```
- * @category Forecasting
- */
-export function isMissingValuesWarning(warning: string): boolean {
-  return warning.endsWith(MISSING_VALUES_WORDING) && /^\d+ of \d+ $/.test(warning.slice(0, warning.length - MISSING_VALUES_WORDING.length));
-}
-
-/**
- * How many points a missing-value mask marks (1 = filled); 0 without a mask.
- *
- * @example
- * ```ts
- * missingCount(Uint8Array.of(0, 1, 1, 0)); // => 2
- * missingCount(undefined); // => 0
- * ```
- * @category Forecasting
- */
-export function missingCount(missing: Uint8Array | undefined): number {
-  let count = 0;
-  if (missing !== undefined) for (let t = 0; t < missing.length; t++) count += missing[t]!;
-  return count;
-}
 
 /** The residual regression's fit mask when points were filled: 0 at a filled row (no actual), 1 elsewhere; nothing otherwise. */
 function observedRows(rows: Int32Array, missing: Uint8Array | undefined): { fitMask?: Uint8Array } {

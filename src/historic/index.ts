@@ -5,6 +5,7 @@
  * optional exogenous features.
  * @module
  */
+import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { withoutSpikes } from "../series/spikes.js";
 import { seriesOffsets } from "../series/pack.js";
 import type { HistoricInput, HistoricOutput, IntervalBounds, ModelSource } from "../types.js";
@@ -166,6 +167,6 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
     weightsX: outcome.weightsX,
     contributions: block.contributions,
     finetuneWork: prepared.finetuneWork,
-    warnings: [...prepared.warnings, ...outcome.warnings],
+    warnings: [...prepared.warnings, ...outcome.warnings, ...(missingCount(request.missing) > 0 ? [missingValuesWarning(missingCount(request.missing), series.y.length)] : [])],
   };
 }

@@ -203,40 +203,98 @@ export function modelParams(model: ModelName, freq: Freq): ModelParams {
   const info = freqInfo(freq);
   const horizon = MODELS[model].horizon[info.modelFreq];
   const perDay = info.stepsPerDay;
+  const blocks = aggregationFactor(model, freq);
+  if (blocks > 1) return { inputSize: shape.contextLength * blocks, horizon: horizon * blocks, seasonLength: perDay! };
   const known = shape.view === "seasons" || (perDay !== null && KNOWN_SEASON_LENGTHS.includes(perDay));
   const seasonLength = perDay === null ? SEASON[info.modelFreq] : known ? perDay : 1;
   return { inputSize: shape.contextLength, horizon, seasonLength };
 }
 
 /**
- * Frequencies (canonical names) whose default model is
- * `forecastmodel-1-high-frequency`: those where it was measured to beat
- * forecastmodel-1 and the classical methods on real held-out data
- * (docs/hourly-accuracy.md). Every other frequency keeps `forecastmodel-1`.
+ * Steps per day of the finest data a `"seasons"` network reads as it is:
+ * half-hours. Finer data is read in half-hour blocks ({@link aggregationFactor}).
  * @category Network
  */
-export const HIGH_FREQUENCY_DEFAULT_FREQS: readonly string[] = ["H", "30min"];
+export const SEASONS_STEPS_PER_DAY = 48;
+
+/**
+ * How many steps of `freq` a model reads as one: k > 1 for a model of the
+ * `"seasons"` view (`forecastmodel-1-high-frequency`) at sub-half-hourly
+ * data whose day is a whole number of half-hours (`"min"`: 30, `"5min"`:
+ * 6, `"10min"`: 3, `"15min"`: 2). Such a model forecasts the half-hourly
+ * means of the series (its context and whole-history projections at a day
+ * of 48 and a week of 336 half-hours, 48 half-hours directly: a day) and
+ * puts each half-hour's within-block daily profile back (see
+ * `createNetworkForecaster`); its native horizon is then a day of steps.
+ * 1 for every other model and frequency.
+ *
+ * @example
+ * ```ts
+ * aggregationFactor("forecastmodel-1-high-frequency", "min"); // => 30
+ * aggregationFactor("forecastmodel-1-high-frequency", "15min"); // => 2
+ * aggregationFactor("forecastmodel-1-high-frequency", "H"); // => 1
+ * aggregationFactor("forecastmodel-1", "min"); // => 1
+ * ```
+ * @category Network
+ */
+export function aggregationFactor(model: ModelName, freq: Freq): number {
+  const perDay = freqInfo(freq).stepsPerDay;
+  if (networkShape(model).view !== "seasons" || perDay === null || perDay <= SEASONS_STEPS_PER_DAY) return 1;
+  return Number.isInteger(perDay / SEASONS_STEPS_PER_DAY) ? perDay / SEASONS_STEPS_PER_DAY : 1;
+}
+
+/**
+ * Frequencies (canonical names) whose default model is
+ * `forecastmodel-1-high-frequency` at every horizon: those where it was
+ * measured to beat forecastmodel-1 and the classical methods on real
+ * held-out data (hourly and half-hourly: docs/hourly-accuracy.md; 5-, 10-
+ * and 15-minute data at 24 steps to a day: docs/subhourly-accuracy.md).
+ * Per-minute data switches at {@link PER_MINUTE_HIGH_FREQUENCY_FROM}.
+ * @category Network
+ */
+export const HIGH_FREQUENCY_DEFAULT_FREQS: readonly string[] = ["H", "30min", "15min", "10min", "5min"];
+
+/**
+ * The horizon (steps) from which per-minute forecasts default to
+ * `forecastmodel-1-high-frequency`: beyond 48 steps. Up to 48 minutes
+ * ahead forecastmodel-1, which reads the last 96 minutes, won on the hourly
+ * evaluation's per-minute origins and lost on the day-ahead evaluation's
+ * (docs/hourly-accuracy.md, docs/subhourly-accuracy.md); from 96 steps to a
+ * day the high-frequency network wins on both parts, by far (forecastmodel-1
+ * rolls out recursively there).
+ * @category Network
+ */
+export const PER_MINUTE_HIGH_FREQUENCY_FROM = 49;
 
 /**
  * The model a forecast or cross-validation request that names none is
  * served by: `forecastmodel-1`, except at the frequencies of
- * {@link HIGH_FREQUENCY_DEFAULT_FREQS} (hourly and half-hourly data), where
- * it is `forecastmodel-1-high-frequency`. An unknown `freq` gets
+ * {@link HIGH_FREQUENCY_DEFAULT_FREQS} (hourly to 5-minute data), and for
+ * per-minute data with a horizon of at least
+ * {@link PER_MINUTE_HIGH_FREQUENCY_FROM} steps, where it is
+ * `forecastmodel-1-high-frequency`. An unknown `freq` gets
  * `forecastmodel-1` (validation reports the freq). Anomaly detection, the
  * historic forecast and fine-tuning keep `forecastmodel-1` as their default
  * (the new model was not measured there).
+ *
+ * @param freq - The request's freq (any alias).
+ * @param h - The request's horizon; only per-minute data depends on it (absent: forecastmodel-1 there).
  *
  * @example
  * ```ts
  * defaultModel("M"); // => "forecastmodel-1"
  * defaultModel("h"); // => "forecastmodel-1-high-frequency"
- * defaultModel("min"); // => "forecastmodel-1"
+ * defaultModel("15min"); // => "forecastmodel-1-high-frequency"
+ * defaultModel("min", 24); // => "forecastmodel-1"
+ * defaultModel("min", 1440); // => "forecastmodel-1-high-frequency"
  * ```
  * @category Network
  */
-export function defaultModel(freq: string): ModelName {
+export function defaultModel(freq: string, h?: number): ModelName {
   const name = parseFreq(freq)?.name;
-  return name !== undefined && HIGH_FREQUENCY_DEFAULT_FREQS.includes(name) ? "forecastmodel-1-high-frequency" : "forecastmodel-1";
+  if (name !== undefined && HIGH_FREQUENCY_DEFAULT_FREQS.includes(name)) return "forecastmodel-1-high-frequency";
+  if (name === "min" && h !== undefined && h >= PER_MINUTE_HIGH_FREQUENCY_FROM) return "forecastmodel-1-high-frequency";
+  return "forecastmodel-1";
 }
 
 /**

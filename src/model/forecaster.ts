@@ -5,7 +5,7 @@
  * @module
  */
 import type { ForecastDistribution, Forecaster, Freq, ModelName } from "../types.js";
-import { longSeasonLength, modelParams, networkShape, SPREAD_LEVELS } from "./config.js";
+import { aggregationFactor, longSeasonLength, modelParams, networkShape, SEASONS_STEPS_PER_DAY, SPREAD_LEVELS } from "./config.js";
 import type { WindowScale } from "./features.js";
 import { createFeaturizer } from "./featurizer.js";
 import { zeroMedianRule } from "./features-seasons.js";
@@ -49,6 +49,8 @@ export interface NetworkForecasterOptions {
  * @category Models
  */
 export function createNetworkForecaster(model: ModelName, freq: Freq, options: NetworkForecasterOptions = {}): Forecaster {
+  const blocks = aggregationFactor(model, freq);
+  if (blocks > 1) return blockForecaster(createNetworkForecaster(model, "30min", options), blocks, blocks * SEASONS_STEPS_PER_DAY);
   const shape = networkShape(model);
   const { seasonLength, horizon } = modelParams(model, freq);
   const params = options.params ?? pretrainedParameters(model);
@@ -179,6 +181,112 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
   return {
     name: model,
     seasonLength,
+    forecast(contexts: readonly Float64Array[], h: number): Float64Array {
+      return run(contexts, h, false).mean;
+    },
+    forecastDistribution(contexts: readonly Float64Array[], h: number): ForecastDistribution {
+      return run(contexts, h, true);
+    },
+  };
+}
+
+/** Days of history the within-block profile of {@link blockForecaster} reads (the per-phase median over them). */
+const BLOCK_PROFILE_DAYS = 8;
+
+/**
+ * A forecaster of sub-half-hourly data from one of half-hourly data: each
+ * context is read as the means of its blocks of `blocks` steps (aligned to
+ * its end; the oldest steps that fill no block are left out), `inner`
+ * forecasts the next ⌈h / blocks⌉ block means, and each step gets its
+ * block's mean plus the step's place in the daily profile within its block:
+ * P(phase) − the mean of P over the block, P being the per-phase median of
+ * the last {@link BLOCK_PROFILE_DAYS} days (0 with less than a day of
+ * history). A context of non-negative values forecasts no negative value.
+ * The spread of each step is its block's. So a day of `perDay` steps is
+ * forecast directly, without rolling out.
+ */
+function blockForecaster(inner: Forecaster, blocks: number, perDay: number): Forecaster {
+  const G = SPREAD_LEVELS.length;
+  const profile = new Float64Array(perDay);
+  const offset = new Float64Array(perDay);
+  const column = new Float64Array(BLOCK_PROFILE_DAYS);
+
+  /** The block means of `c`, the most recent block last (one mean of everything when it holds less than a block). */
+  function blockMeans(c: Float64Array): Float64Array {
+    const count = Math.max(1, Math.floor(c.length / blocks));
+    const size = c.length < blocks ? c.length : blocks;
+    const from = c.length - count * size;
+    const out = new Float64Array(count);
+    for (let j = 0; j < count; j++) {
+      let sum = 0;
+      for (let t = from + j * size; t < from + (j + 1) * size; t++) sum += c[t]!;
+      out[j] = sum / size;
+    }
+    return out;
+  }
+
+  /** offset[p]: the within-block place of phase p (p = t mod perDay) in the context's daily profile; zeros without a day. */
+  function blockOffsets(c: Float64Array): void {
+    const m = c.length;
+    offset.fill(0);
+    if (m < perDay) return;
+    const days = Math.min(BLOCK_PROFILE_DAYS, Math.floor(m / perDay));
+    for (let p = 0; p < perDay; p++) {
+      // the last `days` points at phase p, before m
+      const last = m - 1 - ((m - 1 - p) % perDay + perDay) % perDay;
+      for (let d = 0; d < days; d++) column[d] = c[last - d * perDay]!;
+      const sorted = column.subarray(0, days).sort();
+      profile[p] = days % 2 === 1 ? sorted[(days - 1) >> 1]! : 0.5 * (sorted[days / 2 - 1]! + sorted[days / 2]!);
+    }
+    // blocks start at the phases congruent to m modulo `blocks` (they end at the context's end)
+    const start = m % blocks;
+    for (let b = 0; b < perDay / blocks; b++) {
+      let sum = 0;
+      for (let j = 0; j < blocks; j++) sum += profile[(start + b * blocks + j) % perDay]!;
+      const blockMean = sum / blocks;
+      for (let j = 0; j < blocks; j++) {
+        const p = (start + b * blocks + j) % perDay;
+        offset[p] = profile[p]! - blockMean;
+      }
+    }
+  }
+
+  function run(contexts: readonly Float64Array[], h: number, withSpread: boolean): ForecastDistribution {
+    if (!Number.isInteger(h) || h < 1) throw new RangeError(`h must be a positive integer, got ${h}`);
+    for (let i = 0; i < contexts.length; i++) {
+      if (contexts[i]!.length < 1) throw new RangeError(`context ${i} is empty: a forecast needs at least one point`);
+    }
+    const n = contexts.length;
+    const H = Math.ceil(h / blocks);
+    const means = contexts.map(blockMeans);
+    const blockDist = withSpread ? inner.forecastDistribution!(means, H) : { mean: inner.forecast(means, H), below: new Float64Array(0), above: new Float64Array(0) };
+    const mean = new Float64Array(n * h);
+    const below = withSpread ? new Float64Array(n * h * G) : new Float64Array(0);
+    const above = withSpread ? new Float64Array(n * h * G) : new Float64Array(0);
+    for (let i = 0; i < n; i++) {
+      const c = contexts[i]!;
+      const m = c.length;
+      // blocks align to the context's end only when it holds one; a shorter context is one block of its own
+      if (m >= blocks) blockOffsets(c);
+      else offset.fill(0);
+      let nonNegative = true;
+      for (let t = 0; t < m && nonNegative; t++) nonNegative = c[t]! >= 0;
+      for (let s = 0; s < h; s++) {
+        const b = Math.floor(s / blocks);
+        const v = blockDist.mean[i * H + b]! + offset[(m + s) % perDay]!;
+        mean[i * h + s] = nonNegative && v < 0 ? 0 : v;
+        if (withSpread) {
+          below.set(blockDist.below.subarray((i * H + b) * G, (i * H + b + 1) * G), (i * h + s) * G);
+          above.set(blockDist.above.subarray((i * H + b) * G, (i * H + b + 1) * G), (i * h + s) * G);
+        }
+      }
+    }
+    return { levels: SPREAD_LEVELS, mean, below, above };
+  }
+
+  return {
+    name: inner.name,
+    seasonLength: perDay,
     forecast(contexts: readonly Float64Array[], h: number): Float64Array {
       return run(contexts, h, false).mean;
     },

@@ -29,6 +29,9 @@ const EMBEDDED = new Map<ModelName, EmbeddedWeights>();
 
 const decoded = new Map<ModelName, Float64Array>();
 
+/** Models known by their decoded parameters only (adopted from another thread, see {@link adoptSharedParameters}). */
+const ADOPTED = new Set<ModelName>();
+
 /**
  * Makes the weights of models known (the main entry registers all three).
  * Registering a model again replaces its weights.
@@ -47,6 +50,7 @@ export function registerWeights(...weights: readonly EmbeddedWeights[]): void {
     const expected = parameterLayout(networkShape(w.model)).total;
     if (w.count !== expected) throw new RangeError(`registerWeights: weights of ${w.model} have ${w.count} parameters, the network needs ${expected}`);
     EMBEDDED.set(w.model, w);
+    ADOPTED.delete(w.model);
     decoded.delete(w.model);
   }
 }
@@ -61,7 +65,7 @@ export function registerWeights(...weights: readonly EmbeddedWeights[]): void {
  * @category Models
  */
 export function registeredModels(): ModelName[] {
-  return [...EMBEDDED.keys()];
+  return [...EMBEDDED.keys(), ...[...ADOPTED].filter((m) => !EMBEDDED.has(m))];
 }
 
 /**
@@ -86,6 +90,61 @@ export function pretrainedParameters(model: ModelName): Float64Array {
     decoded.set(model, params);
   }
   return params;
+}
+
+/**
+ * The pretrained parameters of every registered model, each decoded once into
+ * a `SharedArrayBuffer`, for worker threads: a thread that adopts them
+ * ({@link adoptSharedParameters}) reads the same memory instead of decoding
+ * its own copy. This thread uses the shared arrays from then on too, so each
+ * model's parameters are held once per process. Cost: one decode per model
+ * not yet shared.
+ *
+ * @returns one entry per registered model, in registration order.
+ *
+ * @example
+ * ```ts
+ * const shared = sharedPretrainedParameters();
+ * shared[0]!.params.buffer instanceof SharedArrayBuffer; // => true
+ * shared[0]!.params === pretrainedParameters(shared[0]!.model); // => true
+ * ```
+ * @category Network
+ */
+export function sharedPretrainedParameters(): { model: ModelName; params: Float64Array }[] {
+  return registeredModels().map((model) => {
+    let params = pretrainedParameters(model);
+    if (!(params.buffer instanceof SharedArrayBuffer)) {
+      const shared = new Float64Array(new SharedArrayBuffer(params.length * Float64Array.BYTES_PER_ELEMENT));
+      shared.set(params);
+      decoded.set(model, shared);
+      params = shared;
+    }
+    return { model, params };
+  });
+}
+
+/**
+ * Makes a model known by its decoded parameters, as another thread shared
+ * them ({@link sharedPretrainedParameters}): `pretrainedParameters(model)`
+ * returns `params` itself (never copied, never mutated). A later
+ * `registerWeights` of the model replaces them.
+ *
+ * @throws RangeError when the model is unknown or `params` has the wrong length.
+ *
+ * @example
+ * ```ts
+ * const [first] = sharedPretrainedParameters();
+ * adoptSharedParameters(first!.model, first!.params); // what a worker thread does with them
+ * pretrainedParameters(first!.model) === first!.params; // => true
+ * ```
+ * @category Network
+ */
+export function adoptSharedParameters(model: ModelName, params: Float64Array): void {
+  if (!isModelName(model)) throw new RangeError(`adoptSharedParameters: unknown model "${String(model)}"`);
+  const expected = parameterLayout(networkShape(model)).total;
+  if (params.length !== expected) throw new RangeError(`adoptSharedParameters: parameters of ${model} have ${params.length} values, the network needs ${expected}`);
+  if (!EMBEDDED.has(model)) ADOPTED.add(model);
+  decoded.set(model, params);
 }
 
 /**

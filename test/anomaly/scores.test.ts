@@ -183,6 +183,27 @@ describe("seriesCalibratedScores", () => {
     expect(r.hi[9]!).toBeLessThan(6);
   });
 
+  test("a window longer than the points before it slides through itself: a quiet stretch is judged by its own recent scale", () => {
+    // 40 forecast points before a window of 800: errors of ±10 for the window's first 300 points, then ±1; a 6 near the
+    // end lies far outside the recent scale (one static set of 840 scores, 340 of them ±10, would hide it)
+    const n = 841;
+    const y = Float64Array.from({ length: n }, (_, t) => (t < 341 ? 10 : 1) * (t % 2 === 0 ? 1 : -1) * (0.5 + ((t * 7) % 5) / 10));
+    y[n - 5] = 6;
+    const forecast = Float64Array.from(y, (_, t) => (t === 0 ? NaN : 0));
+    const r = scoresOf(y, forecast, 800, 99);
+    expect(r.sliding).toBe(true);
+    expect(r.calibrationPoints).toBe(40);
+    expect(Math.abs(r.z[795]!)).toBeGreaterThan(gaussianMultiplier(99));
+    expect(r.hi[795]!).toBeLessThan(6);
+    // the ±10 stretch itself is not flagged wholesale: at most a few of its points lie outside
+    let flagged = 0;
+    for (let j = 0; j < 300; j++) flagged += Math.abs(r.z[j]!) > gaussianMultiplier(99) ? 1 : 0;
+    expect(flagged).toBeLessThan(30);
+    // with fewer than 20 scores before it, a long window keeps the static rule
+    const short = scoresOf(y.subarray(n - 819), forecast.subarray(n - 819), 800, 99);
+    expect(short.sliding).toBe(false);
+  });
+
   test("sliding: anomalies among the calibration points are left out, as if they had no forecast (property)", () => {
     fc.assert(
       fc.property(

@@ -259,9 +259,16 @@ describe("section 4: semantics at the API", () => {
     expect((res.body as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([["body", "series", "y", 8]]);
     const gaps = await call(post("/v2/forecast", { ...forecastBody, series: { y: [1, 2, null, 4, NaN, 6, 7, 8, 9, 10], sizes: [4, 6] } }));
     expect(gaps.status).toBe(200);
-    // the other endpoints still refuse them, at their positions
-    const anomaly = await call(post("/v2/historic_forecast", { series: { y: [1, null, 3], sizes: [3] }, freq: "D" }));
-    expect((anomaly.body as { detail: { loc: unknown[] }[] }).detail[0]!.loc).toEqual(["body", "series", "y", 1]);
+    // the historic forecast and online anomaly detection read them the same way (issue 31); an infinity stays a 422 at its position
+    const y = Array.from({ length: 120 }, (_, t) => 10 + (t % 7));
+    for (const path of ["/v2/historic_forecast", "/v2/online_anomaly_detection"]) {
+      const body = (values: (number | null)[]) => ({ series: { y: values, sizes: [120] }, freq: "D", ...(path === "/v2/historic_forecast" ? {} : { h: 7, detection_size: 7, level: 95 }) });
+      const filled = await call(post(path, body(y.map((v, t) => (t === 30 ? null : v)))));
+      expect(filled.status).toBe(200);
+      const refused = await call(post(path, body(y.map((v, t) => (t === 30 ? Infinity : v)))));
+      expect(refused.status).toBe(422);
+      expect((refused.body as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([["body", "series", "y", 30]]);
+    }
   });
 });
 

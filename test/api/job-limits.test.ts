@@ -169,6 +169,8 @@ function stallingStore(): { store: ServiceStore; release: () => void; entered: (
         return inner.insertModel(model, max);
       },
       renewReservation: async (...args) => (killed ? false : inner.renewReservation(...args)),
+      // a running job's lease renewal (running to running, no expiry) is lost too; its final update is not
+      updateJob: async (jobId, expected, next, expiry) => (killed && expected === "running" && next.status === "running" ? false : inner.updateJob(jobId, expected, next, expiry)),
     },
     release: () => release(),
     entered: () => entered,
@@ -223,6 +225,73 @@ describe("reservations carry a lease", () => {
     expect((await service.handle(post("/v2/forecast", forecastBody, KEY))).status).toBe(429);
     release();
     expect((await running).status).toBe(200);
+    expect(await store.spentTokens("acct")).toBeGreaterThan(0);
+  });
+});
+
+describe("a running job carries a lease", () => {
+  const status = async (read: (path: string) => Promise<{ status: number; body: unknown }>, id: string) => {
+    const res = await read(`/v2/finetune/jobs/${id}`);
+    expect(res.status).toBe(200);
+    return res.body as { status: string; error: string | null };
+  };
+
+  it("a job whose runner died is answered failed once its lease ends, not running for ever; its credits are back and it expires like any failed job", async () => {
+    const { store, entered, kill } = stallingStore();
+    const { service, send, read, advance } = clockedService({ store }, 10);
+    const id = jobId(await send("/v2/finetune/async", finetuneBody));
+    void service.runJob(id);
+    for (let i = 0; i < 50 && !entered(); i++) await new Promise((r) => setTimeout(r, 1));
+    expect(entered()).toBe(true);
+    kill();
+    advance(DEFAULT_JOB_LIMITS.leaseMs);
+    expect((await status(read, id)).status).toBe("running");
+    advance(1);
+    const failed = await status(read, id);
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toMatch(/process running this job stopped.*nothing was charged/);
+    expect((await store.getJob(id))!.status).toBe("failed");
+    expect(await store.spentTokens("acct")).toBe(0);
+    expect((await send("/v2/forecast", forecastBody)).status).toBe(200);
+    // a failed job cannot be cancelled, and it is forgotten resultTtlMs after it was declared failed
+    expect((await send(`/v2/async/jobs/${id}/cancel`, undefined)).status).toBe(409);
+    advance(DEFAULT_JOB_LIMITS.resultTtlMs);
+    expect((await read(`/v2/finetune/jobs/${id}`)).status).toBe(404);
+  });
+
+  it("a runner that comes back after its job was declared failed keeps it failed and charges nothing", async () => {
+    const { store, release, entered, kill } = stallingStore();
+    const { service, send, read, advance } = clockedService({ store }, 1000);
+    const id = jobId(await send("/v2/finetune/async", finetuneBody));
+    const run = service.runJob(id);
+    for (let i = 0; i < 50 && !entered(); i++) await new Promise((r) => setTimeout(r, 1));
+    kill(); // its renewals stop reaching the store (a frozen process), its work goes on
+    advance(DEFAULT_JOB_LIMITS.leaseMs + 1);
+    expect((await status(read, id)).status).toBe("failed");
+    release();
+    expect(await run).toEqual({ jobId: id, status: "failed" });
+    expect((await status(read, id)).status).toBe("failed");
+    expect(await store.spentTokens("acct")).toBe(0);
+  });
+
+  it("a live runner renews its job: a 60 ms lease holds through 300 ms of awaited work, and the job succeeds", async () => {
+    const { store, release, entered } = stallingStore();
+    const service = createService({
+      accounts: [{ id: "acct", apiKeys: [KEY], credits: 1000, hasPaymentMethod: false }],
+      clock: () => new Date(),
+      pipelines: fakePipelines,
+      store,
+      jobLimits: { leaseMs: 60 },
+    });
+    const read = (path: string) => service.handle(get(path, KEY));
+    const id = jobId(await service.handle(post("/v2/finetune/async", finetuneBody, KEY)));
+    const run = service.runJob(id);
+    for (let i = 0; i < 50 && !entered(); i++) await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await status(read, id)).status).toBe("running");
+    release();
+    expect(await run).toEqual({ jobId: id, status: "succeeded" });
+    expect((await status(read, id)).status).toBe("succeeded");
     expect(await store.spentTokens("acct")).toBeGreaterThan(0);
   });
 });

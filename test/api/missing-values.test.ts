@@ -13,6 +13,7 @@ import { SDK_MODEL_ALIASES } from "../../src/api/model-aliases.js";
 import { missingObservations } from "../../src/api/requests.js";
 import { modelSource } from "../../src/finetune/source.js";
 import { runForecast } from "../../src/forecast/index.js";
+import { runHistoricForecast } from "../../src/historic/index.js";
 import { fillMissing } from "../../src/series/missing.js";
 import { KEY_A, bearer, testService } from "./helpers.js";
 
@@ -214,6 +215,45 @@ describe("historical anomaly detection and fine-tuning with missing values", () 
     expect(body.anomaly[140 - first]).toBe(true);
   });
 
+  it("POST /v2/online_anomaly_detection: 200, no NaN, a missing point of the window is never flagged (score 0), an observed spike still is; a filled point calibrates nothing", async () => {
+    const body = (values: (number | null)[]) => ({ series: { y: values, sizes: [n] }, model: "timegpt-1", freq: "MS", h: 1, detection_size: 12, level: 99 });
+    const res = await send("/v2/online_anomaly_detection", body(y));
+    expect(res.status).toBe(200);
+    const out = res.body as { mean: number[]; idxs: number[]; anomaly: boolean[]; anomaly_score: number[]; accumulated_anomaly_score: number[]; intervals: Record<string, number[]> };
+    for (const list of [out.mean, out.anomaly_score, out.accumulated_anomaly_score, out.intervals["lo-99"]!, out.intervals["hi-99"]!]) expect(list.every(Number.isFinite)).toBe(true);
+    expect(out.idxs).toEqual(Array.from({ length: 12 }, (_, j) => n - 12 + j));
+    let gaps = 0;
+    out.idxs.forEach((t, r) => {
+      if (y[t] !== null) return;
+      gaps++;
+      expect(out.anomaly[r]).toBe(false);
+      expect(out.anomaly_score[r]).toBe(0);
+    });
+    expect(gaps).toBeGreaterThan(0);
+    expect(out.anomaly[out.idxs.indexOf(140)]).toBe(true);
+    const missing = y.filter((v) => v === null).length;
+    expect(res.headers.warning).toContain(`${missing} of ${n} values of y were missing (null or NaN)`);
+    expect(res.headers.warning).toContain(`${gaps} of the 12 detection rows were missing values`);
+    // a huge value at a point marked missing (null) changes nothing: the filled value stands in for it in the
+    // contexts, and no score is calibrated on it; the same huge value observed is another story
+    const early = y.slice();
+    const at = early.findIndex((v, t) => v === null && t < n - 12 && t > 40);
+    const same = await send("/v2/online_anomaly_detection", body(early));
+    expect(same.body).toEqual(res.body);
+    early[at] = 1e6;
+    const observed = await send("/v2/online_anomaly_detection", body(early));
+    expect(observed.body).not.toEqual(res.body);
+  });
+
+  it("POST /v2/historic_forecast: 200, every fitted value and bound finite, the filled points calibrate nothing", async () => {
+    const res = await send("/v2/historic_forecast", { series: { y, sizes: [n] }, model: "timegpt-1", freq: "MS", level: [80, 95] });
+    expect(res.status).toBe(200);
+    const out = res.body as { mean: number[]; intervals: Record<string, number[]> };
+    expect(out.mean.length).toBeGreaterThan(0);
+    for (const list of [out.mean, ...Object.values(out.intervals)]) expect(list.every(Number.isFinite)).toBe(true);
+    expect(res.headers.warning).toContain("values of y were missing (null or NaN)");
+  });
+
   it("POST /v2/finetune and /v2/finetune/async: the model is tuned on the filled series", async () => {
     const sync = await send("/v2/finetune", { series: { y, sizes: [n], X: null }, model: "timegpt-1", freq: "MS", finetune_steps: 1, output_model_id: "gappy" });
     expect(sync.status).toBe(200);
@@ -245,5 +285,25 @@ describe("calibration skips the missing points", () => {
     const width = (r: typeof marked) => r.intervals!["hi-90"]!.reduce((a, hi, k) => a + hi - r.intervals!["lo-90"]![k]!, 0);
     expect(width(marked)).toBeLessThan(width(unmarked));
     expect(marked.warnings.some((w) => w.startsWith("5 of 150 values of y were missing"))).toBe(true);
+  });
+
+  it("historic forecast: the same y with its spikes marked missing keeps its fitted values and gets narrower intervals", () => {
+    const n = 150;
+    const y = Float64Array.from({ length: n }, (_, t) => 50 + 5 * Math.sin((2 * Math.PI * t) / 7) + ((t * 13) % 5) / 5);
+    const spiked = [n - 40, n - 33, n - 26, n - 19, n - 12];
+    for (const t of spiked) y[t] = y[t]! + 60;
+    const missing = new Uint8Array(n);
+    for (const t of spiked) missing[t] = 1;
+    const base = {
+      series: { y, sizes: Int32Array.of(n), offsets: Int32Array.of(0, n), X: [] }, freq: "D", levels: [90], model: "forecastmodel-1",
+      finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null, cleanExFirst: true, featureContributions: false,
+    } as const;
+    const marked = runHistoricForecast({ ...base, missing }, modelSource(base));
+    const unmarked = runHistoricForecast(base, modelSource(base));
+    expect(Array.from(marked.mean)).toEqual(Array.from(unmarked.mean));
+    const width = (r: typeof marked) => r.intervals!["hi-90"]!.reduce((a, hi, k) => a + hi - r.intervals!["lo-90"]![k]!, 0);
+    expect(width(marked)).toBeLessThan(width(unmarked));
+    expect(marked.warnings.some((w) => w.startsWith("5 of 150 values of y were missing"))).toBe(true);
+    expect(unmarked.warnings.some((w) => w.includes("were missing"))).toBe(false);
   });
 });

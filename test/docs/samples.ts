@@ -318,9 +318,9 @@ export function createWorkspace(samples: readonly DocSample[]): SampleWorkspace 
     const specifier = libIndex.startsWith(".") ? libIndex : `./${libIndex}`;
     const js = transpile(code)
       .replace(/(from\s+|import\s*\(\s*)"forecastmodel"/g, `$1"${specifier}"`)
-      // the package's subpaths: forecastmodel/lite and forecastmodel/weights/<model>
-      .replace(/(from\s+)"forecastmodel\/(lite|weights\/[\w.-]+)"/g, (_m, from: string, sub: string) => {
-        const target = sub === "lite" ? join(root, "src", "lite.js") : join(root, "src", "model", `${sub}.js`);
+      // the package's subpaths: forecastmodel/lite, forecastmodel/pool and forecastmodel/weights/<model>
+      .replace(/(from\s+)"forecastmodel\/(lite|pool|weights\/[\w.-]+)"/g, (_m, from: string, sub: string) => {
+        const target = sub === "lite" ? join(root, "src", "lite.js") : sub === "pool" ? join(root, "src", "pool", "index.js") : join(root, "src", "model", `${sub}.js`);
         const rel = relative(dirname(jsPath), target);
         return `${from}"${rel.startsWith(".") ? rel : `./${rel}`}"`;
       })
@@ -343,7 +343,7 @@ export function typeCheck(workspace: SampleWorkspace, samples: readonly DocSampl
     noEmit: true,
     rootDir: undefined,
     baseUrl: REPO,
-    paths: { forecastmodel: ["src/index.ts"], "forecastmodel/lite": ["src/lite.ts"], "forecastmodel/weights/*": ["src/model/weights/*.ts"] },
+    paths: { forecastmodel: ["src/index.ts"], "forecastmodel/lite": ["src/lite.ts"], "forecastmodel/pool": ["src/pool/index.ts"], "forecastmodel/weights/*": ["src/model/weights/*.ts"] },
     typeRoots: [join(REPO, "node_modules", "@types")],
     types: ["node"],
   };

@@ -112,11 +112,17 @@ describe("forecastmodel-1-high-frequency through forecast", () => {
     expect(net).toBeLessThan(dayLag / 2);
   });
 
-  it("is the default for forecasts of hourly and half-hourly data only; a named model is kept", () => {
-    expect([defaultModel("H"), defaultModel("h"), defaultModel("30min"), defaultModel("15min"), defaultModel("min"), defaultModel("D"), defaultModel("M")]).toEqual([
-      "forecastmodel-1-high-frequency", "forecastmodel-1-high-frequency", "forecastmodel-1-high-frequency",
-      "forecastmodel-1", "forecastmodel-1", "forecastmodel-1", "forecastmodel-1",
-    ]);
+  it("is the default for forecasts of hourly to 5-minute data, and of per-minute data beyond 48 steps; a named model is kept", () => {
+    expect([defaultModel("H"), defaultModel("h"), defaultModel("30min"), defaultModel("15min"), defaultModel("10min"), defaultModel("5min")]).toEqual(Array(6).fill("forecastmodel-1-high-frequency"));
+    expect([defaultModel("min"), defaultModel("min", 48), defaultModel("2h"), defaultModel("D"), defaultModel("M"), defaultModel("s", 1440)]).toEqual(Array(6).fill("forecastmodel-1"));
+    expect([defaultModel("min", 49), defaultModel("T", 1440)]).toEqual(["forecastmodel-1-high-frequency", "forecastmodel-1-high-frequency"]);
+    // through the API: a per-minute forecast a day ahead is the high-frequency network's, 24 minutes ahead forecastmodel-1's
+    const minutes = Array.from({ length: 3 * 1440 }, (_, t) => 50 + 10 * Math.sin((2 * Math.PI * t) / 1440) + (t % 7) / 7);
+    const day = forecast({ series: { y: minutes, sizes: [minutes.length] }, freq: "min", h: 1440 });
+    expect(day.mean).toEqual(forecast({ series: { y: minutes, sizes: [minutes.length] }, freq: "min", h: 1440, model: "forecastmodel-1-high-frequency" }).mean);
+    expect(day.warnings ?? []).toEqual([]);
+    const soon = forecast({ series: { y: minutes, sizes: [minutes.length] }, freq: "min", h: 24 });
+    expect(soon.mean).toEqual(forecast({ series: { y: minutes, sizes: [minutes.length] }, freq: "min", h: 24, model: "forecastmodel-1" }).mean);
     const y = weekly(400);
     const byDefault = forecast({ series: { y, sizes: [400] }, freq: "H", h: 30 });
     const named = forecast({ series: { y, sizes: [400] }, freq: "H", h: 30, model: "forecastmodel-1-high-frequency" });

@@ -1,0 +1,119 @@
+/**
+ * The worker pool (forecastmodel/pool) against the one-thread call, and the
+ * calling thread's event loop while the pool works.
+ *
+ *   npm run build && node dist/bench/pool-bench.js [series] [points] [threads]
+ *
+ * 1. Throughput: `forecast(body)` on this thread against `pool.forecast(body)`
+ *    with `threads` workers (default 2), on forecast-bench's data (hourly
+ *    series × points, h 24, levels 80 and 95, forecastmodel-1); best of 3
+ *    each, and the answers compared byte for byte.
+ * 2. Stall: the longest event-loop delay (`monitorEventLoopDelay`, 1 ms
+ *    resolution) while 5 × series are forecast through the pool, sent three
+ *    ways: one body with `y` a list, the same body as JSON bytes, and 50
+ *    bodies of a 50th of the series each, all in flight at once.
+ */
+import "../src/model/weights/default.js";
+import os from "node:os";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { forecast, type ForecastRequest } from "../src/api/index.js";
+import { createPool } from "../src/pool/index.js";
+import type { ForecastPool } from "../src/pool/index.js";
+
+const nSeries = Number(process.argv[2] ?? 1000);
+const points = Number(process.argv[3] ?? 500);
+const threads = Number(process.argv[4] ?? 2);
+const h = 24;
+
+/** forecast-bench's series (same generator and seed), as a JSON body. */
+function hourlyBody(count: number): ForecastRequest {
+  let state = 12345;
+  const rand = (): number => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const y = new Array<number>(count * points);
+  for (let i = 0; i < count; i++) {
+    const level = 50 + 100 * rand();
+    const amp = 5 + 20 * rand();
+    for (let t = 0; t < points; t++) y[i * points + t] = level + amp * Math.sin((2 * Math.PI * t) / 24) + 3 * (rand() - 0.5) + 0.01 * t;
+  }
+  return { series: { y, sizes: new Array<number>(count).fill(points) }, freq: "H", h, level: [80, 95], model: "forecastmodel-1" };
+}
+
+const seconds = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e9;
+
+/** Best wall time of `runs` runs, and the process's CPU time (every thread) of that run: the work done, whatever the machine's load. */
+async function bestOf<T>(runs: number, f: () => T | Promise<T>): Promise<{ best: number; cpu: number; all: number[]; value: T }> {
+  const all: number[] = [];
+  const cpus: number[] = [];
+  let value: T | undefined;
+  for (let r = 0; r < runs; r++) {
+    const c0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    value = await f();
+    all.push(seconds(t0));
+    const c = process.cpuUsage(c0);
+    cpus.push((c.user + c.system) / 1e6);
+  }
+  const best = Math.min(...all);
+  return { best, cpu: cpus[all.indexOf(best)] as number, all, value: value as T };
+}
+
+/**
+ * Runs `work` with the event loop watched: its longest delay and p99 delay
+ * (ms), the time this thread was busy (ms, `eventLoopUtilization`: what the
+ * pool itself costs the caller, whatever the machine's load) and the wall time (s).
+ */
+async function watched(work: () => Promise<unknown>): Promise<{ maxMs: number; p99Ms: number; busyMs: number; wall: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  const elu = performance.eventLoopUtilization();
+  const t0 = process.hrtime.bigint();
+  await work();
+  const wall = seconds(t0);
+  const used = performance.eventLoopUtilization(elu);
+  histogram.disable();
+  return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, busyMs: used.active, wall };
+}
+
+async function main(): Promise<void> {
+  const loadBefore = os.loadavg()[0]!;
+  const body = hourlyBody(nSeries);
+  forecast(hourlyBody(4)); // warm-up (weights decoded, code compiled)
+  const one = await bestOf(3, () => forecast(body));
+  const pool: ForecastPool = createPool({ threads });
+  await pool.forecast(hourlyBody(4)); // workers started and warm
+  const pooled = await bestOf(3, () => pool.forecast(body));
+  const identical = JSON.stringify(pooled.value) === JSON.stringify(one.value);
+  console.log(`| workload | one thread, best of 3 (s) | its CPU (s) | pool of ${threads}, best of 3 (s) | its CPU, all threads (s) | speed-up | identical |`);
+  console.log("|---|---|---|---|---|---|---|");
+  console.log(
+    `| forecast ${nSeries} × ${points} hourly, h=${h}, levels 80+95, forecastmodel-1 | ${one.best.toFixed(3)} | ${one.cpu.toFixed(3)} | ${pooled.best.toFixed(3)} | ${pooled.cpu.toFixed(3)} | ${(one.best / pooled.best).toFixed(2)}× | ${identical ? "yes" : "NO"} |`,
+  );
+  console.log(`runs: one thread ${one.all.map((r) => r.toFixed(3)).join(", ")} s; pool ${pooled.all.map((r) => r.toFixed(3)).join(", ")} s`);
+
+  const big = hourlyBody(5 * nSeries);
+  const bytes = new TextEncoder().encode(JSON.stringify(big));
+  const chunk = Math.ceil((5 * nSeries) / 50);
+  const small = Array.from({ length: 50 }, (_, c) => {
+    const from = c * chunk;
+    const to = Math.min(5 * nSeries, from + chunk);
+    return { ...big, series: { y: (big.series.y as number[]).slice(from * points, to * points), sizes: (big.series.sizes as number[]).slice(from, to) } };
+  });
+  console.log("");
+  console.log(`| ${5 * nSeries} series × ${points} through the pool of ${threads}, sent as | longest event-loop stall (ms) | p99 delay (ms) | this thread busy (ms) | wall (s) |`);
+  console.log("|---|---|---|---|---|");
+  const cases: [string, () => Promise<unknown>][] = [
+    // the machine's own noise: the same measures with nothing to do for 4 s
+    ["(baseline: nothing, 4 s idle)", () => new Promise((resolve) => setTimeout(resolve, 4000))],
+    ["one body, y a list", () => pool.forecast(big)],
+    [`one body, JSON bytes (${(bytes.length / 1e6).toFixed(1)} MB)`, () => pool.forecast(bytes)],
+    [`50 bodies of ${chunk} series, at once`, () => Promise.all(small.map((b) => pool.forecast(b)))],
+  ];
+  for (const [name, work] of cases) {
+    const m = await watched(work);
+    console.log(`| ${name} | ${m.maxMs.toFixed(1)} | ${m.p99Ms.toFixed(1)} | ${m.busyMs.toFixed(0)} | ${m.wall.toFixed(2)} |`);
+  }
+  await pool.close();
+  console.log(`${os.cpus().length} cores, load average before ${loadBefore.toFixed(1)}, ${os.cpus()[0]?.model ?? "?"}; load average ${os.loadavg()[0]!.toFixed(1)}; Node ${process.version}`);
+}
+
+await main();

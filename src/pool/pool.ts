@@ -1,0 +1,428 @@
+/**
+ * `createPool`: the main export's entry points on worker threads, so the
+ * calling thread (a server's event loop) never runs model work, and every
+ * core computes. A request is split by series ({@link splitRequest}) across
+ * the workers and the parts' results merged ({@link merge}): the answer is
+ * the one-thread call's, byte for byte.
+ * @module
+ */
+import { availableParallelism } from "node:os";
+import { Worker, type ResourceLimits, type TransferListItem } from "node:worker_threads";
+import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "../api/bodies.js";
+import type { CoreCallOptions, FinetuneCallResult } from "../api/entry-points.js";
+import { bodyBytes } from "../api/json.js";
+import { merge, type RequestPart } from "../api/partition.js";
+import type { AnomalyRecord, ForecastRecord, ForecastRecordOptions, HistoricRecord, RecordOptions, RecordRowFields, RecordsResult, ResultDs } from "../api/records.js";
+import { DEFAULT_SERVICE_LIMITS, resolveLimits } from "../api/requests.js";
+import type { AnomalyResult, FinetuneResult, ForecastResult, HistoricResult } from "../api/results.js";
+import { isMissingValuesWarning } from "../forecast/index.js";
+import { sharedPretrainedParameters } from "../model/weights.js";
+import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
+import { deserializeError, unpackResult, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
+import { movableBody, splitRequest, type SplitEndpoint } from "./split.js";
+import type { PoolWorkerData } from "./worker.js";
+
+/**
+ * Options of {@link createPool}.
+ * @category Scaling
+ */
+export interface PoolOptions {
+  /** Worker threads (default: `os.availableParallelism()`, every core). */
+  readonly threads?: number;
+  /**
+   * About how many `y` values one part of a split request holds (default
+   * 32,768): a request is cut into at least `threads` parts and at most one
+   * per series. Smaller parts balance the workers better and keep each
+   * message short; each part costs a little validation and merging.
+   */
+  readonly partValues?: number;
+  /** Heap limits of each worker (Node's `Worker` `resourceLimits`); a worker that exceeds them stops, and its call gets an error. */
+  readonly resourceLimits?: ResourceLimits;
+}
+
+/**
+ * A typed request of an endpoint, as the service passes it to its pipelines (see {@link ForecastPool.runEndpoint}).
+ * @category Scaling
+ */
+export interface EndpointRequests {
+  /** A typed forecast request. */
+  readonly forecast: ForecastInput;
+  /** A typed anomaly-detection request. */
+  readonly anomaly: AnomalyInput;
+  /** A typed historic-forecast request. */
+  readonly historic: HistoricInput;
+  /** A typed fine-tune request. */
+  readonly finetune: FinetuneInput;
+}
+
+/**
+ * The JSON result of each endpoint's typed request (see {@link ForecastPool.runEndpoint}).
+ * @category Scaling
+ */
+export interface EndpointResults {
+  /** A forecast's JSON result. */
+  readonly forecast: ForecastResult;
+  /** An anomaly detection's JSON result. */
+  readonly anomaly: AnomalyResult;
+  /** A historic forecast's JSON result. */
+  readonly historic: ForecastResult;
+  /** A fine-tune's JSON result (with its weights). */
+  readonly finetune: FinetuneResult;
+}
+
+/**
+ * Runs the service's paid work on other threads: what `createService`'s
+ * `pool` option takes ({@link ForecastPool} is one).
+ * @category Scaling
+ */
+export interface EndpointRunner {
+  /**
+   * The JSON result of a typed request of `endpoint`, computed by the
+   * library's pipeline as the service's own `runEndpoint` computes it.
+   */
+  runEndpoint<E extends keyof EndpointRequests>(endpoint: E, request: EndpointRequests[E]): Promise<EndpointResults[E]>;
+}
+
+/**
+ * The main export's entry points on worker threads: the same arguments, the
+ * same answers (byte-identical JSON), as Promises. Call options work as in
+ * the one-thread call (`finetunedModels` is looked up on the calling
+ * thread; `onProgress` is called on it, with the stages' counts summed over
+ * the parts of a split request).
+ * @category Scaling
+ */
+export interface ForecastPool extends EndpointRunner {
+  /** Number of worker threads. */
+  readonly threads: number;
+  /** `forecast` on the pool, split by series. */
+  forecast<L extends number = number>(body: JsonBody<ForecastRequest<L>> | string | Uint8Array, options?: CoreCallOptions): Promise<ForecastResult<LevelIntervals<L>>>;
+  /** `detectAnomaliesOnline` on the pool, split by series. */
+  detectAnomaliesOnline<L extends number = number, M extends "univariate" | "multivariate" = "univariate" | "multivariate">(
+    body: JsonBody<AnomalyRequest<L, M>> | string | Uint8Array,
+    options?: CoreCallOptions,
+  ): Promise<AnomalyResult<AnomalyIntervals<L, M>>>;
+  /** `historicForecast` on the pool, split by series. */
+  historicForecast<L extends number = number>(body: JsonBody<HistoricRequest<L>> | string | Uint8Array, options?: CoreCallOptions): Promise<HistoricResult<LevelIntervals<L>>>;
+  /** `finetune` on one worker (fine-tuning learns one model from all series: it is not split). */
+  finetune(body: JsonBody<FinetuneRequest> | string | Uint8Array, options?: CoreCallOptions): Promise<FinetuneCallResult>;
+  /** `forecastRecords` on one worker (the rows are copied to it). */
+  forecastRecords<Row extends RecordRowFields, L extends number = never>(
+    rows: readonly Row[],
+    options: ForecastRecordOptions<L>,
+    call?: CoreCallOptions,
+  ): Promise<RecordsResult<ForecastRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>>>;
+  /** `detectAnomaliesRecords` on one worker. */
+  detectAnomaliesRecords<Row extends RecordRowFields, L extends number = 99, M extends "univariate" | "multivariate" = "univariate">(
+    rows: readonly Row[],
+    options: RecordOptions<AnomalyRequest<L, M>>,
+    call?: CoreCallOptions,
+  ): Promise<RecordsResult<AnomalyRecord<Row["unique_id"], ResultDs<Row["ds"]>, L, M>>>;
+  /** `historicForecastRecords` on one worker. */
+  historicForecastRecords<Row extends RecordRowFields, L extends number = never>(
+    rows: readonly Row[],
+    options?: RecordOptions<HistoricRequest<L>>,
+    call?: CoreCallOptions,
+  ): Promise<RecordsResult<HistoricRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>>>;
+  /** `finetuneRecords` on one worker. */
+  finetuneRecords(rows: readonly RecordRowFields[], options?: RecordOptions<FinetuneRequest>, call?: CoreCallOptions): Promise<FinetuneCallResult>;
+  /**
+   * Stops taking calls, lets every call already made finish, then stops the
+   * workers. Calls made after `close()` reject.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * The error a call gets when the worker computing it stopped (it crashed, ran
+ * out of its heap limits or was terminated). The pool starts a new worker in
+ * its place; other calls are not affected.
+ * @category Scaling
+ */
+export class WorkerStoppedError extends Error {
+  /** The worker's exit code. */
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number) {
+    super(message);
+    this.name = "WorkerStoppedError";
+    this.exitCode = exitCode;
+  }
+}
+
+/** One queued or running task. */
+interface Job {
+  readonly task: PoolTask;
+  readonly transfer: TransferListItem[];
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly onProgress: ((p: { stage: string; done: number; total: number }) => void) | undefined;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  /** The last uncaught error of the worker, for the message of its stop. */
+  lastError: Error | null;
+}
+
+const WORKER_URL = new URL("./worker.js", import.meta.url);
+
+/** The entry points by the endpoint of their bodies. */
+const ENDPOINT_OF: Partial<Record<PoolFunction, SplitEndpoint>> = { forecast: "forecast", detectAnomaliesOnline: "anomaly", historicForecast: "historic" };
+
+/** Whether a body travels as JSON text or bytes (parsed on a worker, never on the calling thread). */
+function isTextBody(body: unknown): boolean {
+  return typeof body === "string" || bodyBytes(body) !== null;
+}
+
+/** A text or bytes body as it goes to a worker: copied by postMessage (the caller's buffer stays the caller's), never walked here. */
+function textCopy(body: unknown): unknown {
+  return typeof body === "string" ? body : (bodyBytes(body) as Uint8Array);
+}
+
+/** Yields to the event loop (between the parts of a big request). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Starts a pool of worker threads running the library's entry points.
+ *
+ * The pretrained parameters of every registered model are decoded once, into
+ * `SharedArrayBuffer`s that every worker reads (no copy per thread). A
+ * forecast, anomaly-detection or historic-forecast body is split by series
+ * into parts of about `partValues` values (at least `threads` parts), each
+ * part's `y` moved to its worker as a `Float64Array` (transferred, not
+ * copied), the parts computed in parallel and merged; a JSON text or bytes
+ * body is parsed and split on a worker, so the calling thread never walks
+ * its values. A body whose parts would not merge to exactly the single call's
+ * answer (exogenous features, missing values, fine-tuning, multivariate
+ * rules, an invalid or over-limit body) runs whole on one worker, as does a
+ * request whose part failed (so its error is the single call's). Fine-tuning
+ * and the records API run whole on one worker.
+ *
+ * Workers do not keep the process alive while idle; `close()` stops them.
+ *
+ * @param options - threads, part size and worker heap limits.
+ * @returns the pool.
+ * @throws RangeError when `threads` is not an integer >= 1 or `partValues` not a number >= 1.
+ *
+ * @example
+ * ```ts
+ * const pool = createPool({ threads: 2 });
+ * const y = Array.from({ length: 96 }, (_, t) => 100 + 10 * Math.sin((2 * Math.PI * t) / 24));
+ * const body = { series: { y: [...y, ...y], sizes: [96, 96] }, freq: "H", h: 24, level: [80] };
+ * const fromPool = await pool.forecast(body);
+ * JSON.stringify(fromPool) === JSON.stringify(forecast(body)); // => true
+ * await pool.close();
+ * ```
+ * @category Scaling
+ */
+export function createPool(options: PoolOptions = {}): ForecastPool {
+  const threads = options.threads ?? Math.max(1, availableParallelism());
+  if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`createPool: threads must be an integer >= 1, got ${String(threads)}`);
+  const partValues = options.partValues ?? 32_768;
+  if (typeof partValues !== "number" || !(partValues >= 1)) throw new RangeError(`createPool: partValues must be a number >= 1, got ${String(partValues)}`);
+  const workerData: PoolWorkerData = { forecastmodelPool: true, weights: sharedPretrainedParameters() };
+
+  const queue: Job[] = [];
+  const slots: Slot[] = [];
+  let nextId = 0;
+  let closing = false;
+  let activeCalls = 0;
+  let idleWaiters: (() => void)[] = [];
+  const running = new Map<number, Job>();
+
+  const startWorker = (): Slot => {
+    const worker = new Worker(WORKER_URL, { workerData, ...(options.resourceLimits !== undefined ? { resourceLimits: options.resourceLimits } : {}) });
+    const slot: Slot = { worker, job: null, lastError: null };
+    worker.on("message", (reply: PoolReply) => {
+      const job = running.get(reply.id);
+      if (job === undefined) return;
+      if ("progress" in reply) {
+        job.onProgress?.(reply.progress);
+        return;
+      }
+      running.delete(reply.id);
+      slot.job = null;
+      if (reply.ok) job.resolve(reply.value);
+      else job.reject(deserializeError(reply.error));
+      dispatch();
+    });
+    worker.on("error", (error) => {
+      slot.lastError = error;
+    });
+    worker.on("exit", (code) => {
+      const job = slot.job;
+      slot.job = null;
+      for (const [id, j] of running) if (j === job) running.delete(id);
+      const index = slots.indexOf(slot);
+      if (!closing || queue.length > 0 || job !== null) {
+        if (index >= 0) slots[index] = startWorker();
+      } else if (index >= 0) slots.splice(index, 1);
+      if (job !== null) {
+        const why = slot.lastError !== null ? `: ${slot.lastError.message}` : "";
+        job.reject(new WorkerStoppedError(`forecastmodel pool: the worker computing this call stopped (exit code ${code})${why}; a new worker took its place`, code));
+      }
+      dispatch();
+    });
+    worker.unref();
+    return slot;
+  };
+
+  const dispatch = (): void => {
+    for (const slot of slots) {
+      if (queue.length === 0) break;
+      if (slot.job !== null) continue;
+      const job = queue.shift() as Job;
+      const id = nextId++;
+      slot.job = job;
+      running.set(id, job);
+      slot.worker.postMessage({ id, task: job.task }, job.transfer);
+    }
+    // a busy worker keeps the process alive (its caller awaits it); an idle one does not
+    for (const slot of slots) {
+      if (slot.job !== null) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  };
+
+  const submit = (task: PoolTask, transfer: TransferListItem[] = [], onProgress?: Job["onProgress"]): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      queue.push({ task, transfer, resolve, reject, onProgress });
+      dispatch();
+    });
+
+  for (let i = 0; i < threads; i++) slots.push(startWorker());
+
+  /** Runs `work` as one call: refused after close(), counted so close() waits for it. */
+  const call = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (closing) throw new Error("forecastmodel pool: the pool is closed");
+    activeCalls++;
+    try {
+      return await work();
+    } finally {
+      activeCalls--;
+      if (activeCalls === 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const w of waiters) w();
+      }
+    }
+  };
+
+  /** The fine-tuned model a body names, looked up on this thread. */
+  const finetunedFor = (id: unknown, lookup: CoreCallOptions["finetunedModels"]): { id: string; weights: FinetunedWeights } | null => {
+    if (typeof id !== "string" || lookup === undefined) return null;
+    const weights = lookup(id);
+    return weights === undefined || weights === null ? null : { id, weights };
+  };
+
+  /** Progress of parts summed per stage (each part's latest report counts). */
+  const progressOf = (options: CoreCallOptions, parts: number): ((part: number) => Job["onProgress"]) => {
+    const report = options.onProgress;
+    if (report === undefined) return () => undefined;
+    const latest = new Map<string, { done: number[]; total: number[] }>();
+    return (part) => (p) => {
+      let stage = latest.get(p.stage);
+      if (stage === undefined) {
+        stage = { done: new Array<number>(parts).fill(0), total: new Array<number>(parts).fill(0) };
+        latest.set(p.stage, stage);
+      }
+      stage.done[part] = p.done;
+      stage.total[part] = p.total;
+      report({ stage: p.stage as never, done: stage.done.reduce((a, b) => a + b, 0), total: stage.total.reduce((a, b) => a + b, 0) });
+    };
+  };
+
+  /** A function of the main export run whole on one worker. */
+  const wholeOn = (fn: PoolFunction, args: unknown[], options: CoreCallOptions, finetuned: { id: string; weights: FinetunedWeights } | null): Promise<unknown> => {
+    const task: PoolTask = { kind: "call", fn, args, limits: options.limits, finetuned, progress: options.onProgress !== undefined };
+    return submit(task, [], progressOf(options, 1)(0));
+  };
+
+  /** A JSON entry point: split by series when exact, else whole. */
+  const entry = (fn: PoolFunction, body: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
+    call(async () => {
+      const endpoint = ENDPOINT_OF[fn];
+      const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
+      const text = isTextBody(body);
+      const wholeCall = (finetunedId: unknown) => wholeOn(fn, [text ? textCopy(body) : body], options, finetunedFor(finetunedId, options.finetunedModels));
+      const objectId = (b: unknown) => (typeof b === "object" && b !== null ? (b as Record<string, unknown>).finetuned_model_id : undefined);
+      const whole = async (finetunedId: unknown) => unpackResult(await wholeCall(finetunedId));
+      if (endpoint === undefined || threads < 2) {
+        if (!text || options.finetunedModels === undefined) return whole(objectId(body));
+        // the fine-tuned model's id is inside the text: a worker reads it
+        const peek = (await submit({ kind: "split", endpoint: "forecast", body: textCopy(body), parts: 1, limits })) as { finetunedId: string | null };
+        return whole(peek.finetunedId);
+      }
+      const wanted = (values: number, series: number) => Math.min(series, Math.max(threads, Math.ceil(values / partValues)));
+      let parts: RequestPart[] | null;
+      let finetunedId: unknown;
+      if (text) {
+        const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
+        // about 9 bytes of JSON per value: the part count from the text's length
+        const split = (await submit({ kind: "split", endpoint, body: textCopy(body), parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits })) as {
+          parts: RequestPart[] | null;
+          finetunedId: string | null;
+        };
+        parts = split.parts;
+        finetunedId = split.finetunedId;
+      } else {
+        // the split walks the body's values: in a turn of its own, not in the caller's (many calls made at once)
+        await nextTurn();
+        const series = (body as { series?: { y?: unknown; sizes?: unknown } } | null)?.series;
+        const values = Array.isArray(series?.y) || ArrayBuffer.isView(series?.y) ? (series?.y as ArrayLike<unknown>).length : 0;
+        const count = Array.isArray(series?.sizes) ? series.sizes.length : 0;
+        parts = splitRequest(endpoint, body, wanted(values, count), limits);
+        finetunedId = objectId(body);
+      }
+      if (parts === null) return whole(finetunedId);
+      const finetuned = finetunedFor(finetunedId, options.finetunedModels);
+      const progress = progressOf(options, parts.length);
+      const pending: Promise<unknown>[] = [];
+      for (const part of parts) {
+        const moved = text ? { body: part.body as Record<string, unknown>, transfer: [] } : movableBody(part.body as Record<string, unknown>);
+        const task: PoolTask = { kind: "call", fn, args: [moved.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
+        const result = submit(task, moved.transfer, progress(part.index));
+        // judged below with the other parts (a part refused is not this call's answer yet)
+        result.catch(() => undefined);
+        pending.push(result);
+        // converting and posting a part is work on this thread: let the event loop in between parts
+        if (!text) await nextTurn();
+      }
+      const settled = await Promise.allSettled(pending);
+      const stopped = settled.find((s): s is PromiseRejectedResult => s.status === "rejected" && s.reason instanceof WorkerStoppedError);
+      if (stopped !== undefined) throw stopped.reason;
+      // a part refused (the whole body's error is the answer), or warnings that count the request's values: run it whole
+      if (settled.some((s) => s.status === "rejected")) return whole(finetunedId);
+      const results = settled.map((s) => (s as PromiseFulfilledResult<{ warnings: string[] }>).value);
+      const first = JSON.stringify(results[0]?.warnings);
+      if (results.some((r) => JSON.stringify(r.warnings) !== first || r.warnings.some(isMissingValuesWarning))) return whole(finetunedId);
+      // the parts' row arrays came as Float64Arrays: merged by block copies, then lists again
+      return unpackResult(merge(parts, results));
+    });
+
+  const records = (fn: PoolFunction, rows: unknown, recordOptions: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
+    call(async () => unpackResult(await wholeOn(fn, [rows, recordOptions], options, finetunedFor((recordOptions as { finetuned_model_id?: unknown } | undefined)?.finetuned_model_id, options.finetunedModels))));
+
+  return {
+    threads,
+    forecast: (body, options) => entry("forecast", body, options) as never,
+    detectAnomaliesOnline: (body, options) => entry("detectAnomaliesOnline", body, options) as never,
+    historicForecast: (body, options) => entry("historicForecast", body, options) as never,
+    finetune: (body, options) => entry("finetune", body, options) as never,
+    forecastRecords: (rows, options, callOptions) => records("forecastRecords", rows, options, callOptions) as never,
+    detectAnomaliesRecords: (rows, options, callOptions) => records("detectAnomaliesRecords", rows, options, callOptions) as never,
+    historicForecastRecords: (rows, options, callOptions) => records("historicForecastRecords", rows, options ?? {}, callOptions) as never,
+    finetuneRecords: (rows, options, callOptions) => records("finetuneRecords", rows, options ?? {}, callOptions) as never,
+    runEndpoint: (endpoint, request) => {
+      // a progress callback cannot cross threads
+      const { onProgress: _dropped, ...plain } = request as { onProgress?: unknown };
+      return call(() => submit({ kind: "endpoint", endpoint, request: plain })) as never;
+    },
+    close: async () => {
+      closing = true;
+      if (activeCalls > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      const stopping = slots.splice(0).map((slot) => slot.worker.terminate());
+      await Promise.all(stopping);
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * How the pool splits a request body by series: {@link partition} when the
+ * parts' merge is exactly the single call's answer, `null` (send it whole)
+ * otherwise. Runs on the main thread for object bodies and on a worker for
+ * JSON text and bytes.
+ * @module
+ */
+import { partition, type RequestPart } from "../api/partition.js";
+import { checkRequestLimits, missingObservations, sdkBodyForms, sdkHistoricalFeatures, type ServiceLimits } from "../api/requests.js";
+import { isArrayLike, isJsonObject, ownProperty } from "../api/schema-validator.js";
+import { CORE_FREQS } from "../api/schemas.js";
+
+/**
+ * The endpoints whose bodies the pool splits by series.
+ * @category Scaling
+ */
+export type SplitEndpoint = "forecast" | "anomaly" | "historic";
+
+/**
+ * Splits a parsed request body into at most `parts` bodies whose results
+ * {@link merge} joins into exactly the single call's result, or returns
+ * `null` when the body must be computed whole:
+ * - fewer than 2 parts wanted, or the body is not an object with a series object;
+ * - exogenous features (`series.X`, `X_future`): the merged `weights_x` is
+ *   only the series-weighted mean of the parts' means, not the single call's number;
+ * - missing values in a forecast's `y`: their warning counts the request's values;
+ * - the whole body breaks a limit (`checkRequestLimits` after the SDK forms,
+ *   as the single call reads it), which no smaller part would;
+ * - {@link partition} refuses it (invalid series, or series coupled by fine-tuning or multivariate rules).
+ *
+ * Cost: the limit check reads lengths; the missing-value scan and
+ * `partition`'s series check read every value once.
+ *
+ * @param endpoint - the body's endpoint.
+ * @param raw - the parsed body.
+ * @param parts - the wanted number of parts.
+ * @param limits - the limits of the call (resolved).
+ * @returns the parts, or `null`.
+ *
+ * @example
+ * ```ts
+ * const body = { series: { y: [1, 2, 3, 4, 5, 6], sizes: [3, 3] }, freq: "D", h: 1 };
+ * splitRequest("forecast", body, 2, DEFAULT_SERVICE_LIMITS)?.length; // => 2
+ * splitRequest("forecast", { ...body, series: { ...body.series, X: [[0, 0, 0, 0, 0, 0]] } }, 2, DEFAULT_SERVICE_LIMITS); // => null
+ * ```
+ * @category Scaling
+ */
+export function splitRequest(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits): RequestPart[] | null {
+  if (parts < 2 || !isJsonObject(raw)) return null;
+  const series = ownProperty(raw, "series");
+  if (!isJsonObject(series)) return null;
+  const X = ownProperty(series, "X");
+  if (X !== undefined && X !== null && !(isArrayLike(X) && X.length === 0)) return null;
+  const future = ownProperty(raw, "X_future");
+  const innerFuture = ownProperty(series, "X_future");
+  if ((future !== undefined && future !== null) || (innerFuture !== undefined && innerFuture !== null)) return null;
+  const gaps = endpoint === "forecast" ? missingObservations(sdkHistoricalFeatures(raw)) : { raw, missing: null };
+  if (gaps.missing !== null) return null;
+  const forms = sdkBodyForms(gaps.raw, CORE_FREQS);
+  if (forms.errors.length > 0 || checkRequestLimits(endpoint, forms.raw, limits).length > 0) return null;
+  try {
+    const split = partition(raw, parts, { kind: endpoint });
+    return split.length > 1 ? split : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A part's body with `series.y` as a `Float64Array` (when every value is a
+ * number), so it moves to a worker by transfer instead of a value-by-value
+ * copy; the array's buffer is listed in `transfer`. The API reads a
+ * `Float64Array` exactly as the list of the same numbers.
+ *
+ * @example
+ * ```ts
+ * const { body, transfer } = movableBody({ series: { y: [1, 2], sizes: [2] }, h: 1 });
+ * [body.series, transfer.length]; // => [{ y: Float64Array.of(1, 2), sizes: [2] }, 1]
+ * ```
+ * @category Scaling
+ */
+export function movableBody(body: Record<string, unknown>): { body: Record<string, unknown>; transfer: ArrayBuffer[] } {
+  const series = body.series;
+  if (!isJsonObject(series)) return { body, transfer: [] };
+  const y = ownProperty(series, "y");
+  if (!Array.isArray(y)) return { body, transfer: [] };
+  const values = new Float64Array(y.length);
+  for (let i = 0; i < y.length; i++) {
+    const v: unknown = y[i];
+    if (typeof v !== "number") return { body, transfer: [] };
+    values[i] = v;
+  }
+  return { body: { ...body, series: { ...series, y: values } }, transfer: [values.buffer] };
+}

@@ -1,0 +1,98 @@
+/**
+ * The pool's worker thread: adopts the parameters the main thread shared,
+ * then runs the tasks it is sent, one at a time (see protocol.ts). Imported
+ * anywhere but in a pool's worker, it does nothing.
+ * @module
+ */
+import { parentPort, workerData, type TransferListItem } from "node:worker_threads";
+import { detectAnomaliesOnline, finetune, forecast, historicForecast, parseRequestBody, runEndpoint } from "../api/entry-points.js";
+import { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords } from "../api/records.js";
+import type { CoreCallOptions } from "../api/entry-points.js";
+import { DEFAULT_PIPELINES } from "../api/pipelines.js";
+import { adoptSharedParameters } from "../model/weights.js";
+import type { ModelName } from "../types.js";
+import { packResult, serializeError, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
+import { movableBody, splitRequest } from "./split.js";
+
+/** What `createPool` passes to each worker. */
+export interface PoolWorkerData {
+  readonly forecastmodelPool: true;
+  readonly weights: readonly { readonly model: ModelName; readonly params: Float64Array }[];
+}
+
+type AnyFunction = (...args: never[]) => unknown;
+
+const FUNCTIONS: Record<PoolFunction, AnyFunction> = {
+  forecast,
+  detectAnomaliesOnline,
+  historicForecast,
+  finetune,
+  forecastRecords,
+  detectAnomaliesRecords,
+  historicForecastRecords,
+  finetuneRecords,
+};
+
+/** The index of the call options among a function's arguments (the records functions take rows, options, then them). */
+function callOptionsIndex(fn: PoolFunction): number {
+  return fn.endsWith("Records") ? 2 : 1;
+}
+
+function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: TransferListItem[]) => void): void {
+  if (task.kind === "call") {
+    const finetuned = task.finetuned;
+    const options: CoreCallOptions = {
+      ...(task.limits !== undefined ? { limits: task.limits } : {}),
+      ...(finetuned !== null ? { finetunedModels: (name: string) => (name === finetuned.id ? finetuned.weights : undefined) } : {}),
+      ...(task.progress ? { onProgress: (p: { stage: string; done: number; total: number }) => post({ id, progress: { stage: p.stage, done: p.done, total: p.total } }) } : {}),
+    };
+    const args = [...task.args];
+    const at = callOptionsIndex(task.fn);
+    while (args.length < at) args.push(undefined);
+    args[at] = options;
+    const packed = packResult((FUNCTIONS[task.fn] as (...a: unknown[]) => unknown)(...args));
+    post({ id, ok: true, value: packed.value }, packed.transfer);
+    return;
+  }
+  if (task.kind === "split") {
+    const raw = readBody(task.body);
+    const parts = splitRequest(task.endpoint, raw, task.parts, task.limits);
+    const finetunedId = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>).finetuned_model_id : undefined;
+    if (parts === null) {
+      post({ id, ok: true, value: { parts: null, finetunedId: typeof finetunedId === "string" ? finetunedId : null } });
+      return;
+    }
+    const transfer: ArrayBuffer[] = [];
+    const moved = parts.map((p) => {
+      const m = movableBody(p.body as Record<string, unknown>);
+      transfer.push(...m.transfer);
+      return { ...p, body: m.body };
+    });
+    post({ id, ok: true, value: { parts: moved, finetunedId: typeof finetunedId === "string" ? finetunedId : null } }, transfer);
+    return;
+  }
+  post({ id, ok: true, value: runEndpoint(task.endpoint, task.request as never, DEFAULT_PIPELINES) });
+}
+
+/** A body parsed as the entry points parse it; an unreadable one is `undefined` (sent whole, for the call to refuse). */
+function readBody(body: unknown): unknown {
+  try {
+    return parseRequestBody(body);
+  } catch {
+    return undefined;
+  }
+}
+
+const data = workerData as PoolWorkerData | null | undefined;
+if (parentPort !== null && data !== null && typeof data === "object" && data.forecastmodelPool === true) {
+  const port = parentPort;
+  for (const w of data.weights) adoptSharedParameters(w.model, w.params);
+  port.on("message", (message: { id: number; task: PoolTask }) => {
+    const post = (reply: PoolReply, transfer?: TransferListItem[]) => port.postMessage(reply, transfer);
+    try {
+      run(message.id, message.task, post);
+    } catch (error) {
+      post({ id: message.id, ok: false, error: serializeError(error) });
+    }
+  });
+}

@@ -1,0 +1,239 @@
+/**
+ * The worker pool against the one-thread entry points: every answer (result
+ * or 422 items) byte-identical over random requests, split or whole, object
+ * or bytes; a stopped worker answers its own call only and is replaced;
+ * close() drains. The pool runs the library transpiled to JS (the worker
+ * threads are plain Node), the reference runs the TypeScript source.
+ */
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fc, test } from "@fast-check/vitest";
+import * as library from "../../src/index.js";
+import type { ForecastPool, PoolOptions } from "../../src/pool/index.js";
+import type { FinetunedWeights } from "../../src/types.js";
+import { createWorkspace, type SampleWorkspace } from "../docs/samples.js";
+
+type PoolModule = typeof import("../../src/pool/index.js");
+
+let workspace: SampleWorkspace;
+let poolModule: PoolModule;
+let weightsModule: typeof import("../../src/model/weights.js");
+let pool: ForecastPool;
+
+beforeAll(async () => {
+  workspace = createWorkspace([]);
+  poolModule = (await import(/* @vite-ignore */ pathToFileURL(join(workspace.root, "src/pool/index.js")).href)) as PoolModule;
+  weightsModule = (await import(/* @vite-ignore */ pathToFileURL(join(workspace.root, "src/model/weights.js")).href)) as typeof weightsModule;
+  // tiny parts, so even small requests are split into many
+  pool = poolModule.createPool({ threads: 2, partValues: 40 });
+}, 120_000);
+
+afterAll(async () => {
+  await pool?.close();
+  workspace?.dispose();
+});
+
+const json = (v: unknown) => JSON.stringify(v);
+
+/** The outcome of a call as text: its JSON, or the error's class and 422 items (or message). */
+async function outcome(run: () => unknown): Promise<string> {
+  try {
+    return json({ ok: await run() });
+  } catch (e) {
+    const error = e as Error & { detail?: unknown };
+    return json({ error: error.name, detail: error.detail ?? error.message });
+  }
+}
+
+const seriesArb = (minLength: number, maxLength: number) =>
+  fc
+    .record({
+      length: fc.integer({ min: minLength, max: maxLength }),
+      level: fc.integer({ min: -50, max: 500 }),
+      trend: fc.integer({ min: -3, max: 3 }),
+      season: fc.integer({ min: 0, max: 20 }),
+      noise: fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 7, maxLength: 7 }),
+    })
+    .map(({ length, level, trend, season, noise }) =>
+      Array.from({ length }, (_, t) => level + trend * t + season * Math.sin((2 * Math.PI * t) / 12) + (noise[t % 7] as number)),
+    );
+
+/** Request fields drawn for every entry point, some of them invalid or exotic on purpose. */
+const extrasArb = fc.record(
+  {
+    level: fc.constantFrom<unknown>([80, 95], [90], [], [0.8], [101], "x"),
+    freq: fc.constantFrom<unknown>("D", "M", "H", "MS", "bogus"),
+    h: fc.constantFrom<unknown>(1, 3, 7, 30, 0),
+    clean_ex_first: fc.boolean(),
+    levle: fc.constant(1),
+  },
+  { requiredKeys: ["freq"] },
+);
+
+/** How a series list becomes a body: plain, with a missing value, or with a feature. */
+const shapeArb = fc.constantFrom("plain", "plain", "plain", "missing", "feature", "bad-size");
+
+function makeBody(list: number[][], extras: Record<string, unknown>, shape: string): Record<string, unknown> {
+  const y: (number | null)[] = list.flat();
+  const sizes = list.map((s) => s.length);
+  if (shape === "missing") y[Math.floor(y.length / 2)] = null;
+  if (shape === "bad-size") sizes[0] = (sizes[0] as number) + 1;
+  const series: Record<string, unknown> = { y, sizes };
+  const body: Record<string, unknown> = { series, ...extras };
+  if (shape === "feature") {
+    series.X = [y.map((_, r) => r % 3)];
+    const h = typeof extras.h === "number" && extras.h > 0 ? extras.h : 1;
+    body.X_future = [Array.from({ length: sizes.length * h }, (_, r) => r % 3)];
+  }
+  return body;
+}
+
+const entryPoints = ["forecast", "detectAnomaliesOnline", "historicForecast"] as const;
+
+describe("createPool: answers byte-identical to the one-thread call", () => {
+  test.prop(
+    [
+      fc.constantFrom(...entryPoints),
+      fc.array(seriesArb(8, 140), { minLength: 1, maxLength: 6 }),
+      extrasArb,
+      shapeArb,
+      fc.record({ detection_size: fc.integer({ min: 1, max: 6 }) }),
+      fc.constantFrom("object", "bytes", "text"),
+    ],
+    { numRuns: 40 },
+  )("forecast, anomaly detection and historic forecast, split or whole, object, bytes or text", async (fn, list, extras, shape, anomaly, form) => {
+    const { h: _h, ...noHorizon } = extras;
+    const body = makeBody(list, fn === "detectAnomaliesOnline" ? { ...extras, ...anomaly } : fn === "historicForecast" ? noHorizon : extras, shape);
+    const sent = form === "object" ? body : form === "text" ? JSON.stringify(body) : new TextEncoder().encode(JSON.stringify(body));
+    const direct = await outcome(() => (library[fn] as (b: unknown) => unknown)(body));
+    expect(await outcome(() => (pool[fn] as (b: unknown) => Promise<unknown>)(sent))).toBe(direct);
+  });
+
+  it("splits a request into parts computed on both workers (and still answers identically)", async () => {
+    const list = Array.from({ length: 8 }, (_, i) => Array.from({ length: 60 }, (_, t) => 10 * i + Math.sin(t / 3) + (t % 5)));
+    const body = makeBody(list, { freq: "D", h: 5, level: [80] }, "plain");
+    const reports: string[] = [];
+    const pooled = await pool.forecast(body as never, { onProgress: (p) => reports.push(`${p.stage} ${p.done}/${p.total}`) });
+    expect(json(pooled)).toBe(json(library.forecast(body as never)));
+    // 8 parts (partValues 40 < 60 values a series), each reporting its calibration windows: the totals add up
+    expect(reports.length).toBeGreaterThanOrEqual(8);
+    const last = reports[reports.length - 1] as string;
+    const [done, total] = (last.split(" ")[1] as string).split("/").map(Number);
+    expect(done).toBe(total);
+  });
+
+  it("fine-tuning, a fine-tuned model named by id, and the records API", async () => {
+    const y = Array.from({ length: 120 }, (_, t) => 10 + (t % 7) + t / 30);
+    const ft = { series: { y: [...y, ...y.map((v) => v * 2)], sizes: [120, 120] }, freq: "D", finetune_steps: 2, output_model_id: "weekly" };
+    const tuned = library.finetune(ft as never);
+    expect(json(await pool.finetune(ft as never))).toBe(json(tuned));
+    const models = (id: string): FinetunedWeights | undefined => (id === "weekly" ? tuned.weights : undefined);
+    const withModel = { series: { y: [...y, ...y], sizes: [120, 120] }, freq: "D", h: 7, level: [90], finetuned_model_id: "weekly" };
+    expect(json(await pool.forecast(withModel as never, { finetunedModels: models }))).toBe(json(library.forecast(withModel as never, { finetunedModels: models })));
+    // unknown to the lookup: the same 422
+    expect(await outcome(() => pool.forecast(withModel as never))).toBe(await outcome(() => library.forecast(withModel as never)));
+
+    const rows = Array.from({ length: 240 }, (_, t) => ({ unique_id: t < 120 ? "a" : "b", ds: new Date(Date.UTC(2024, 0, 1 + (t % 120))), y: 10 + (t % 7) + (t < 120 ? 0 : 5) }));
+    expect(json(await pool.forecastRecords(rows, { h: 3, level: [80] }))).toBe(json(library.forecastRecords(rows, { h: 3, level: [80] })));
+    expect((await pool.forecastRecords(rows, { h: 1 })).rows[0]?.ds).toBeInstanceOf(Date);
+    expect(json(await pool.detectAnomaliesRecords(rows, { h: 2, detection_size: 3 }))).toBe(json(library.detectAnomaliesRecords(rows, { h: 2, detection_size: 3 })));
+    expect(json(await pool.historicForecastRecords(rows))).toBe(json(library.historicForecastRecords(rows)));
+    expect(json(await pool.finetuneRecords(rows, { finetune_steps: 1 }))).toBe(json(library.finetuneRecords(rows, { finetune_steps: 1 })));
+    expect(await outcome(() => pool.forecastRecords([{ unique_id: "a", ds: "2024-01-01", y: "x" }] as never, { h: 1 }))).toBe(
+      await outcome(() => library.forecastRecords([{ unique_id: "a", ds: "2024-01-01", y: "x" }] as never, { h: 1 })),
+    );
+  });
+
+  it("limits apply to the whole request, not to its parts", async () => {
+    const list = Array.from({ length: 6 }, () => Array.from({ length: 50 }, (_, t) => t % 9));
+    const body = makeBody(list, { freq: "D", h: 2 }, "plain");
+    const limits = { maxValues: 200 };
+    const direct = await outcome(() => library.forecast(body as never, { limits }));
+    expect(direct).toContain("maxValues");
+    expect(await outcome(() => pool.forecast(body as never, { limits }))).toBe(direct);
+  });
+
+  it("shares the decoded parameters: one SharedArrayBuffer per model for every thread", () => {
+    for (const model of weightsModule.registeredModels()) expect(weightsModule.pretrainedParameters(model).buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+});
+
+describe("createPool: workers that stop, and shutdown", () => {
+  it("a worker that runs out of heap fails its own call only, and is replaced", async () => {
+    const options: PoolOptions = { threads: 1, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } };
+    const small = poolModule.createPool(options);
+    try {
+      const y = Array.from({ length: 60 }, (_, t) => 5 + (t % 6));
+      const body = { series: { y, sizes: [60] }, freq: "D", h: 3 };
+      const before = await small.forecast(body as never);
+      // 400 records rows × 40 extra columns → a records call whose row objects outgrow a 48 MB heap
+      const wide = Array.from({ length: 400_000 }, (_, t) => ({ unique_id: t % 1000, ds: `2024-01-${String((t % 28) + 1).padStart(2, "0")}`, y: t % 13 }));
+      const crashed = small.forecastRecords(wide, { h: 1 });
+      const meanwhile = small.forecast(body as never);
+      await expect(crashed).rejects.toBeInstanceOf(poolModule.WorkerStoppedError);
+      expect(json(await meanwhile)).toBe(json(before));
+      expect(json(await small.forecast(body as never))).toBe(json(before));
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("close() lets running calls finish, then refuses new ones", async () => {
+    const other = poolModule.createPool({ threads: 2 });
+    const y = Array.from({ length: 80 }, (_, t) => 5 + (t % 6));
+    const body = { series: { y: [...y, ...y], sizes: [80, 80] }, freq: "D", h: 3 };
+    const running = other.forecast(body as never);
+    const closed = other.close();
+    expect(json(await running)).toBe(json(library.forecast(body as never)));
+    await closed;
+    await expect(other.forecast(body as never)).rejects.toThrow(/closed/);
+  });
+
+  it("refuses a thread count that is not a positive integer", () => {
+    expect(() => poolModule.createPool({ threads: 0 })).toThrow(RangeError);
+    expect(() => poolModule.createPool({ threads: 1.5 })).toThrow(/threads must be an integer >= 1/);
+  });
+});
+
+describe("createService with a pool", () => {
+  it("answers every paid route as without it, and runs each model call through the pool", async () => {
+    const calls: string[] = [];
+    const recording = {
+      runEndpoint: (endpoint: "forecast" | "anomaly" | "historic" | "finetune", request: unknown) => {
+        calls.push(endpoint);
+        return pool.runEndpoint(endpoint, request as never);
+      },
+    };
+    const make = (extra: { pool?: typeof recording }) => {
+      let t = Date.UTC(2026, 0, 1);
+      return library.createService({
+        accounts: [{ id: "acme", apiKeys: ["key-1"], credits: 1e9, hasPaymentMethod: true }],
+        clock: () => new Date((t += 1000)),
+        ids: library.seededIdSequence("pool-service"),
+        ...extra,
+      });
+    };
+    const here = make({});
+    const pooled = make({ pool: recording });
+    const y = Array.from({ length: 150 }, (_, t) => 20 + 5 * Math.sin(t / 2) + (t % 4));
+    const series = { y: [...y, ...y.map((v) => v + 3)], sizes: [150, 150] };
+    const requests: [string, Record<string, unknown>][] = [
+      ["/v2/forecast", { series, freq: "D", h: 5, level: [80] }],
+      ["/v2/online_anomaly_detection", { series, freq: "D", h: 3, detection_size: 4 }],
+      ["/v2/historic_forecast", { series, freq: "D", level: [90] }],
+      ["/v2/cross_validation", { series, freq: "D", h: 3, n_windows: 3 }],
+      ["/v2/finetune", { series, freq: "D", finetune_steps: 1, output_model_id: "m1" }],
+      ["/v2/forecast", { series, freq: "D", h: 2, finetuned_model_id: "m1" }],
+      ["/v2/forecast", { series, freq: "D", h: -2 }],
+    ];
+    for (const [path, body] of requests) {
+      const request = { method: "POST", path, headers: { authorization: "Bearer key-1", "content-type": "application/json" }, body: JSON.stringify(body) };
+      const [a, b] = [await here.handle(request), await pooled.handle(request)];
+      expect(`${path} ${b.status} ${json(b.body)}`).toBe(`${path} ${a.status} ${json(a.body)}`);
+    }
+    // one call per forecast, anomaly, historic, fine-tune and fine-tuned forecast, three for the windows; none for the 422
+    expect(calls).toEqual(["forecast", "anomaly", "historic", "forecast", "forecast", "forecast", "finetune", "forecast"]);
+    expect(() => library.createService({ accounts: [], pool: recording, pipelines: { forecast: () => null } as never })).toThrow(/pool or pipelines/);
+  });
+});
