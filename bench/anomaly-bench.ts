@@ -11,7 +11,7 @@ import "../src/model/weights/default.js";
 import { anomalyWindowCount, detectAnomalies } from "../src/anomaly/index.js";
 import { seasonalNaiveForecaster } from "../src/cv/index.js";
 import type { AnomalyInput, Forecaster, SeriesData } from "../src/types.js";
-import { hourlyBenchValues, univariateAnomalyRequest } from "./anomaly-request.js";
+import { hourlyBenchValues, univariateAnomalyRequest } from "../test/support/anomaly-request.js";
 import { modelSource, fixedModelSource } from "../src/finetune/index.js";
 
 const seriesCount = Number(process.argv[2] ?? 1000);

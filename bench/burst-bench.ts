@@ -1,5 +1,5 @@
 /**
- * A burst of 2,000 mixed bad requests (bench/bad-requests.ts: 20 kinds in
+ * A burst of 2,000 mixed bad requests (test/support/bad-requests.ts: 20 kinds in
  * turn) against a service with the default limits and the real pipelines:
  * each answer's status against the one it must have, the latency per
  * request (p50 / p95 / p99 / max), sent back to back and in waves of 20 at
@@ -14,7 +14,7 @@
 import "../src/model/weights/default.js";
 import os from "node:os";
 import type { ForecastService } from "../src/api/service.js";
-import { badRequestBurst, burstService, type BadRequest } from "./bad-requests.js";
+import { badRequestBurst, burstService, type BadRequest } from "../test/support/bad-requests.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error("run with node --expose-gc");

@@ -19,7 +19,7 @@ import type { Freq, SeriesData } from "../src/types.js";
 import { gaussianMultiplier } from "../src/intervals/index.js";
 import { normalCdf } from "../src/stats/index.js";
 import { packSeries, seriesOffsets } from "../src/series/index.js";
-import { univariateAnomalyRequest } from "./anomaly-request.js";
+import { univariateAnomalyRequest } from "../test/support/anomaly-request.js";
 import { tableCell } from "./markdown.js";
 import { modelSource, fixedModelSource } from "../src/finetune/index.js";
 

@@ -1,6 +1,6 @@
 /**
  * Accuracy on the hourly and sub-hourly development series of issue 30
- * (bench/hourly-data.ts): mean sMAPE and MASE at h 24 and 48 on the
+ * (tools/datasets/hourly-data.ts): mean sMAPE and MASE at h 24 and 48 on the
  * development and the held-out part of each series, for seasonal naive at a
  * day and a week of steps, R's ets / stlf / tbats
  * (bench/data/hourly-baselines.json), forecastmodel-1,
@@ -18,7 +18,7 @@ import { UNLIMITED } from "../src/api/requests.js";
 import { detectPeriods } from "../src/series/period.js";
 import { bestProjection, PROFILE_CYCLES, seasonalNaiveProjection, seasonalProfileProjection, seasonalThetaProjection } from "../src/series/projections.js";
 import type { ModelName } from "../src/types.js";
-import { GROUPS, HORIZONS, loadHourly, MAX_HORIZON, PARTS, type Group, type HourlySeries, type Origin, type Part } from "./hourly-data.js";
+import { GROUPS, HORIZONS, loadHourly, MAX_HORIZON, PARTS, type Group, type HourlySeries, type Origin, type Part } from "../tools/datasets/hourly-data.js";
 import { mase, smape } from "./m1.js";
 
 const outPath = process.argv.includes("--no-write") ? null : "docs/hourly-accuracy.md";
@@ -259,7 +259,7 @@ described in [bench/data/README.md](../bench/data/README.md):
   ecommerce-api-incoming-rps: hourly; mongodb-application-rps,
   service-unavailable: per minute). ${dropped.length > 0 ? `Left out, too short for an origin in both parts: ${dropped.join(", ")}.` : ""}
 
-**The split**, fixed before any forecast was scored (bench/hourly-data.ts):
+**The split**, fixed before any forecast was scored (tools/datasets/hourly-data.ts):
 each series' last quarter, rounded down to whole days of steps, is its
 held-out part (ETT: the last 504 hours, taylor the last 1,008 half-hours,
 per-minute series the last 2 days); the rest is its development part. In each

@@ -1,8 +1,8 @@
 /**
  * Online anomaly detection on labelled monitoring streams, three sets: the
  * development and the held-out half of the Microsoft Cloud Monitoring Dataset
- * (bench/cloud-monitoring-data.ts) and the synthetic benchmark of
- * bench/monitoring-data.ts; in two call patterns, beside two baselines, scored
+ * (tools/datasets/cloud-monitoring-data.ts) and the synthetic benchmark of
+ * tools/datasets/monitoring-data.ts; in two call patterns, beside two baselines, scored
  * with the NAB rule there; writes docs/monitoring-eval.md.
  *
  *   npm run build && node dist/bench/eval-monitoring.js
@@ -28,9 +28,9 @@ import { detectAnomaliesOnline, UNLIMITED } from "../src/api/index.js";
 import { gaussianMultiplier } from "../src/intervals/index.js";
 import type { Freq } from "../src/types.js";
 import { detectPeriods, parseFreq } from "../src/series/index.js";
-import { onlineAnomalyBody } from "./anomaly-request.js";
-import { cloudMonitoringStreams, type CloudMonitoringStream } from "./cloud-monitoring-data.js";
-import { ANOMALY_KINDS, bestThresholdScore, bootstrapMargin, DEVELOPMENT_SYNTHETIC_STREAMS, monitoringStreams, nabScore, normalisedScore, trailingGaussianZ, trailingMedianMadZ, type MonitoringStream } from "./monitoring-data.js";
+import { onlineAnomalyBody } from "../test/support/anomaly-request.js";
+import { cloudMonitoringStreams, type CloudMonitoringStream } from "../tools/datasets/cloud-monitoring-data.js";
+import { ANOMALY_KINDS, bestThresholdScore, bootstrapMargin, DEVELOPMENT_SYNTHETIC_STREAMS, monitoringStreams, nabScore, normalisedScore, trailingGaussianZ, trailingMedianMadZ, type MonitoringStream } from "../tools/datasets/monitoring-data.js";
 
 const LEVEL = 99;
 const LOOKBACK = 168;
@@ -286,9 +286,9 @@ const lines = [
   "Three sets of labelled streams:",
   `- **real, development half**: the development domains of the Microsoft Cloud Monitoring Dataset (bench/data/cloud-monitoring/README.md: application-crash-rate-1, consumer-purchase-rate, ecommerce-api-incoming-rps, mongodb-application-rps, service-unavailable): ${describe(development)} (${minute(development)} streams per minute, the rest hourly; ${unlabelled(development)} without labels, where every flag is a false alarm). Choices may be made here.`,
   `- **real, held-out half**: application-crash-rate-2, data-ingress-rate, middle-tier-api-dependency-latency, mongodb-machine-rps: ${describe(heldOut)} (${minute(heldOut)} per minute; ${unlabelled(heldOut)} without labels). Never chosen on.`,
-  `- **synthetic**: the benchmark of \`bench/monitoring-data.ts\`: ${describe(synthetic)} (${synthetic.length - 3} synthetic hourly metrics with daily and weekly cycles, trends, AR(1) noise with bursts and occasional heavy tails, anomalies injected after a 600-point warm-up: ${ANOMALY_KINDS.join(", ")}; forecast::taylor, datasets::sunspot.month, datasets::treering). The detector's earlier choices were made on its synthetic streams 0–${DEVELOPMENT_SYNTHETIC_STREAMS - 1} and the R series (docs/monitoring-experiments.md).`,
+  `- **synthetic**: the benchmark of \`tools/datasets/monitoring-data.ts\`: ${describe(synthetic)} (${synthetic.length - 3} synthetic hourly metrics with daily and weekly cycles, trends, AR(1) noise with bursts and occasional heavy tails, anomalies injected after a 600-point warm-up: ${ANOMALY_KINDS.join(", ")}; forecast::taylor, datasets::sunspot.month, datasets::treering). The detector's earlier choices were made on its synthetic streams 0–${DEVELOPMENT_SYNTHETIC_STREAMS - 1} and the R series (docs/monitoring-experiments.md).`,
   "",
-  "Real labels become windows by NAB's rule (`labelWindows` in bench/cloud-monitoring-data.ts): each run of labelled points is one anomaly, its window round(0.1 · n / number of anomalies) points (at least the run), centred on the run, clipped to the stream, overlapping windows merged. The warm-up of a real stream (never scored) is NAB's probationary period, 15 % of the stream and at most 750 points; windows that end inside it are left out.",
+  "Real labels become windows by NAB's rule (`labelWindows` in tools/datasets/cloud-monitoring-data.ts): each run of labelled points is one anomaly, its window round(0.1 · n / number of anomalies) points (at least the run), centred on the run, clipped to the stream, overlapping windows merged. The warm-up of a real stream (never scored) is NAB's probationary period, 15 % of the stream and at most 750 points; windows that end inside it are left out.",
   "",
   "Score: the NAB rule (Lavin and Ahmad 2015, standard profile): the first detection inside a window earns 2/(1 + e^{5y}) − 1 (y from −1 at the window's start to 0 at its end), each detection outside every window costs 0.11, each missed window costs 1; normalised over the set so that 0 = flagging nothing and 100 = every window caught at its first point. **Best threshold**: the best score of one threshold on |score| for all streams of the set (61 quantiles of the scores from 0.9 to 0.99997): a ranking measure. **Level 99**: the detector's own flags (for the baselines, |z| > 2.576).",
   "",

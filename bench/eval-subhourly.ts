@@ -6,7 +6,7 @@
  *
  *   npm run build && node dist/bench/eval-subhourly.js
  *
- * The split and the origins follow bench/hourly-data.ts with h = a day of
+ * The split and the origins follow tools/datasets/hourly-data.ts with h = a day of
  * steps: each series' last quarter, rounded down to whole days, is its
  * held-out part; in each part up to 6 origins, a day and a half apart, the
  * last one's day of steps ending at the part's end, each with two days of
@@ -18,7 +18,7 @@ import os from "node:os";
 import { forecast, UNLIMITED } from "../src/api/index.js";
 import { seasonalNaiveProjection, seasonalProfileProjection } from "../src/series/index.js";
 import type { Freq, ModelName } from "../src/types.js";
-import { cloudMonitoringStreams } from "./cloud-monitoring-data.js";
+import { cloudMonitoringStreams } from "../tools/datasets/cloud-monitoring-data.js";
 import { mase, smape } from "./m1.js";
 
 const ORIGINS_PER_PART = 6;

@@ -20,9 +20,9 @@ import { FlowProducer, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../src/index.js";
-import { flowBenchmarkRequest } from "./anomaly-request.js";
-import { startRedis, type RedisUnderTest } from "./redis-server.js";
-import { startProcess } from "./start-process.js";
+import { flowBenchmarkRequest } from "../test/support/anomaly-request.js";
+import { startRedis, type RedisUnderTest } from "../test/support/redis-server.js";
+import { startProcess } from "../test/support/start-process.js";
 
 const seriesCount = Number(process.argv[2] ?? 2000);
 const points = Number(process.argv[3] ?? 1000);

@@ -13,8 +13,8 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { freePort, startRedis } from "./redis-server.js";
-import { startProcess } from "./start-process.js";
+import { freePort, startRedis } from "../test/support/redis-server.js";
+import { startProcess } from "../test/support/start-process.js";
 
 const workers = Number(process.argv[2] ?? 2);
 const seconds = Number(process.argv[3] ?? 10);

@@ -14,7 +14,7 @@ import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { computePart, partValues, withValues } from "../docs/recipes/bullmq-parts.js";
 import { partition, type RequestPart } from "../src/index.js";
-import { flowBenchmarkRequest } from "./anomaly-request.js";
+import { flowBenchmarkRequest } from "../test/support/anomaly-request.js";
 
 const self = fileURLToPath(import.meta.url);
 

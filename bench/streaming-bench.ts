@@ -10,7 +10,7 @@ import "../src/model/weights/default.js";
 import os from "node:os";
 import seedrandom from "seedrandom";
 import { detectAnomalies } from "../src/anomaly/index.js";
-import { univariateAnomalyRequest } from "./anomaly-request.js";
+import { univariateAnomalyRequest } from "../test/support/anomaly-request.js";
 import { modelSource } from "../src/finetune/index.js";
 
 const streams = Number(process.argv[2] ?? 1000);

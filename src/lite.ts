@@ -22,7 +22,7 @@ export * from "./api/index.js";
 export { partition, merge, partitionBlocker } from "./api/partition.js";
 
 // Errors.
-export { ValidationError, MAX_ERROR_ITEMS } from "./errors.js";
+export { ValidationError, MAX_ERROR_ITEMS } from "./api/errors.js";
 
 // The typed pipelines and the seam their model comes through.
 export { runForecast, calibrationWindowCount, CALIBRATION_MAX_WINDOWS, CALIBRATION_MIN_WINDOWS, CALIBRATION_TARGET_SCORES, CONFORMAL_MIN_CONTEXT } from "./forecast/index.js";
@@ -113,7 +113,7 @@ export { renderAnomalyChart, anomalyChartInput, cropAnomalyChartInput, plotForec
 
 // Every type of the modules above.
 export type * from "./types.js";
-export type { ErrorItem } from "./errors.js";
+export type { ErrorItem } from "./api/errors.js";
 export type * from "./api/partition.js";
 export type * from "./forecast/index.js";
 export type * from "./anomaly/index.js";

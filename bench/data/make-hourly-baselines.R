@@ -1,9 +1,9 @@
 # Builds bench/data/hourly-baselines.json: R forecast's ets, stlf and tbats
 # forecasts of the hourly and sub-hourly development series of issue 30 at
-# the origins of bench/hourly-data.ts (48 steps each; the h = 24 scores read
+# the origins of tools/datasets/hourly-data.ts (48 steps each; the h = 24 scores read
 # the first 24: these methods' forecasts do not depend on h).
 #
-#   npm run build && node dist/bench/hourly-data.js --export /tmp/hourly-series.json
+#   npm run build && node dist/tools/datasets/hourly-data.js --export /tmp/hourly-series.json
 #   Rscript bench/data/make-hourly-baselines.R /tmp/hourly-series.json
 #
 # Each series' forecasts are cached in /tmp/hourly-baselines-cache/<index>.rds

@@ -6,7 +6,7 @@
  * arrays are folded back to one entry per feature sent.
  * @module
  */
-import { valueError, type ErrorItem } from "../errors.js";
+import { valueError, type ErrorItem } from "./errors.js";
 import { isJsonObject, ownProperty } from "./schema-validator.js";
 
 /**

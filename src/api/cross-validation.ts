@@ -6,7 +6,7 @@
  * history before its origin.
  * @module
  */
-import { valueError, type ErrorItem } from "../errors.js";
+import { valueError, type ErrorItem } from "./errors.js";
 import { seriesOffsets } from "../series/index.js";
 import type { Intervals, SeriesData } from "../types.js";
 import type { ForecastResult } from "./results.js";

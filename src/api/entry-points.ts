@@ -6,7 +6,7 @@
  * @module
  */
 import { foldFeatureArrays, type FeatureGroup } from "./categorical.js";
-import { ValidationError, valueError } from "../errors.js";
+import { ValidationError, valueError } from "./errors.js";
 import type { ProgressCallback } from "../progress.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import { hashValues, uuidLayout } from "./ids.js";

@@ -5,7 +5,7 @@
  * flagged as an anomaly.
  * @module
  */
-import type { ErrorItem } from "../errors.js";
+import type { ErrorItem } from "./errors.js";
 import { intervalKey } from "../intervals/intervals.js";
 import type { ForecastResult } from "./results.js";
 import { echoedValueError } from "./json.js";

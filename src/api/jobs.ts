@@ -5,7 +5,7 @@
  * or finish a job twice.
  * @module
  */
-import { ValidationError } from "../errors.js";
+import { ValidationError } from "./errors.js";
 import { toHex32 } from "./ids.js";
 import type { ValidatedBodies } from "./requests.js";
 import { HttpError, notFoundJob } from "./responses.js";

@@ -4,7 +4,7 @@
  * echoing a value back into a 422 item safely (bounded, always serialisable).
  * @module
  */
-import { valueError, type ErrorItem } from "../errors.js";
+import { valueError, type ErrorItem } from "./errors.js";
 
 /**
  * Result of reading a request body.

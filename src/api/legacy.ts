@@ -4,7 +4,7 @@
  * future timestamps written in the input's format.
  * @module
  */
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import { stepInWords, subDailyFreq } from "../series/freq.js";
 import type { Freq } from "../types.js";
 import type { ForecastResult } from "./results.js";

@@ -7,7 +7,7 @@
  * stored records, the answers) sees the library's own name.
  * @module
  */
-import type { ErrorItem } from "../errors.js";
+import type { ErrorItem } from "./errors.js";
 import type { ModelName } from "../types.js";
 import { isModelName, MODEL_NAMES } from "../model/config.js";
 import { expectedLiteralText, isJsonObject, ownProperty } from "./schema-validator.js";

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { notAnObjectError, ValidationError, type ErrorItem } from "../errors.js";
+import { notAnObjectError, ValidationError, type ErrorItem } from "./errors.js";
 import { parseRequestBody } from "./entry-points.js";
 import { checkSeriesInput } from "./series-input.js";
 import { ErrorCollector, validateAgainst } from "./schema-validator.js";

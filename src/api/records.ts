@@ -9,7 +9,7 @@
  * or `Date`s when `Date`s came in).
  * @module
  */
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import type { Freq, Intervals, LevelKey } from "../types.js";
 import type { AnomalyResult } from "./results.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest } from "./bodies.js";

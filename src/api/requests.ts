@@ -5,7 +5,7 @@
  * fields as `value_error` items.
  * @module
  */
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import { expandCategorical, type FeatureGroup } from "./categorical.js";
 import { fillMissing, parseFreq, seriesOffsets } from "../series/index.js";
 import type {
@@ -21,9 +21,9 @@ import type {
 } from "../types.js";
 import { anomalyMinimumLength, anomalyWindowCount, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
 import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index.js";
-import { FINETUNE_DEPTH_FIXED_MODEL_2_1, FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
+import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { historicWindowCount } from "../historic/index.js";
-import { defaultModel, isModelName, modelParams } from "../model/index.js";
+import { defaultModel, isModelName, modelParams, MODELS } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
 import { readFreq } from "./freq.js";
@@ -271,9 +271,9 @@ export const FINETUNE_STEP_OVERHEAD_WINDOWS = 16;
  */
 export function finetuneTrainingCost(steps: number, seriesCount: number, depth: number, model: ModelName): number {
   const batch = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, seriesCount));
-  const effectiveDepth = model === "forecastmodel-2.1" ? FINETUNE_DEPTH_FIXED_MODEL_2_1 : depth;
-  const modelWeight = model === "forecastmodel-1-long-horizon" ? 1.5 : 1;
-  return steps * (batch + FINETUNE_STEP_OVERHEAD_WINDOWS) * ((3 + effectiveDepth) / 4) * modelWeight;
+  const { fixedFinetuneDepth, finetuneCostWeight } = MODELS[model];
+  const effectiveDepth = fixedFinetuneDepth ?? depth;
+  return steps * (batch + FINETUNE_STEP_OVERHEAD_WINDOWS) * ((3 + effectiveDepth) / 4) * finetuneCostWeight;
 }
 
 /** A positive integer field of the raw body, or `fallback`. */
@@ -668,7 +668,7 @@ function modelSpec(
       out.push(valueError(["body", "model"], `model '${b.model}' differs from the base model '${finetuned.model}' of fine-tuned model '${String(b.finetuned_model_id)}'`));
     }
   }
-  const multivariate = (b.multivariate ?? false) && model === "forecastmodel-2.1";
+  const multivariate = (b.multivariate ?? false) && isModelName(model) && MODELS[model].shape.crossSeries;
   if (multivariate) equalSizesRule(b.series.sizes, "multivariate", out);
   return {
     model,

@@ -5,7 +5,7 @@
  * items and GET /openapi.json come from them.
  * @module
  */
-import { NOT_AN_OBJECT, type ErrorItem } from "../errors.js";
+import { NOT_AN_OBJECT, type ErrorItem } from "./errors.js";
 import { echoInput } from "./json.js";
 
 /**

@@ -4,7 +4,7 @@
  * service, the core entry points and `partition`.
  * @module
  */
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import type { SeriesData } from "../types.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { FEATURE_MATRIX_SCHEMA, SERIES_SCHEMA } from "./schemas.js";

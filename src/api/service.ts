@@ -5,7 +5,7 @@
  * the older request form. No I/O: time, ids and storage are injected.
  * @module
  */
-import { ValidationError, valueError, type ErrorItem } from "../errors.js";
+import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import type { FinetunedWeights, Freq, ModelName, SeriesData } from "../types.js";
 import { seriesOffsets } from "../series/index.js";
 import { isMissingValuesWarning, missingCount, missingValuesWarning } from "../forecast/index.js";

@@ -13,6 +13,7 @@ import {
   createNetworkForecaster,
   depthStart,
   modelParams,
+  MODELS,
   networkLossAndGradient,
 } from "../model/index.js";
 import type {
@@ -81,7 +82,7 @@ export const FINETUNE_MAX_BATCH = 128;
  * ```
  * @category Fine-tuning
  */
-export const FINETUNE_DEPTH_FIXED_MODEL_2_1: FinetuneDepth = 1;
+export const FINETUNE_DEPTH_FIXED_MODEL_2_1: FinetuneDepth = MODELS["forecastmodel-2.1"].fixedFinetuneDepth ?? 1;
 
 /**
  * Options of {@link prepareForecaster} and {@link finetuneParameters}.
@@ -296,7 +297,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
     };
   }
   const warnings: string[] = [];
-  const depth = model === "forecastmodel-2.1" ? FINETUNE_DEPTH_FIXED_MODEL_2_1 : spec.finetune.depth;
+  const depth = MODELS[model].fixedFinetuneDepth ?? spec.finetune.depth;
   if (depth !== spec.finetune.depth) {
     warnings.push(`finetune_depth has no effect for ${model}: depth ${depth} was used`);
   }

@@ -1,5 +1,5 @@
 import { parseFreq, stepInWords, type FreqInfo } from "../series/freq.js";
-import type { Freq, ModelFreq, ModelName } from "../types.js";
+import type { FinetuneDepth, Freq, ModelFreq, ModelName } from "../types.js";
 
 /**
  * Season lengths the network knows (its one-hot input), in this order.
@@ -63,29 +63,70 @@ export const SEASONS_PROJECTION_COUNT = 8;
 
 const WINDOW_VIEW = { view: "window", projections: PROJECTION_COUNT } as const;
 
-const SHAPES: Record<ModelName, NetworkShape> = {
-  "forecastmodel-1": { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: false, ...WINDOW_VIEW },
-  "forecastmodel-1-long-horizon": { contextLength: 192, outputLength: 104, width: 128, hidden: 128, blocks: 5, crossSeries: false, ...WINDOW_VIEW },
-  "forecastmodel-2.1": { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: true, ...WINDOW_VIEW },
+const SEASON: Record<ModelFreq, number> = { H: 24, D: 7, W: 52, M: 12, Q: 4, Y: 1 };
+
+/**
+ * What the library knows of one pretrained model (an entry of {@link MODELS}).
+ * @category Network
+ */
+export interface ModelEntry {
+  /** The network's fixed architecture. */
+  readonly shape: NetworkShape;
+  /** Native horizon per model frequency: the steps the network forecasts directly. */
+  readonly horizon: Readonly<Record<ModelFreq, number>>;
+  /** The fine-tune depth the model always uses, whatever the request asks (with a warning); null: the request's depth. */
+  readonly fixedFinetuneDepth: FinetuneDepth | null;
+  /** Weight of one fine-tuning step of the model in the work budget, relative to forecastmodel-1's. */
+  readonly finetuneCostWeight: number;
+}
+
+/**
+ * The models table: one entry per pretrained model, in a fixed order. The
+ * names ({@link MODEL_NAMES}), shapes, native horizons and what each model
+ * can do are read from it; adding a pretrained model is one entry here (and
+ * its weights). A model whose shape reads the other series of its batch
+ * (`crossSeries`) serves multivariate requests.
+ *
+ * @example
+ * ```ts
+ * MODELS["forecastmodel-2.1"].shape.crossSeries; // => true
+ * MODELS["forecastmodel-2.1"].fixedFinetuneDepth; // => 1
+ * MODELS["forecastmodel-1-long-horizon"].horizon.M; // => 24
+ * ```
+ * @category Network
+ */
+export const MODELS: Readonly<Record<ModelName, ModelEntry>> = {
+  "forecastmodel-1": {
+    shape: { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: false, ...WINDOW_VIEW },
+    horizon: { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
+    fixedFinetuneDepth: null,
+    finetuneCostWeight: 1,
+  },
+  "forecastmodel-1-long-horizon": {
+    shape: { contextLength: 192, outputLength: 104, width: 128, hidden: 128, blocks: 5, crossSeries: false, ...WINDOW_VIEW },
+    horizon: { H: 48, D: 28, W: 104, M: 24, Q: 8, Y: 8 },
+    fixedFinetuneDepth: null,
+    finetuneCostWeight: 1.5,
+  },
+  "forecastmodel-2.1": {
+    shape: { contextLength: 96, outputLength: 24, width: 128, hidden: 128, blocks: 5, crossSeries: true, ...WINDOW_VIEW },
+    horizon: { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
+    fixedFinetuneDepth: 1,
+    finetuneCostWeight: 1,
+  },
   "forecastmodel-1-high-frequency": {
-    contextLength: 168, outputLength: 48, width: 128, hidden: 128, blocks: 5, crossSeries: false, view: "seasons", projections: SEASONS_PROJECTION_COUNT,
+    shape: { contextLength: 168, outputLength: 48, width: 128, hidden: 128, blocks: 5, crossSeries: false, view: "seasons", projections: SEASONS_PROJECTION_COUNT },
+    horizon: { H: 48, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
+    fixedFinetuneDepth: null,
+    finetuneCostWeight: 1,
   },
 };
 
-const SEASON: Record<ModelFreq, number> = { H: 24, D: 7, W: 52, M: 12, Q: 4, Y: 1 };
-
-const HORIZON: Record<ModelName, Record<ModelFreq, number>> = {
-  "forecastmodel-1": { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
-  "forecastmodel-1-long-horizon": { H: 48, D: 28, W: 104, M: 24, Q: 8, Y: 8 },
-  "forecastmodel-2.1": { H: 24, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
-  "forecastmodel-1-high-frequency": { H: 48, D: 14, W: 13, M: 18, Q: 8, Y: 6 },
-};
-
 /**
- * The names of the pretrained models, in a fixed order.
+ * The names of the pretrained models, in a fixed order: the keys of the models table (`MODELS` in src/model/config.ts).
  * @category Network
  */
-export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1", "forecastmodel-1-high-frequency"] as const satisfies readonly ModelName[];
+export const MODEL_NAMES: readonly ModelName[] = Object.keys(MODELS) as ModelName[];
 
 /**
  * Whether `name` is one of the pretrained models.
@@ -111,9 +152,8 @@ export function isModelName(name: unknown): name is ModelName {
  * @category Network
  */
 export function networkShape(model: ModelName): NetworkShape {
-  const shape = SHAPES[model];
-  if (shape === undefined) throw new RangeError(`unknown model "${String(model)}"`);
-  return shape;
+  if (!isModelName(model)) throw new RangeError(`unknown model "${String(model)}"`);
+  return MODELS[model].shape;
 }
 
 /**
@@ -161,7 +201,7 @@ function freqInfo(freq: Freq): FreqInfo {
 export function modelParams(model: ModelName, freq: Freq): ModelParams {
   const shape = networkShape(model);
   const info = freqInfo(freq);
-  const horizon = HORIZON[model][info.modelFreq];
+  const horizon = MODELS[model].horizon[info.modelFreq];
   const perDay = info.stepsPerDay;
   const blocks = aggregationFactor(model, freq);
   if (blocks > 1) return { inputSize: shape.contextLength * blocks, horizon: horizon * blocks, seasonLength: perDay! };

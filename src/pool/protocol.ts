@@ -4,7 +4,7 @@
  * custom fields).
  * @module
  */
-import { ValidationError, type ErrorItem } from "../errors.js";
+import { ValidationError, type ErrorItem } from "../api/errors.js";
 import type { ServiceLimits } from "../api/requests.js";
 import type { FinetunedWeights } from "../types.js";
 import type { SplitEndpoint } from "./split.js";

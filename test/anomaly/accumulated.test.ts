@@ -3,7 +3,7 @@ import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
 import { ANOMALY_CUSUM_ALLOWANCE, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation } from "../../src/anomaly/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
-import { gaussian } from "../../bench/monitoring-data.js";
+import { gaussian } from "../../tools/datasets/monitoring-data.js";
 
 function gaussians(seed: string, n: number): Float64Array {
   const random = seedrandom(seed);

@@ -7,7 +7,7 @@ import {
   multivariateThreshold,
 } from "../../src/anomaly/index.js";
 import { crossValidate, latestWindowForecasts, seasonalNaiveForecaster } from "../../src/cv/index.js";
-import { ValidationError } from "../../src/errors.js";
+import { ValidationError } from "../../src/api/errors.js";
 import { detectAnomaliesOnline } from "../../src/api/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
 import { horizonWarning } from "../../src/model/index.js";

@@ -1,5 +1,5 @@
 import type { AnomalyInput, SeriesData } from "../../src/types.js";
-import { univariateAnomalyRequest } from "../../bench/anomaly-request.js";
+import { univariateAnomalyRequest } from "../support/anomaly-request.js";
 
 /** Packs plain arrays into SeriesData (test helper; no validation). */
 export function packForTest(list: readonly (readonly number[])[]): SeriesData {

@@ -10,7 +10,7 @@ import {
 import { calibratedZ, conformalMultiplier, gaussianMultiplier, SPREAD_SCORE_CAP, spreadKnots, spreadScaleRatio } from "../../src/intervals/index.js";
 import { SPREAD_LEVELS } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
-import { gaussian } from "../../bench/monitoring-data.js";
+import { gaussian } from "../../tools/datasets/monitoring-data.js";
 
 const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true });
 const moderate = fc.double({ min: -1e3, max: 1e3, noNaN: true });

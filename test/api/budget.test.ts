@@ -8,9 +8,9 @@ import { describe, expect, test } from "vitest";
 import { DEFAULT_SERVICE_LIMITS, finetuneTrainingCost, UNLIMITED } from "../../src/api/index.js";
 import { checkRequestLimits } from "../../src/api/requests.js";
 import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api/entry-points.js";
-import { ValidationError } from "../../src/errors.js";
+import { ValidationError } from "../../src/api/errors.js";
 import { createService } from "../../src/api/service.js";
-import { MAX_ERROR_ITEMS } from "../../src/errors.js";
+import { MAX_ERROR_ITEMS } from "../../src/api/errors.js";
 import { bearer, KEY_A, testService, validationDetail as detail } from "./helpers.js";
 
 const daily = (n: number): number[] => Array.from({ length: n }, (_, t) => 10 + (t % 7));

@@ -7,7 +7,7 @@
  * 20 at once under a 1 MiB limit) on the stand-in pipelines.
  */
 import { describe, expect, it } from "vitest";
-import { badRequestBurst, badRequestKinds, burstService, gzipBomb } from "../../bench/bad-requests.js";
+import { badRequestBurst, badRequestKinds, burstService, gzipBomb } from "../support/bad-requests.js";
 import { fakePipelines } from "./helpers.js";
 
 describe("a burst of bad requests", () => {

@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { ValidationError } from "../../src/errors.js";
+import { ValidationError } from "../../src/api/errors.js";
 import { detectAnomaliesRecords, forecastRecords, historicForecastRecords, type FutureRecordRow, type RecordRow } from "../../src/api/index.js";
 import { createService, type ServiceRequest } from "../../src/api/service.js";
 import { createMemoryStore } from "../../src/api/store.js";

@@ -3,7 +3,7 @@
  * the real results, so the API layer is tested apart from the models.
  */
 import { expect } from "vitest";
-import { ValidationError, type ErrorItem } from "../../src/errors.js";
+import { ValidationError, type ErrorItem } from "../../src/api/errors.js";
 import type { ApiPipelines } from "../../src/api/pipelines.js";
 import { seededIdSequence } from "../../src/api/ids.js";
 import { createService, type ServiceOptions, type ServiceRequest } from "../../src/api/service.js";

@@ -8,7 +8,7 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords, type RecordRow } from "../../src/api/index.js";
-import { ValidationError } from "../../src/errors.js";
+import { ValidationError } from "../../src/api/errors.js";
 import { validationDetail } from "./helpers.js";
 
 const month = (t: number): string => `${2020 + Math.floor(t / 12)}-${String((t % 12) + 1).padStart(2, "0")}-01`;

@@ -7,7 +7,7 @@ import { parse } from "csv-parse/sync";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords, type RecordRow } from "../../src/api/index.js";
-import { ValidationError } from "../../src/errors.js";
+import { ValidationError } from "../../src/api/errors.js";
 
 function csvRows(text: string): RecordRow[] {
   return parse(text, { columns: true, skip_empty_lines: true, cast: (value, context) => (context.column === "y" || context.column === "price" ? Number(value) : value) }) as RecordRow[];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { ValidationError, type ErrorItem } from "../../src/errors.js";
+import { ValidationError, type ErrorItem } from "../../src/api/errors.js";
 import { packSeries } from "../../src/series/index.js";
 import { checkSeriesInput, validateSeriesInput } from "../../src/api/series-input.js";
 import { UNLIMITED, validateEndpointBody } from "../../src/api/requests.js";

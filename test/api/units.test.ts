@@ -9,7 +9,7 @@ import { hashHex32, seededIdSequence, toHex32, uuidLayout } from "../../src/api/
 import { civilFromDays, daysFromCivil, daysInMonth, formatLegacyTimestamp, parseLegacyTimestamp, prepareLegacySeries } from "../../src/api/legacy.js";
 import { readFreq } from "../../src/api/freq.js";
 import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
-import { ValidationError } from "../../src/errors.js";
+import { ValidationError } from "../../src/api/errors.js";
 
 describe("keys", () => {
   test.prop([fc.string(), fc.string()])("constantTimeEqual(a, b) is a === b", (a, b) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import type { ErrorItem } from "../../src/errors.js";
+import type { ErrorItem } from "../../src/api/errors.js";
 import { echoInput, locateJsonError, readJsonBody } from "../../src/api/json.js";
 import { ErrorCollector, INVALID, expectedLiteralText, validateAgainst, type ApiSchema } from "../../src/api/schema-validator.js";
 import { checkRequestLimits, DEFAULT_SERVICE_LIMITS, resolveLimits, UNLIMITED, validateEndpointBody, toForecastRequest } from "../../src/api/requests.js";

@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
+import { transpile } from "../support/transpile.mjs";
 
 export const REPO = resolve(fileURLToPath(new URL(".", import.meta.url)), "../..");
 
@@ -207,13 +208,6 @@ function listTs(dir: string, out: string[]): string[] {
   return out;
 }
 
-const TRANSPILE: ts.CompilerOptions = {
-  module: ts.ModuleKind.ESNext,
-  target: ts.ScriptTarget.ES2022,
-  verbatimModuleSyntax: false,
-  isolatedModules: true,
-};
-
 function sampleDir(sample: DocSample): string {
   return sample.doc.replace(/\.(md|ts)$/, "").replace(/[^\w/-]/g, "_");
 }
@@ -303,7 +297,7 @@ export function createWorkspace(samples: readonly DocSample[]): SampleWorkspace 
   for (const file of listTs(join(REPO, "src"), [])) {
     const out = join(root, relative(REPO, file)).replace(/\.ts$/, ".js");
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, ts.transpileModule(readFileSync(file, "utf8"), { compilerOptions: TRANSPILE }).outputText);
+    writeFileSync(out, transpile(readFileSync(file, "utf8")));
   }
   const paths = (sample: DocSample) => {
     const base = join(root, "samples", sampleDir(sample), sample.file);
@@ -322,9 +316,8 @@ export function createWorkspace(samples: readonly DocSample[]): SampleWorkspace 
     writeFileSync(tsPath, code);
     const libIndex = relative(dirname(jsPath), join(root, "src", "index.js"));
     const specifier = libIndex.startsWith(".") ? libIndex : `./${libIndex}`;
-    const js = ts
-      .transpileModule(code, { compilerOptions: TRANSPILE })
-      .outputText.replace(/(from\s+|import\s*\(\s*)"forecastmodel"/g, `$1"${specifier}"`)
+    const js = transpile(code)
+      .replace(/(from\s+|import\s*\(\s*)"forecastmodel"/g, `$1"${specifier}"`)
       // the package's subpaths: forecastmodel/lite, forecastmodel/pool and forecastmodel/weights/<model>
       .replace(/(from\s+)"forecastmodel\/(lite|pool|weights\/[\w.-]+)"/g, (_m, from: string, sub: string) => {
         const target = sub === "lite" ? join(root, "src", "lite.js") : sub === "pool" ? join(root, "src", "pool", "index.js") : join(root, "src", "model", `${sub}.js`);
@@ -359,8 +352,10 @@ export function typeCheck(workspace: SampleWorkspace, samples: readonly DocSampl
     options,
   );
   const sampleFiles = new Set(samples.map((s) => workspace.paths(s).ts));
+  // the samples' own diagnostics only: checking the bodies of all of src/ again is tsc's job (and most of the time)
+  const diagnostics = program.getSourceFiles().filter((f) => sampleFiles.has(resolve(f.fileName))).flatMap((f) => ts.getPreEmitDiagnostics(program, f));
   return ts
-    .getPreEmitDiagnostics(program)
+    .sortAndDeduplicateDiagnostics(diagnostics)
     .filter((d) => d.file !== undefined && sampleFiles.has(resolve(d.file.fileName)))
     .map((d) => {
       const file = d.file as ts.SourceFile;

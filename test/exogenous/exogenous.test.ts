@@ -6,7 +6,7 @@ import {
   type ExogenousOutcome,
   type ExogenousPlan,
 } from "../../src/exogenous/index.js";
-import { ValidationError } from "../../src/errors.js";
+import { ValidationError } from "../../src/api/errors.js";
 import { forecast } from "../../src/api/index.js";
 import type { Forecaster, SeriesData } from "../../src/types.js";
 import { inSampleWindows, knownAnswerData, makeSeries, seasonalMean, seasonalNaive } from "./helpers.js";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { calibrationWindowCount, runForecast } from "../../src/forecast/index.js";
 import { readFileSync } from "node:fs";
-import { ValidationError } from "../../src/errors.js";
+import { ValidationError } from "../../src/api/errors.js";
 import { forecast } from "../../src/api/index.js";
 import { forecastResultJson } from "../../src/api/results.js";
 import type { ForecastInput, Freq, SeriesData } from "../../src/types.js";

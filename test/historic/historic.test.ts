@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fc, test as fcTest } from "@fast-check/vitest";
 import { historicWindowCount, runHistoricForecast } from "../../src/historic/index.js";
 import { modelParams } from "../../src/model/index.js";
-import { ValidationError } from "../../src/errors.js";
+import { ValidationError } from "../../src/api/errors.js";
 import { historicForecast } from "../../src/api/index.js";
 import { forecastResultJson } from "../../src/api/results.js";
 import type { Forecaster, Freq, HistoricInput, ModelName, SeriesData } from "../../src/types.js";

@@ -18,7 +18,7 @@ import {
 import { seasonalNaiveForecaster } from "../../src/cv/index.js";
 import { SPREAD_LEVELS } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
-import { gaussian } from "../../bench/monitoring-data.js";
+import { gaussian } from "../../tools/datasets/monitoring-data.js";
 
 const G = SPREAD_LEVELS.length;
 const knots = spreadKnots(SPREAD_LEVELS);

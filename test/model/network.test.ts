@@ -6,7 +6,7 @@ import {
   horizonWarning, initialParameters, modelParams, MODEL_NAMES, networkLossAndGradient, networkShape, parameterCount,
   pretrainedParameters, BatchGradient,
 } from "../../src/model/index.js";
-import { pretrainBatch, pretrainSingleThread, standardisedMae } from "../../bench/pretrain/pretrain.js";
+import { pretrainBatch, pretrainSingleThread, standardisedMae } from "../../tools/pretrain/pretrain.js";
 import type { Freq } from "../../src/types.js";
 
 const FREQS: Freq[] = ["H", "D", "W", "M", "Q", "Y"];

@@ -3,7 +3,7 @@ import seedrandom from "seedrandom";
 import {
   BatchGradient, initialParameters, networkShape, parameterLayout,
 } from "../../src/model/index.js";
-import { pretrainBatch, pretrainSingleThread } from "../../bench/pretrain/pretrain.js";
+import { pretrainBatch, pretrainSingleThread } from "../../tools/pretrain/pretrain.js";
 
 describe("spread head gradients", () => {
   it("match central finite differences of the quantile loss, and leave the point network alone", () => {

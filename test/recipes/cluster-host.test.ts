@@ -10,13 +10,13 @@ import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { beforeAll, expect, it } from "vitest";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
-import { freePort } from "../../bench/redis-server.js";
-import { startProcess } from "../../bench/start-process.js";
+import { freePort } from "../support/redis-server.js";
+import { startProcess } from "../support/start-process.js";
 import { redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the cluster host test");
 
-const loader = fileURLToPath(new URL("./ts-loader.mjs", import.meta.url));
+const loader = fileURLToPath(new URL("../support/ts-loader.mjs", import.meta.url));
 const entry = fileURLToPath(new URL("../../docs/recipes/cluster-host.ts", import.meta.url));
 const KEY_A = "cluster-key-a";
 const KEY_B = "cluster-key-b";

@@ -6,7 +6,7 @@
  */
 import type { RedisOptions } from "ioredis";
 import { afterAll, beforeAll, describe } from "vitest";
-import { findRedisServer, REDIS_SERVER_MISSING, startRedis, type RedisUnderTest } from "../../bench/redis-server.js";
+import { findRedisServer, REDIS_SERVER_MISSING, startRedis, type RedisUnderTest } from "../support/redis-server.js";
 
 export function redisSuite(what: string): { binary: string; suite: typeof describe } {
   const binary = findRedisServer();

@@ -13,13 +13,13 @@ import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
 import { createService } from "../../src/api/service.js";
-import { startProcess } from "../../bench/start-process.js";
+import { startProcess } from "../support/start-process.js";
 import { fakePipelines, post } from "../api/helpers.js";
 import { redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the reservation lease test");
 
-const loader = fileURLToPath(new URL("./ts-loader.mjs", import.meta.url));
+const loader = fileURLToPath(new URL("../support/ts-loader.mjs", import.meta.url));
 const entry = fileURLToPath(new URL("./reservation-holder.ts", import.meta.url));
 const LEASE_MS = 600;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -13,12 +13,12 @@ import { expect, it } from "vitest";
 import { FlowProducer, QueueEvents } from "bullmq";
 import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../../src/index.js";
-import { startProcess } from "../../bench/start-process.js";
+import { startProcess } from "../support/start-process.js";
 import { redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the worker-process fault test");
 
-const loader = fileURLToPath(new URL("./ts-loader.mjs", import.meta.url));
+const loader = fileURLToPath(new URL("../support/ts-loader.mjs", import.meta.url));
 const entry = fileURLToPath(new URL("../../docs/recipes/parts-worker-process.ts", import.meta.url));
 
 /** Starts a worker process; resolves once it printed "ready". `lines` receives its later output lines. */

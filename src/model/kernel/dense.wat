@@ -1,5 +1,5 @@
 ;; Dense layers of the forecasting network, in WebAssembly with 128-bit SIMD
-;; (f64x2). Assembled by `npm run build:kernel` (bench/build-kernel.ts, wabt's
+;; (f64x2). Assembled by `npm run build:kernel` (tools/build-kernel.ts, wabt's
 ;; wat2wasm) into src/model/kernel/dense-wasm.ts.
 ;;
 ;; Arithmetic is that of the JavaScript kernel of src/model/network.ts, lane for

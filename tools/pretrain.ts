@@ -146,7 +146,7 @@ if (smoke) {
   // The spread stage keeps the point stage's provenance lines.
   const previous = stage === "spread" ? pointStageHeader(`src/model/weights/${model}.ts`) : [];
   writeWeightsModule(out, model, params, [...previous, ...lines]);
-  const logName = stage === "spread" ? `bench/pretrain-log-${model}-spread.json` : `bench/pretrain-log-${model}.json`;
+  const logName = stage === "spread" ? `tools/pretrain/logs/pretrain-log-${model}-spread.json` : `tools/pretrain/logs/pretrain-log-${model}.json`;
   writeFileSync(logName, JSON.stringify({ model, stage, seed, steps, batchSize, learningRate, warmupSteps, workers, curve }, null, 1) + "\n");
   console.log(`wrote ${out}`);
 }

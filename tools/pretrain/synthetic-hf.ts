@@ -7,7 +7,7 @@
  * AR(1) noise, additive or multiplicative composition, counters (Poisson
  * counts of a seasonal rate, intermittent when the rate is low), spikes, and
  * some series with no season at all. No real data is used here; real
- * development windows are mixed in by `hfTrainingWindow` (bench/pretrain/pretrain.ts).
+ * development windows are mixed in by `hfTrainingWindow` (tools/pretrain/pretrain.ts).
  * @module
  */
 import type { NetworkShape } from "../../src/model/config.js";

@@ -2,7 +2,7 @@
  * The hourly and sub-hourly development series of issue 30 and the protocol
  * they are evaluated by (bench/eval-hourly.ts; R's baselines in
  * bench/data/make-hourly-baselines.R read the same origins through
- * `node dist/bench/hourly-data.js --export <file>`).
+ * `node dist/tools/datasets/hourly-data.js --export <file>`).
  *
  * The split and the origins were fixed before any forecast was scored:
  * - every series is split by time: the held-out part is its last quarter,
@@ -16,7 +16,7 @@
  *   y[o .. o + h) for h = 24 and 48 (the same origins for both horizons).
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import type { Freq } from "../src/types.js";
+import type { Freq } from "../../src/types.js";
 import { cloudMonitoringStreams } from "./cloud-monitoring-data.js";
 
 export const HORIZONS = [24, 48] as const;
@@ -77,7 +77,7 @@ function taylorSeries(dir: string): HourlySeries {
   return { id: "taylor", group: "taylor (half-hourly)", freq: "30min", day: 48, y, heldOutStart: splitPoint(y.length, 48) };
 }
 
-/** The Cloud Monitoring Dataset's development half (bench/cloud-monitoring-data.ts: the split and the loader). */
+/** The Cloud Monitoring Dataset's development half (tools/datasets/cloud-monitoring-data.ts: the split and the loader). */
 function cloudSeries(dir: string): HourlySeries[] {
   return cloudMonitoringStreams("development", `${dir}/cloud-monitoring`).map((s) => {
     const hourly = s.stepSeconds === 3600;
@@ -119,7 +119,7 @@ export function loadHourly(dir = "bench/data"): { series: HourlySeries[]; origin
   return { series, origins, dropped };
 }
 
-// `node dist/bench/hourly-data.js --export <file>`: the series and origins for R (not committed: ETT's values stay in its CSV).
+// `node dist/tools/datasets/hourly-data.js --export <file>`: the series and origins for R (not committed: ETT's values stay in its CSV).
 if (process.argv[2] === "--export") {
   const file = process.argv[3] ?? "/tmp/hourly-series.json";
   const { series, origins, dropped } = loadHourly();

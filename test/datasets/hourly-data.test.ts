@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { loadHourly, MAX_HORIZON, ORIGINS_PER_PART, originsOf, type HourlySeries } from "../../bench/hourly-data.js";
+import { loadHourly, MAX_HORIZON, ORIGINS_PER_PART, originsOf, type HourlySeries } from "../../tools/datasets/hourly-data.js";
 
 const series = (n: number, day: number): HourlySeries => {
   const heldOut = Math.floor(n / 4 / day) * day;

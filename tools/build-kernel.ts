@@ -25,7 +25,7 @@ const bytes = Buffer.from(buffer);
 const sourceHash = createHash("sha256").update(text).digest("hex").slice(0, 16);
 const lines = [
   "// GENERATED FILE: do not edit.",
-  `// Made by: npm run build:kernel (bench/build-kernel.ts: wabt ${"1.0.39"} wat2wasm with SIMD) from ${SOURCE} (sha256 ${sourceHash}…).`,
+  `// Made by: npm run build:kernel (tools/build-kernel.ts: wabt ${"1.0.39"} wat2wasm with SIMD) from ${SOURCE} (sha256 ${sourceHash}…).`,
   "",
   `/** The dense-layer kernel as a WebAssembly binary (${bytes.length} bytes), base64. */`,
   `export const DENSE_WASM_BASE64 =`,

@@ -1,10 +1,10 @@
 // Hooks of ts-loader.mjs: a `.js` specifier that names a `.ts` file resolves
 // to it (the project imports with `.js`, as NodeNext wants); `.ts` files are
-// transpiled to JavaScript modules.
+// transpiled to JavaScript modules (cached on disk: ../support/transpile.mjs).
 import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import ts from "typescript";
+import { transpile } from "./transpile.mjs";
 
 export async function resolve(specifier, context, next) {
   if ((specifier.startsWith(".") || specifier.startsWith("/")) && specifier.endsWith(".js") && context.parentURL?.startsWith("file:")) {
@@ -17,9 +17,5 @@ export async function resolve(specifier, context, next) {
 export async function load(url, context, next) {
   if (!url.endsWith(".ts")) return next(url, context);
   const source = await readFile(fileURLToPath(url), "utf8");
-  const out = ts.transpileModule(source, {
-    fileName: fileURLToPath(url),
-    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false, isolatedModules: true },
-  });
-  return { format: "module", source: out.outputText, shortCircuit: true };
+  return { format: "module", source: transpile(source), shortCircuit: true };
 }

@@ -9,8 +9,8 @@
  */
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { createService, type ForecastService, type ServiceRequest } from "../src/api/service.js";
-import { createMemoryStore } from "../src/api/store.js";
+import { createService, type ForecastService, type ServiceRequest } from "../../src/api/service.js";
+import { createMemoryStore } from "../../src/api/store.js";
 
 /** Keys of the burst's accounts. */
 export const BURST_KEYS = { paying: "key-burst-paying-01", broke: "key-burst-broke-02", busy: "key-burst-busy-03" } as const;
@@ -100,7 +100,7 @@ export function badRequestKinds(finishedJob: string): BadRequest[] {
  * 256 MiB limit) or refused at the limit.
  */
 export function gzipBomb(): BadRequest {
-  const bomb = new Uint8Array(readFileSync(new URL("../test/fixtures/encoding/bomb.gz", import.meta.url)));
+  const bomb = new Uint8Array(readFileSync(new URL("../fixtures/encoding/bomb.gz", import.meta.url)));
   return { kind: "gzip bomb", expected: 422, request: post("/v2/forecast", bomb, { ...bearer(BURST_KEYS.paying), "content-encoding": "gzip" }) };
 }
 

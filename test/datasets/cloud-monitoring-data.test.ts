@@ -1,8 +1,8 @@
 /** The real monitoring data's loader (the fixed split, the NAB window rule) and the robust baseline's z. */
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { CLOUD_MONITORING_SPLIT, cloudMonitoringStreams, labelWindows, realWarmup } from "../../bench/cloud-monitoring-data.js";
-import { trailingMedianMadZ } from "../../bench/monitoring-data.js";
+import { CLOUD_MONITORING_SPLIT, cloudMonitoringStreams, labelWindows, realWarmup } from "../../tools/datasets/cloud-monitoring-data.js";
+import { trailingMedianMadZ } from "../../tools/datasets/monitoring-data.js";
 
 describe("cloudMonitoringStreams", () => {
   const development = cloudMonitoringStreams("development");

@@ -1,7 +1,7 @@
 /**
  * Pretraining on synthetic series: deterministic batches, MAE in the
  * window's standardised units, Adam with warm-up and cosine decay, gradient
- * norm clipping. The multi-core driver (`bench/pretrain.ts`) splits each
+ * norm clipping. The multi-core driver (`tools/pretrain.ts`) splits each
  * batch between worker threads with these same functions.
  * @module
  */
@@ -11,7 +11,7 @@ import { networkShape, type NetworkShape } from "../../src/model/config.js";
 import { initialParameters, parameterLayout } from "../../src/model/network.js";
 import { syntheticGroup, syntheticWindow, type Uniform } from "./synthetic.js";
 import { syntheticHfWindow, type HfWindow } from "./synthetic-hf.js";
-import { loadHourly } from "../hourly-data.js";
+import { loadHourly } from "../datasets/hourly-data.js";
 import { AdamOptimizer, BatchGradient, type SampleLoss, type TrainingBatch } from "../../src/model/train.js";
 
 /**
@@ -124,7 +124,7 @@ const REAL_SHARE = 0.2;
 let realSeries: { y: Float64Array; day: number; limit: number }[] | null = null;
 
 /**
- * A window from the hourly data's development parts (bench/hourly-data.ts):
+ * A window from the hourly data's development parts (tools/datasets/hourly-data.ts):
  * ETT, taylor and the Cloud Monitoring Dataset's hourly development streams,
  * only before the first development origin of each series (so neither part's
  * evaluation windows are trained on). History: a log-uniform length from two

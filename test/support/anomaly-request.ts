@@ -3,8 +3,8 @@
  * anomaly benchmark and evaluation both run.
  */
 import seedrandom from "seedrandom";
-import type { AnomalyInput, Freq, SeriesData } from "../src/types.js";
-import type { AnomalyRequest } from "../src/api/index.js";
+import type { AnomalyInput, Freq, SeriesData } from "../../src/types.js";
+import type { AnomalyRequest } from "../../src/api/index.js";
 
 /**
  * The hourly series of the anomaly benchmarks, seeded with `seed`: per series
