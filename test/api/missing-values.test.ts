@@ -267,41 +267,40 @@ describe("historical anomaly detection and fine-tuning with missing values", () 
 });
 
 describe("calibration skips the missing points", () => {
-  it("spikes at points marked missing do not widen the intervals; unmarked, they do; the mean is the same", () => {
+  /** A weekly series of 150 days with spikes of 60 inside the calibration windows (the last few weeks, not the very end), and their mask. */
+  function spikedSeries() {
     const n = 150;
     const y = Float64Array.from({ length: n }, (_, t) => 50 + 5 * Math.sin((2 * Math.PI * t) / 7) + ((t * 13) % 5) / 5);
-    // spikes inside the calibration windows (the last few weeks, not the very end)
-    const spiked = [n - 40, n - 33, n - 26, n - 19, n - 12];
-    for (const t of spiked) y[t] = y[t]! + 60;
     const missing = new Uint8Array(n);
-    for (const t of spiked) missing[t] = 1;
-    const base = {
-      series: { y, sizes: Int32Array.of(n), offsets: Int32Array.of(0, n), X: [] }, h: 7, freq: "D", levels: [90], model: "forecastmodel-1",
-      finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [],
-    } as const;
+    for (const t of [n - 40, n - 33, n - 26, n - 19, n - 12]) {
+      y[t] = y[t]! + 60;
+      missing[t] = 1;
+    }
+    const spec = { freq: "D", levels: [90], model: "forecastmodel-1", finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null, cleanExFirst: true } as const;
+    return { series: { y, sizes: Int32Array.of(n), offsets: Int32Array.of(0, n), X: [] }, missing, spec };
+  }
+  const width = (r: { intervals: Record<string, ArrayLike<number>> | null }) => {
+    let sum = 0;
+    for (let k = 0; k < r.intervals!["hi-90"]!.length; k++) sum += r.intervals!["hi-90"]![k]! - r.intervals!["lo-90"]![k]!;
+    return sum;
+  };
+
+  it("spikes at points marked missing do not widen the intervals; unmarked, they do; the mean is the same", () => {
+    const { series, missing, spec } = spikedSeries();
+    const base = { ...spec, series, h: 7, Xfuture: [], histExog: [] } as const;
     const marked = runForecast({ ...base, missing }, modelSource(base));
     const unmarked = runForecast(base, modelSource(base));
     expect(Array.from(marked.mean)).toEqual(Array.from(unmarked.mean));
-    const width = (r: typeof marked) => r.intervals!["hi-90"]!.reduce((a, hi, k) => a + hi - r.intervals!["lo-90"]![k]!, 0);
     expect(width(marked)).toBeLessThan(width(unmarked));
     expect(marked.warnings.some((w) => w.startsWith("5 of 150 values of y were missing"))).toBe(true);
   });
 
   it("historic forecast: the same y with its spikes marked missing keeps its fitted values and gets narrower intervals", () => {
-    const n = 150;
-    const y = Float64Array.from({ length: n }, (_, t) => 50 + 5 * Math.sin((2 * Math.PI * t) / 7) + ((t * 13) % 5) / 5);
-    const spiked = [n - 40, n - 33, n - 26, n - 19, n - 12];
-    for (const t of spiked) y[t] = y[t]! + 60;
-    const missing = new Uint8Array(n);
-    for (const t of spiked) missing[t] = 1;
-    const base = {
-      series: { y, sizes: Int32Array.of(n), offsets: Int32Array.of(0, n), X: [] }, freq: "D", levels: [90], model: "forecastmodel-1",
-      finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null, cleanExFirst: true, featureContributions: false,
-    } as const;
+    const { series, missing, spec } = spikedSeries();
+    const base = { ...spec, series, featureContributions: false } as const;
     const marked = runHistoricForecast({ ...base, missing }, modelSource(base));
     const unmarked = runHistoricForecast(base, modelSource(base));
     expect(Array.from(marked.mean)).toEqual(Array.from(unmarked.mean));
-    const width = (r: typeof marked) => r.intervals!["hi-90"]!.reduce((a, hi, k) => a + hi - r.intervals!["lo-90"]![k]!, 0);
     expect(width(marked)).toBeLessThan(width(unmarked));
     expect(marked.warnings.some((w) => w.startsWith("5 of 150 values of y were missing"))).toBe(true);
     expect(unmarked.warnings.some((w) => w.includes("were missing"))).toBe(false);
