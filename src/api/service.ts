@@ -5,6 +5,7 @@
  * the older request form. No I/O: time, ids and storage are injected.
  * @module
  */
+import { expandCategorical } from "./categorical.js";
 import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import type { FinetunedWeights, Freq, ModelName, SeriesData } from "../types.js";
 import { seriesOffsets } from "../series/index.js";
@@ -476,12 +477,10 @@ export function createService(options: ServiceOptions): ForecastService {
     }
     const { shape, errors: shapeErrors } = crossValidationShape(raw);
     if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
-    const seriesRaw = ownProperty(raw as Record<string, unknown>, "series");
-    const categorical = isJsonObject(seriesRaw) ? ownProperty(seriesRaw, "categorical_exog") : undefined;
-    if (Array.isArray(categorical) && categorical.length > 0) {
-      throw new ValidationError([valueError(["body", "series", "categorical_exog"], "categorical features are not supported by cross-validation yet: encode each one as numeric X rows (one 0/1 row per label but one) and send no categorical_exog")]);
-    }
-    const rawBody = raw as Record<string, unknown>;
+    // categorical features become 0/1 rows once, for the whole request (the labels of every window), hist_exog following them
+    const categorical = expandCategorical(raw);
+    if (categorical.errors.length > 0) throw new ValidationError(categorical.errors);
+    const rawBody = categorical.raw as Record<string, unknown>;
     // the series and the model fields, checked once (the windows' budget is checked below)
     const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, ...rest } = rawBody;
     const base = validateEndpointBody("historic", { ...rest, level: null, hist_exog: undefined }, { core: coreFreqs, missingValues: true, limits: { ...limits, maxNetworkWindows: Infinity, maxFinetuneWindows: Infinity } });
@@ -525,6 +524,7 @@ export function createService(options: ServiceOptions): ForecastService {
         }
         const results = await Promise.all(pending);
         const merged = mergeCrossValidation(results, origins, shape.h);
+        // (the cross-validation answer has no per-feature arrays to fold back)
         const { warnings: windowWarnings, ...body } = merged;
         // one warning for the request's missing values instead of one per window
         const warnings = missing === null ? windowWarnings : [missingValuesWarning(missingCount(missing), missing.length), ...windowWarnings.filter((x) => !isMissingValuesWarning(x))];

@@ -228,16 +228,18 @@ describe("the SDK's categorical features (series.categorical_exog)", () => {
     expect(mixed.status).toBe(200);
   });
 
-  it("historical anomaly detection reads them too; cross-validation refuses them by name", async () => {
+  it("historical anomaly detection and cross-validation read them too", async () => {
     // one series of all 154 points: the historic forecast needs 110 per series at D
     const anomaly = await send("/v2/anomaly_detection", { series: { y: yk, sizes: [n], X: [kind], categorical_exog: [0] }, freq: "D", level: [99] });
     expect(anomaly.status).toBe(200);
     expect((anomaly.body as { weights_x: number[] | null }).weights_x).toHaveLength(1);
-    const cv = await send("/v2/cross_validation", { series: { y: yk, sizes, X: [kind], categorical_exog: [0] }, freq: "D", h: 3, n_windows: 2, hist_exog: [0] });
-    expect(cv.status).toBe(422);
-    const detail = (cv.body as { detail: { loc: unknown[]; msg: string }[] }).detail;
-    expect(detail.map((d) => d.loc)).toEqual([["body", "series", "categorical_exog"]]);
-    expect(detail[0]!.msg).toMatch(/not supported by cross-validation/);
+    // cross-validation: the same windows as the 0/1 rows sent as numbers (a historical categorical feature, then a future numeric one)
+    const cv = await send("/v2/cross_validation", { series: { y: yk, sizes, X: [promo, kind], categorical_exog: [1] }, freq: "D", h: 3, n_windows: 2, hist_exog: [1] });
+    const cvNumeric = await send("/v2/cross_validation", { series: { y: yk, sizes, X: [promo, ...oneHot(kind)] }, freq: "D", h: 3, n_windows: 2, hist_exog: [1, 2] });
+    expect(cv.status).toBe(200);
+    expect(cv.body).toEqual(cvNumeric.body);
+    const bad = await send("/v2/cross_validation", { series: { y: yk, sizes, X: [kind], categorical_exog: [2] }, freq: "D", h: 3, n_windows: 2, hist_exog: [0] });
+    expect((bad.body as { detail: { loc: unknown[] }[] }).detail.map((d) => d.loc)).toEqual([["body", "series", "categorical_exog", 0]]);
   });
 
   it("bad lists and labels are 422s at their place", async () => {
