@@ -5,22 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
+import { seriesArb } from "../support/series-arbitrary.js";
 import { merge, partition } from "../../src/api/partition.js";
 import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api/index.js";
 
-/** A series with level, trend, season and a seeded wiggle: integers keep fast-check shrinking readable. */
-const seriesArb = (minLength: number, maxLength: number) =>
-  fc
-    .record({
-      length: fc.integer({ min: minLength, max: maxLength }),
-      level: fc.integer({ min: -50, max: 500 }),
-      trend: fc.integer({ min: -3, max: 3 }),
-      season: fc.integer({ min: 0, max: 20 }),
-      noise: fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 7, maxLength: 7 }),
-    })
-    .map(({ length, level, trend, season, noise }) =>
-      Array.from({ length }, (_, t) => level + trend * t + season * Math.sin((2 * Math.PI * t) / 12) + (noise[t % 7] as number)),
-    );
 
 /** A JSON body built from parts (its fields come from the property's draws, so the typed bodies cannot check it). */
 function body(list: number[][], extra: Record<string, unknown>): never {

@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
+import { seriesArb } from "../support/series-arbitrary.js";
 import * as library from "../../src/index.js";
 import type { ForecastPool, PoolOptions } from "../../src/pool/index.js";
 import type { FinetunedWeights } from "../../src/types.js";
@@ -46,18 +47,6 @@ async function outcome(run: () => unknown): Promise<string> {
   }
 }
 
-const seriesArb = (minLength: number, maxLength: number) =>
-  fc
-    .record({
-      length: fc.integer({ min: minLength, max: maxLength }),
-      level: fc.integer({ min: -50, max: 500 }),
-      trend: fc.integer({ min: -3, max: 3 }),
-      season: fc.integer({ min: 0, max: 20 }),
-      noise: fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 7, maxLength: 7 }),
-    })
-    .map(({ length, level, trend, season, noise }) =>
-      Array.from({ length }, (_, t) => level + trend * t + season * Math.sin((2 * Math.PI * t) / 12) + (noise[t % 7] as number)),
-    );
 
 /** Request fields drawn for every entry point, some of them invalid or exotic on purpose. */
 const extrasArb = fc.record(
