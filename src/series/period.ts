@@ -197,16 +197,34 @@ function averageRanks(values: Float64Array): Float64Array {
     const v = values[i]!;
     const tolerance = 1e-12 * Math.max(1, Math.abs(v));
     const first = lowerBound(sorted, v - tolerance);
-    const last = lowerBound(sorted, v + tolerance, first, true);
+    const last = firstAbove(sorted, v + tolerance, first);
     ranks[i] = (first + last + 1) / 2;
   }
   return ranks;
 }
 
-/** First index in `sorted` (from `from`) whose value is >= x, or > x when `strict`. */
-function lowerBound(sorted: Float64Array, x: number, from = 0, strict = false): number {
+/**
+ * First index in `sorted` (from `from`) whose value is > x: the same index as
+ * `lowerBound(sorted, x, from, true)`, found by galloping from `from` (a run
+ * of ties is short, so this reads a few values instead of log₂ n).
+ */
+function firstAbove(sorted: Float64Array, x: number, from: number): number {
+  const n = sorted.length;
+  let lo = from; // every index in [from, lo) holds a value <= x
+  let step = 1;
+  while (lo < n && sorted[lo]! <= x) {
+    const next = Math.min(n, lo + step);
+    if (!(sorted[next - 1]! <= x)) return lowerBound(sorted, x, lo + 1, true, next - 1);
+    lo = next;
+    step *= 2;
+  }
+  return lo;
+}
+
+/** First index in `sorted` (from `from`, below `to`) whose value is >= x, or > x when `strict` (`to` when none). */
+function lowerBound(sorted: Float64Array, x: number, from = 0, strict = false, to = sorted.length): number {
   let lo = from;
-  let hi = sorted.length;
+  let hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const v = sorted[mid]!;
