@@ -8,7 +8,7 @@
 import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
-import { SEASONAL_JUDGE_WINDOW, judgeLag, levelJudge, seasonalJudge } from "./seasonal-judge.js";
+import { SEASONAL_JUDGE_WINDOW, JudgeWindows, judgeLag } from "./seasonal-judge.js";
 import { detectPeriods } from "../series/period.js";
 import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
@@ -310,9 +310,12 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   // its detection row is never an anomaly (z 0, below)
   const missing = request.missing !== undefined && request.missing.includes(1) ? request.missing : null;
   const observedForecasts = missing === null ? null : new Float64Array(longest);
-  const score = (run: typeof cv, all: Float64Array): void => {
+  // Scores the series `only` names (default: every series); each series' outputs depend on its own rows alone.
+  const score = (run: typeof cv, all: Float64Array, only?: readonly number[]): void => {
     const spread = run.spread!;
-    for (let i = 0; i < seriesCount; i++) {
+    const count = only === undefined ? seriesCount : only.length;
+    for (let s = 0; s < count; s++) {
+      const i = only === undefined ? s : (only[s] as number);
       const start = offsets[i] as number;
       const end = offsets[i + 1] as number;
       const n = end - start;
@@ -392,6 +395,8 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
       const cleaned = Float64Array.from(modelSeries.y);
       for (let r = 0; r < total; r++) if (spike[r] === 1) cleaned[r] = pointForecast[r] as number;
       let run: typeof cv;
+      // the series whose scores can change: all when every window is forecast again, else those with a spike
+      let rescored: readonly number[] | undefined;
       if (request.multivariate) {
         // the model reads the series together: forecast every window again
         run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT, spread: true, ...windowProgress(request.onProgress) });
@@ -419,8 +424,10 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
           above.set(dist.above.subarray(j * h * G, (j + 1) * h * G), row * h * G);
         });
         run = { ...cv, forecasts: forecastsAgain, spread: { levels: cv.spread!.levels, below, above } };
+        // the other series keep their forecasts and spreads bit for bit, so their scores stand
+        rescored = affected.map((a) => a.series);
       }
-      score(run, latestWindowForecasts(run, offsets));
+      score(run, latestWindowForecasts(run, offsets), rescored);
     }
   }
 
@@ -516,12 +523,16 @@ function seasonalOpinions(series: SeriesData, candidates: readonly number[], det
   const opinion: Opinions = { ...blank(), second: blank() };
   const judged = new Float64Array(5);
   const q = gaussianMultiplier(level);
+  let longest = 0;
+  for (let i = 0; i + 1 < series.offsets.length; i++) longest = Math.max(longest, (series.offsets[i + 1] as number) - (series.offsets[i] as number));
+  // levelJudge (m 0) and seasonalJudge, with each window's sums computed once per series and lag
+  const judges = new JudgeWindows(longest);
   // a judge speaks only with its whole window of SEASONAL_JUDGE_WINDOW differences (m 0: values) before min(t, window start)
-  const judge = (values: Float64Array, t: number, m: number, windowStart: number): boolean => {
+  const judge = (t: number, m: number, windowStart: number): boolean => {
     const end = Math.min(t, windowStart);
     const lag = m === 0 ? 0 : judgeLag(t, m, windowStart);
     if (end - lag < SEASONAL_JUDGE_WINDOW) return false;
-    return m === 0 ? levelJudge(values, t, q, judged, SEASONAL_JUDGE_WINDOW, end) : seasonalJudge(values, t, lag, q, judged, SEASONAL_JUDGE_WINDOW, end);
+    return judges.judge(t, lag, q, judged, SEASONAL_JUDGE_WINDOW, end);
   };
   for (let i = 0; i + 1 < series.offsets.length; i++) {
     const start = series.offsets[i] as number;
@@ -539,15 +550,16 @@ function seasonalOpinions(series: SeriesData, candidates: readonly number[], det
     // the two shortest (a day and a week), the shorter first: it speaks with less history (where only it can, the network is
     // the other judge); no season: the level judge (0: the values before the point, NAB's windowed Gaussian)
     const two = periods.length === 0 ? [0] : periods.slice(0, 2);
+    judges.start(values, windowStart);
     const first = two[0]!;
     const second = two.length > 1 ? two[1]! : null;
     for (let t = 0; t < values.length; t++) {
       if ((pointCutoff[start + t] as number) < 0) continue;
       // a seasonal judge without its history yet gives way to the level judge
-      if (!judge(values, t, first, windowStart) && !(first !== 0 && judge(values, t, 0, windowStart))) continue;
+      if (!judge(t, first, windowStart) && !(first !== 0 && judge(t, 0, windowStart))) continue;
       opinion.centre[start + t] = judged[3] as number;
       opinion.sd[start + t] = judged[4] as number;
-      if (second === null || !judge(values, t, second, windowStart)) continue;
+      if (second === null || !judge(t, second, windowStart)) continue;
       opinion.second!.centre[start + t] = judged[3] as number;
       opinion.second!.sd[start + t] = judged[4] as number;
     }

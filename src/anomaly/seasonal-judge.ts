@@ -109,14 +109,29 @@ export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, 
  * ref(k) = y(k − lag) (a season back) or 0 (lag 0: the values themselves). Writes [z, lo, hi, centre, σ].
  */
 function judgeDifferences(y: Float64Array, t: number, lag: number, q: number, out: Float64Array, window: number, end: number): boolean {
+  // One loop per case (lag 0 reads the values themselves: v − 0 is v, bit for bit), so the loops carry no branch.
   let mean = 0;
-  for (let k = end - window; k < end; k++) mean += (y[k] as number) - (lag > 0 ? (y[k - lag] as number) : 0);
-  mean /= window;
   let squares = 0;
-  for (let k = end - window; k < end; k++) {
-    const d = (y[k] as number) - (lag > 0 ? (y[k - lag] as number) : 0) - mean;
-    squares += d * d;
+  if (lag > 0) {
+    for (let k = end - window; k < end; k++) mean += (y[k] as number) - (y[k - lag] as number);
+    mean /= window;
+    for (let k = end - window; k < end; k++) {
+      const d = (y[k] as number) - (y[k - lag] as number) - mean;
+      squares += d * d;
+    }
+  } else {
+    for (let k = end - window; k < end; k++) mean += y[k] as number;
+    mean /= window;
+    for (let k = end - window; k < end; k++) {
+      const d = (y[k] as number) - mean;
+      squares += d * d;
+    }
   }
+  return judgeFromMoments(y, t, lag, q, out, window, end, mean, squares);
+}
+
+/** The rest of {@link judgeDifferences} once the window's mean and sum of squared deviations are known. */
+function judgeFromMoments(y: Float64Array, t: number, lag: number, q: number, out: Float64Array, window: number, end: number, mean: number, squares: number): boolean {
   // the floor's magnitude: the value the point is compared with and the last value read (O(1), not a scan of the window)
   const largest = Math.max(Math.abs(lag > 0 ? (y[t - lag] as number) : mean), Math.abs(y[end - 1] as number));
   const sd = Math.max(Math.sqrt(squares / (window - 1)), SEASONAL_JUDGE_SD_FLOOR * largest);
@@ -130,6 +145,154 @@ function judgeDifferences(y: Float64Array, t: number, lag: number, q: number, ou
     out[4] = sd;
   }
   return true;
+}
+
+/** How many windows {@link JudgeWindows} sums side by side. */
+const WINDOWS_AT_ONCE = 4;
+
+/**
+ * The judges of many points of one series: {@link seasonalJudge} (lag > 0)
+ * and {@link levelJudge} (lag 0) with the same bits, but the window sums of
+ * one lag are kept per window end and computed {@link WINDOWS_AT_ONCE} ends
+ * at a time (independent sums side by side, each in the order of
+ * `judgeDifferences`), so that consecutive points, whose windows differ by
+ * one value, do not each wait on a long chain of additions, and points that
+ * share a window (a detection window read against the history before it)
+ * share its sums.
+ *
+ * @example
+ * ```ts
+ * const y = Float64Array.from({ length: 400 }, (_, t) => 10 + Math.sin(t) + (t % 7) / 3);
+ * const judges = new JudgeWindows(400);
+ * judges.start(y, 400);
+ * const a = new Float64Array(5), b = new Float64Array(5);
+ * judges.judge(300, 24, 2.576, a, 168, 300) === seasonalJudge(y, 300, 24, 2.576, b, 168, 300); // => true
+ * Array.from(a).join() === Array.from(b).join(); // => true
+ * ```
+ * @category Anomaly detection
+ */
+export class JudgeWindows {
+  private y: Float64Array = new Float64Array(0);
+  private lastEnd = 0;
+  private readonly capacity: number;
+  private readonly lags = new Map<number, LagWindows>();
+  private series = 0;
+
+  /** @param capacity - The longest series to be judged. */
+  constructor(capacity: number) {
+    this.capacity = capacity;
+  }
+
+  /** Starts the judging of one series `y`; no window will end after `lastEnd`. */
+  start(y: Float64Array, lastEnd: number): void {
+    if (y.length > this.capacity) throw new RangeError(`JudgeWindows: a series of ${y.length} values exceeds the capacity ${this.capacity}`);
+    this.y = y;
+    this.lastEnd = Math.min(lastEnd, y.length);
+    this.series++;
+  }
+
+  /**
+   * `seasonalJudge(y, t, lag, q, out, window, end)` for lag > 0, `levelJudge(y, t, q, out, window, end)`
+   * for lag 0: the same return value and the same values in `out`.
+   */
+  judge(t: number, lag: number, q: number, out: Float64Array, window: number, end: number): boolean {
+    const y = this.y;
+    if (lag > 0 ? end - window < lag || t - lag < 0 : end - window < 0 || t < end) return false;
+    if (t >= y.length || end > y.length || window < 2) return false;
+    if (end > this.lastEnd) return judgeDifferences(y, t, lag, q, out, window, end);
+    let windows = this.lags.get(lag);
+    if (windows === undefined) {
+      windows = new LagWindows(this.capacity);
+      this.lags.set(lag, windows);
+    }
+    if (windows.series !== this.series || windows.window !== window) windows.start(y, lag, window, this.series);
+    if (windows.known[end] !== 1) windows.fill(end, this.lastEnd);
+    return judgeFromMoments(y, t, lag, q, out, window, end, windows.mean[end]!, windows.squares[end]!);
+  }
+}
+
+/** Window sums of one lag of one series (see {@link JudgeWindows}). */
+class LagWindows {
+  series = -1;
+  window = 0;
+  /** The differences y(k) − y(k − lag) (lag 0: y(k)), as judgeDifferences computes them. */
+  private readonly d: Float64Array;
+  readonly mean: Float64Array;
+  readonly squares: Float64Array;
+  readonly known: Uint8Array;
+
+  constructor(capacity: number) {
+    this.d = new Float64Array(capacity);
+    this.mean = new Float64Array(capacity + 1);
+    this.squares = new Float64Array(capacity + 1);
+    this.known = new Uint8Array(capacity + 1);
+  }
+
+  start(y: Float64Array, lag: number, window: number, series: number): void {
+    this.series = series;
+    this.window = window;
+    this.known.fill(0);
+    const d = this.d;
+    if (lag > 0) for (let k = lag; k < y.length; k++) d[k] = (y[k] as number) - (y[k - lag] as number);
+    else d.set(y);
+  }
+
+  /** The mean and squares of the windows ending at end, end + 1, … (up to WINDOWS_AT_ONCE, none after lastEnd). */
+  fill(end: number, lastEnd: number): void {
+    const { d, window, mean, squares, known } = this;
+    const from = end - window;
+    if (lastEnd - end + 1 >= WINDOWS_AT_ONCE) {
+      let m0 = 0;
+      let m1 = 0;
+      let m2 = 0;
+      let m3 = 0;
+      for (let k = from; k < end; k++) {
+        m0 += d[k] as number;
+        m1 += d[k + 1] as number;
+        m2 += d[k + 2] as number;
+        m3 += d[k + 3] as number;
+      }
+      m0 /= window;
+      m1 /= window;
+      m2 /= window;
+      m3 /= window;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let k = from; k < end; k++) {
+        const e0 = (d[k] as number) - m0;
+        const e1 = (d[k + 1] as number) - m1;
+        const e2 = (d[k + 2] as number) - m2;
+        const e3 = (d[k + 3] as number) - m3;
+        s0 += e0 * e0;
+        s1 += e1 * e1;
+        s2 += e2 * e2;
+        s3 += e3 * e3;
+      }
+      mean[end] = m0;
+      mean[end + 1] = m1;
+      mean[end + 2] = m2;
+      mean[end + 3] = m3;
+      squares[end] = s0;
+      squares[end + 1] = s1;
+      squares[end + 2] = s2;
+      squares[end + 3] = s3;
+      known.fill(1, end, end + WINDOWS_AT_ONCE);
+      return;
+    }
+    let m = 0;
+    for (let k = from; k < end; k++) m += d[k] as number;
+    m /= window;
+    let sq = 0;
+    for (let k = from; k < end; k++) {
+      const e = (d[k] as number) - m;
+      sq += e * e;
+    }
+    mean[end] = m;
+    squares[end] = sq;
+    known[end] = 1;
+  }
 }
 
 /**

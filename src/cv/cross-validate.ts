@@ -215,10 +215,8 @@ export function crossValidate(
         const row = (windowOffsets[i + 1] as number) - 1 - w;
         const from = j * h * G;
         const to = row * h * G;
-        for (let q = 0; q < h * G; q++) {
-          spread.below[to + q] = dist.below[from + q]!;
-          spread.above[to + q] = dist.above[from + q]!;
-        }
+        spread.below.set(dist.below.subarray(from, from + h * G), to);
+        spread.above.set(dist.above.subarray(from, from + h * G), to);
       }
     } else {
       out = model.forecast(contexts, h);

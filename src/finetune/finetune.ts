@@ -366,7 +366,8 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
       contexts[b] = scaled.subarray(o, o + t);
       targets[b] = scaled.subarray(o + t, o + Math.min(length, t + horizon));
     }
-    const value = networkLossAndGradient(model, freq, params, batch, lossFn, grad, from);
+    // after the first step only Adam has moved params, and only from `from` on: the kernel's copy of the rest stands
+    const value = networkLossAndGradient(model, freq, params, batch, lossFn, grad, from, step === 0 ? 0 : from);
     stepLosses[step] = value;
     let finite = Number.isFinite(value);
     for (let i = from; i < total && finite; i++) if (!Number.isFinite(grad[i] as number)) finite = false;

@@ -279,30 +279,46 @@ export class NetworkRunner {
 
   private fixed: Float64Array | null = null;
   private fixedCopied = false;
+  /** The array the kernel's copy of the parameters was last taken from. */
+  private copiedFrom: Float64Array | null = null;
 
-  /** The parameters as the kernel sees them: copied into its arena for WebAssembly (they may change between calls, unless fixed). */
-  private kernelParameters(params: Float64Array): Float64Array {
+  /**
+   * The parameters as the kernel sees them: copied into its arena for
+   * WebAssembly (they may change between calls, unless fixed). With
+   * `unchangedBelow` > 0 the caller promises that `params[0 .. unchangedBelow)`
+   * have not changed since the last copy from this same array, and only the
+   * rest is copied again.
+   */
+  private kernelParameters(params: Float64Array, unchangedBelow = 0): Float64Array {
     if (this.kernel.kind !== "wasm-simd") return params;
     if (params.length !== this.kernelParams.length) throw new RangeError(`expected ${this.kernelParams.length} parameters, got ${params.length}`);
     if (params === this.fixed) {
-      if (!this.fixedCopied) this.kernelParams.set(params);
+      if (!this.fixedCopied || this.copiedFrom !== params) this.kernelParams.set(params);
       this.fixedCopied = true;
+      this.copiedFrom = params;
       return this.kernelParams;
     }
     this.fixedCopied = false;
-    this.kernelParams.set(params);
+    if (unchangedBelow > 0 && params === this.copiedFrom) this.kernelParams.set(params.subarray(unchangedBelow), unchangedBelow);
+    else this.kernelParams.set(params);
+    this.copiedFrom = params;
     return this.kernelParams;
   }
 
-  /** Runs `body` with a gradient the kernel can accumulate into, and leaves the result in `grad`. */
-  private withKernelGrad(grad: Float64Array, body: (g: Float64Array) => void): void {
+  /**
+   * Runs `body` with a gradient the kernel can accumulate into, and leaves the
+   * result in `grad`. `body` touches no entry below `from`, so only
+   * `[from, total)` travels to the kernel and back (fine-tuning at depth 1
+   * opens a seventh of the vector).
+   */
+  private withKernelGrad(grad: Float64Array, body: (g: Float64Array) => void, from = 0): void {
     if (this.kernel.kind !== "wasm-simd") {
       body(grad);
       return;
     }
-    this.kernelGrad.set(grad);
+    this.kernelGrad.set(grad.subarray(from), from);
     body(this.kernelGrad);
-    grad.set(this.kernelGrad);
+    grad.set(this.kernelGrad.subarray(from), from);
   }
 
   /** `rows × len` values of `source` in the kernel's arena (a copy for WebAssembly). */
@@ -405,21 +421,25 @@ export class NetworkRunner {
       const pre = this.spreadPre;
       for (let i = 0; i < rows * SPREAD_HIDDEN; i++) if (!(pre[i]! > 0)) dAct[i] = 0;
       this.kernel.backward(this.spreadIn, rows, layout.spreadInput, p, layout.spreadW1, layout.spreadB1, SPREAD_HIDDEN, dAct, g, null);
-    });
+    }, layout.spreadW1);
   }
 
   /**
    * Forward pass: `x` holds `rows` input rows; writes `rows × outputLength`
    * standardised forecasts to `out`. Keeps the activations for `backward`.
+   * `unchangedBelow` (default 0): the caller's promise that
+   * `params[0 .. unchangedBelow)` are unchanged since the last pass on this
+   * same array (fine-tuning moves only the open suffix), so that only the
+   * rest is copied to the kernel again.
    */
-  forward(params: Float64Array, x: Float64Array, rows: number, out: Float64Array): void {
+  forward(params: Float64Array, x: Float64Array, rows: number, out: Float64Array, unchangedBelow = 0): void {
     if (rows > this.maxBatch) throw new RangeError(`batch of ${rows} rows exceeds ${this.maxBatch}`);
     const { shape, layout, input } = this;
     const W = shape.width;
     const F = shape.hidden;
     const O = shape.outputLength;
     const D = layout.inputSize;
-    const p = this.kernelParameters(params);
+    const p = this.kernelParameters(params, unchangedBelow);
     this.current = p;
     const k = this.kernel;
     k.forward(this.kernelRows(x, this.kernelX, rows * D), rows, D, p, layout.stemW, layout.stemB, W, this.streams[0]!);
@@ -478,6 +498,18 @@ export class NetworkRunner {
     const k = this.kernel;
     const dy = this.kernelRows(dOut, this.kernelDOut, rows * O);
     const xs = this.kernelRows(x, this.kernelX, rows * D);
+    // the lowest parameter the kernel writes below: the first block the pass reaches (the stem's 0 when it reaches it), else the head
+    let lowest = layout.headW;
+    let everyBlock = true;
+    for (let b = shape.blocks - 1; b >= 0; b--) {
+      const block = layout.blocks[b]!;
+      if (block.b2 + W <= fromIndex) {
+        everyBlock = false;
+        break;
+      }
+      lowest = block.start;
+    }
+    if (everyBlock && layout.stemB + W > fromIndex) lowest = layout.stemW;
     this.withKernelGrad(grad, (g) => {
       const last = shape.blocks;
       const dU = this.dNormed;
@@ -503,7 +535,7 @@ export class NetworkRunner {
       }
       if (layout.stemB + W <= fromIndex) return;
       k.backward(xs, rows, D, p, layout.stemW, layout.stemB, W, dH, g, null);
-    });
+    }, lowest);
   }
 }
 

@@ -176,8 +176,10 @@ export class BatchGradient {
    * (zero below `fromIndex`). With `standardised` the loss sees predictions
    * and targets in the window's standardised units (pretraining); otherwise
    * on the data's own scale (fine-tuning). Constant windows carry no gradient.
+   * `unchangedBelow`: see `NetworkRunner.forward` (only the parameters from
+   * there on are copied to the kernel again).
    */
-  run(params: Float64Array, batch: TrainingBatch, loss: SampleLoss, grad: Float64Array, fromIndex: number, standardised: boolean): number {
+  run(params: Float64Array, batch: TrainingBatch, loss: SampleLoss, grad: Float64Array, fromIndex: number, standardised: boolean, unchangedBelow = 0): number {
     const n = batch.contexts.length;
     this.featurizeBatch(batch);
     const D = this.featurizer.layout.size;
@@ -189,7 +191,7 @@ export class BatchGradient {
     for (let c0 = 0; c0 < n; c0 += chunk) {
       const rows = Math.min(chunk, n - c0);
       const xs = x.subarray(c0 * D, (c0 + rows) * D);
-      this.runner.forward(params, xs, rows, this.out);
+      this.runner.forward(params, xs, rows, this.out, unchangedBelow);
       this.dOut.fill(0, 0, rows * O);
       for (let r = 0; r < rows; r++) {
         const i = c0 + r;
@@ -233,6 +235,10 @@ const gradientCache = new Map<ModelName, BatchGradient>();
  * actual, gradOut)` returns the sample's loss and writes d(loss)/d(pred).
  * `grad` is overwritten with the mean gradient; only parameters at index ≥
  * `fromIndex` get one (the backward pass stops below them).
+ * `unchangedBelow` (default 0) promises that `params[0 .. unchangedBelow)`
+ * are unchanged since the previous call with this same array (a fine-tuning
+ * loop whose optimiser moves only `[fromIndex, total)`), so that only the
+ * rest is copied to the network's kernel again; the result is the same.
  *
  * @example
  * ```ts
@@ -252,7 +258,7 @@ const gradientCache = new Map<ModelName, BatchGradient>();
 export function networkLossAndGradient(
   model: ModelName, freq: Freq, params: Float64Array,
   batch: { contexts: readonly Float64Array[]; targets: readonly Float64Array[] },
-  loss: SampleLoss, grad: Float64Array, fromIndex = 0,
+  loss: SampleLoss, grad: Float64Array, fromIndex = 0, unchangedBelow = 0,
 ): number {
   let worker = gradientCache.get(model);
   if (worker === undefined) {
@@ -261,7 +267,7 @@ export function networkLossAndGradient(
   }
   const { seasonLength } = modelParams(model, freq);
   const longSeasons = longSeasonLength(model, freq);
-  return worker.run(params, { contexts: batch.contexts, targets: batch.targets, seasonLengths: seasonLength, longSeasons }, loss, grad, fromIndex, false);
+  return worker.run(params, { contexts: batch.contexts, targets: batch.targets, seasonLengths: seasonLength, longSeasons }, loss, grad, fromIndex, false, unchangedBelow);
 }
 
 /**

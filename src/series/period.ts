@@ -187,26 +187,140 @@ function detrendedAutocorrelation(x: Float64Array, period: number): number {
 
 /**
  * Ranks 1..n of the values, ties (values within a relative 1e-12: the moving average leaves rounding noise on equal
- * values) getting their average rank: a native sort of a copy, then each value's run of ties found by binary search.
+ * values) getting their average rank: value v's rank is (a + b + 1) / 2 with a the count of values below
+ * v − 1e-12·max(1, |v|) and b the count of values up to v + 1e-12·max(1, |v|). Computed from the values sorted (the
+ * order of a native sort) with the place of each, each value's run of ties found by galloping from its place (the
+ * indices a binary search over the whole sorted array would give).
+ *
+ * @example
+ * ```ts
+ * Array.from(averageRanks(Float64Array.of(3, 1, 2, 1)));
+ * // => [4, 1.5, 3, 1.5]
+ * ```
  */
-function averageRanks(values: Float64Array): Float64Array {
+export function averageRanks(values: Float64Array): Float64Array {
   const n = values.length;
-  const sorted = Float64Array.from(values).sort();
   const ranks = new Float64Array(n);
+  const sorted = new Float64Array(n);
+  const position = new Int32Array(n);
+  if (!sortWithPositions(values, sorted, position)) {
+    // NaN (or a big-endian platform): a native sort and a binary search per value
+    sorted.set(values);
+    sorted.sort();
+    for (let i = 0; i < n; i++) {
+      const v = values[i]!;
+      const tolerance = 1e-12 * Math.max(1, Math.abs(v));
+      const first = lowerBound(sorted, v - tolerance);
+      ranks[i] = (first + firstAbove(sorted, v + tolerance, first) + 1) / 2;
+    }
+    return ranks;
+  }
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
     const tolerance = 1e-12 * Math.max(1, Math.abs(v));
-    const first = lowerBound(sorted, v - tolerance);
-    const last = lowerBound(sorted, v + tolerance, first, true);
-    ranks[i] = (first + last + 1) / 2;
+    // sorted[p] is v itself, so v − tolerance <= sorted[p] <= v + tolerance: the run of ties is found around p
+    const p = position[i]!;
+    ranks[i] = (firstAtLeast(sorted, v - tolerance, p) + firstAbove(sorted, v + tolerance, p) + 1) / 2;
   }
   return ranks;
 }
 
-/** First index in `sorted` (from `from`) whose value is >= x, or > x when `strict`. */
-function lowerBound(sorted: Float64Array, x: number, from = 0, strict = false): number {
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+/** Scratch of sortWithPositions, grown as needed. */
+let radixScratch = { keys: new Uint32Array(0), order: new Int32Array(0), next: new Int32Array(0) };
+const radixCounts = new Int32Array(257);
+
+/**
+ * Writes `values` in ascending order to `sorted`, as `Float64Array.prototype.sort`
+ * orders them (−0 before +0), and where each value went to `position`
+ * (sorted[position[i]] is values[i]): an LSD radix sort of the IEEE bits, one
+ * byte a pass (a pass whose byte is the same everywhere is skipped). Returns
+ * false, writing nothing, when a value is NaN or the platform is big-endian.
+ */
+function sortWithPositions(values: Float64Array, sorted: Float64Array, position: Int32Array): boolean {
+  const n = values.length;
+  if (!LITTLE_ENDIAN) return false;
+  for (let i = 0; i < n; i++) if (Number.isNaN(values[i]!)) return false;
+  if (radixScratch.order.length < n) radixScratch = { keys: new Uint32Array(2 * n), order: new Int32Array(n), next: new Int32Array(n) };
+  const { keys } = radixScratch;
+  let order = radixScratch.order;
+  let next = radixScratch.next;
+  // keys: the bits as an unsigned integer that orders like the numbers (negatives flipped, positives with the sign bit set)
+  const bits = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
+  for (let i = 0; i < n; i++) {
+    const lo = bits[2 * i]!;
+    const hi = bits[2 * i + 1]!;
+    const negative = hi >>> 31 === 1;
+    keys[2 * i] = negative ? ~lo >>> 0 : lo;
+    keys[2 * i + 1] = negative ? ~hi >>> 0 : (hi | 0x80000000) >>> 0;
+    order[i] = i;
+  }
+  const counts = radixCounts;
+  for (let pass = 0; pass < 8; pass++) {
+    const word = pass >> 2;
+    const shift = (pass & 3) * 8;
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[((keys[2 * i + word]! >>> shift) & 255) + 1]!++;
+    let skip = false;
+    for (let d = 1; d <= 256; d++) {
+      if (counts[d] === n) skip = true;
+      counts[d]! += counts[d - 1]!;
+    }
+    if (skip) continue; // every key has this byte: the order stands
+    for (let j = 0; j < n; j++) {
+      const i = order[j]!;
+      next[counts[(keys[2 * i + word]! >>> shift) & 255]!++] = i;
+    }
+    const swap = order;
+    order = next;
+    next = swap;
+  }
+  for (let j = 0; j < n; j++) {
+    const i = order[j]!;
+    sorted[j] = values[i]!;
+    position[i] = j;
+  }
+  return true;
+}
+
+/**
+ * First index in `sorted` whose value is >= x, given that sorted[from] is:
+ * the same index as `lowerBound(sorted, x)`, found by galloping down from `from`.
+ */
+function firstAtLeast(sorted: Float64Array, x: number, from: number): number {
+  let hi = from; // sorted[hi] >= x
+  let step = 1;
+  while (hi > 0) {
+    const next = Math.max(0, hi - step);
+    if (!(sorted[next]! >= x)) return lowerBound(sorted, x, next + 1, false, hi);
+    hi = next;
+    step *= 2;
+  }
+  return 0;
+}
+
+/**
+ * First index in `sorted` (from `from`) whose value is > x: the same index as
+ * `lowerBound(sorted, x, from, true)`, found by galloping from `from` (a run
+ * of ties is short, so this reads a few values instead of log₂ n).
+ */
+function firstAbove(sorted: Float64Array, x: number, from: number): number {
+  const n = sorted.length;
+  let lo = from; // every index in [from, lo) holds a value <= x
+  let step = 1;
+  while (lo < n && sorted[lo]! <= x) {
+    const next = Math.min(n, lo + step);
+    if (!(sorted[next - 1]! <= x)) return lowerBound(sorted, x, lo + 1, true, next - 1);
+    lo = next;
+    step *= 2;
+  }
+  return lo;
+}
+
+/** First index in `sorted` (from `from`, below `to`) whose value is >= x, or > x when `strict` (`to` when none). */
+function lowerBound(sorted: Float64Array, x: number, from = 0, strict = false, to = sorted.length): number {
   let lo = from;
-  let hi = sorted.length;
+  let hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const v = sorted[mid]!;

@@ -40,7 +40,61 @@ export function sesGridFit(x: ArrayLike<number>, n: number, tolerance: number, o
   let bestAlpha = 1;
   let bestLevel = x[n - 1] as number;
   let bestSse = Infinity;
-  for (const alpha of SES_GRID) {
+  const G = SES_GRID.length;
+  // Four weights run side by side (independent recurrences, each in its own
+  // order, so they overlap in the CPU); the choice is made in grid order after.
+  let g = 0;
+  for (; g + 4 <= G; g += 4) {
+    const a0 = SES_GRID[g] as number;
+    const a1 = SES_GRID[g + 1] as number;
+    const a2 = SES_GRID[g + 2] as number;
+    const a3 = SES_GRID[g + 3] as number;
+    let l0 = x[0] as number;
+    let l1 = l0;
+    let l2 = l0;
+    let l3 = l0;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    for (let i = 1; i < n; i++) {
+      const xi = x[i] as number;
+      const e0 = xi - l0;
+      const e1 = xi - l1;
+      const e2 = xi - l2;
+      const e3 = xi - l3;
+      s0 += e0 * e0;
+      s1 += e1 * e1;
+      s2 += e2 * e2;
+      s3 += e3 * e3;
+      l0 += a0 * e0;
+      l1 += a1 * e1;
+      l2 += a2 * e2;
+      l3 += a3 * e3;
+    }
+    if (s0 < bestSse - tolerance) {
+      bestSse = s0;
+      bestAlpha = a0;
+      bestLevel = l0;
+    }
+    if (s1 < bestSse - tolerance) {
+      bestSse = s1;
+      bestAlpha = a1;
+      bestLevel = l1;
+    }
+    if (s2 < bestSse - tolerance) {
+      bestSse = s2;
+      bestAlpha = a2;
+      bestLevel = l2;
+    }
+    if (s3 < bestSse - tolerance) {
+      bestSse = s3;
+      bestAlpha = a3;
+      bestLevel = l3;
+    }
+  }
+  for (; g < G; g++) {
+    const alpha = SES_GRID[g] as number;
     let level = x[0] as number;
     let sse = 0;
     for (let i = 1; i < n; i++) {

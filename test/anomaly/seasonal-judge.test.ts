@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
 import { combineJudges, detectAnomalies, judgedInterval, judgeLag, JUDGES_AGREE_Z, levelJudge, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "../../src/anomaly/index.js";
+import { JudgeWindows } from "../../src/anomaly/seasonal-judge.js";
 import { seasonalNaiveForecaster } from "../../src/cv/index.js";
 import { fixedModelSource } from "../../src/finetune/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
@@ -316,4 +317,45 @@ describe("detectAnomalies with the seasonal judge", () => {
       }
     },
   );
+});
+
+describe("JudgeWindows", () => {
+  const values = fc.oneof(
+    fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+    fc.constantFrom(0, -0, 1e300, -1e300, 1e-300, 5),
+  );
+  test.prop(
+    [fc.array(values, { minLength: 3, maxLength: 120 }), fc.integer({ min: 2, max: 40 }), fc.integer({ min: 0, max: 130 }), fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 4 }), level],
+    { numRuns: 150 },
+  )("gives seasonalJudge's and levelJudge's answers bit for bit, at every point, lag and window end", (list, window, windowStart, lags, L) => {
+    const y = Float64Array.from(list);
+    const q = gaussianMultiplier(L);
+    const judges = new JudgeWindows(y.length + 5);
+    judges.start(y, windowStart);
+    const a = new Float64Array(5);
+    const b = new Float64Array(5);
+    for (let t = 0; t < y.length + 2; t++) {
+      const end = Math.min(t, windowStart);
+      for (const lag of lags) {
+        a.fill(7);
+        b.fill(7);
+        const got = judges.judge(t, lag, q, a, window, end);
+        const want = lag > 0 ? seasonalJudge(y, t, lag, q, b, window, end) : levelJudge(y, t, q, b, window, end);
+        expect(got).toBe(want);
+        expect(Array.from(a, (v) => Object.is(v, -0) ? "-0" : String(v))).toEqual(Array.from(b, (v) => Object.is(v, -0) ? "-0" : String(v)));
+      }
+    }
+  });
+
+  it("starts afresh for each series", () => {
+    const judges = new JudgeWindows(300);
+    const out = new Float64Array(5);
+    const want = new Float64Array(5);
+    for (const seed of [1, 2, 3]) {
+      const y = hourly(300, seed);
+      judges.start(y, 300);
+      expect(judges.judge(250, 24, 2.576, out, SEASONAL_JUDGE_WINDOW, 250)).toBe(seasonalJudge(y, 250, 24, 2.576, want, SEASONAL_JUDGE_WINDOW, 250));
+      expect(Array.from(out)).toEqual(Array.from(want));
+    }
+  });
 });

@@ -156,6 +156,52 @@ describe("gradients", () => {
     for (let i = 0; i < from; i++) if (grad[i] !== 0) throw new Error(`gradient at ${i}`);
     expect(grad.subarray(from).some((g) => g !== 0)).toBe(true);
   });
+  test.prop([fc.constantFrom(1, 2, 3, 4, 5), fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 4 })], { numRuns: 12 })(
+    "are the same bits when only the open suffix is copied to the kernel again (unchangedBelow) as with a full copy, step after step",
+    (depth, seed, steps) => {
+      const model = "forecastmodel-1";
+      const from = depthStart(model, depth as 1 | 2 | 3 | 4 | 5);
+      const u = seedrandom(String(seed));
+      const batch = {
+        contexts: [Float64Array.from({ length: 40 }, () => u() * 10), Float64Array.from({ length: 7 }, () => 5 + u())],
+        targets: [Float64Array.from({ length: 6 }, () => u() * 10), Float64Array.from({ length: 3 }, () => 5 + u())],
+      };
+      const mae = (p: Float64Array, a: Float64Array, g: Float64Array): number => {
+        let s = 0;
+        for (let i = 0; i < p.length; i++) {
+          s += Math.abs(p[i]! - a[i]!);
+          g[i] = Math.sign(p[i]! - a[i]!) / p.length;
+        }
+        return s / p.length;
+      };
+      // one sequence of steps on one array, hinted after the first ...
+      const params = pretrainedParameters(model).slice();
+      const grad = new Float64Array(params.length);
+      const hinted: { loss: number; grad: Float64Array }[] = [];
+      const moves: Float64Array[] = [];
+      for (let step = 0; step < steps; step++) {
+        const loss = networkLossAndGradient(model, "D", params, batch, mae, grad, from, step === 0 ? 0 : from);
+        hinted.push({ loss, grad: grad.slice() });
+        // an optimiser step on the open suffix only
+        const move = Float64Array.from({ length: params.length - from }, (_, i) => 1e-3 * Math.sign(grad[from + i]!) + 1e-4 * (u() - 0.5));
+        moves.push(move);
+        for (let i = from; i < params.length; i++) params[i]! -= move[i - from]!;
+      }
+      // ... against the same steps each taken from a fresh array (a full copy to the kernel)
+      const plain = pretrainedParameters(model).slice();
+      for (let step = 0; step < steps; step++) {
+        const g = new Float64Array(plain.length);
+        const loss = networkLossAndGradient(model, "D", plain.slice(), batch, mae, g, from);
+        expect(Object.is(loss, hinted[step]!.loss)).toBe(true);
+        expect(Buffer.compare(Buffer.from(g.buffer), Buffer.from(hinted[step]!.grad.buffer))).toBe(0);
+        // and the open suffix of the gradient is that of the whole gradient (the kernel's copy of it covers every layer the pass reaches)
+        const full = new Float64Array(plain.length);
+        networkLossAndGradient(model, "D", plain.slice(), batch, mae, full, 0);
+        expect(Buffer.compare(Buffer.from(g.buffer, from * 8), Buffer.from(full.buffer, from * 8))).toBe(0);
+        for (let i = from; i < plain.length; i++) plain[i]! -= moves[step]![i - from]!;
+      }
+    },
+  );
   it("depth opens a growing suffix", () => {
     for (const model of MODEL_NAMES) {
       const starts = ([1, 2, 3, 4, 5] as const).map((d) => depthStart(model, d));

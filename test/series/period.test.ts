@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { detectPeriods, periodStrength } from "../../src/series/period.js";
+import { averageRanks, detectPeriods, periodStrength } from "../../src/series/period.js";
 import { seasonal } from "./helpers.js";
 
 const noiseOnly = (n: number, seed: number): Float64Array => seasonal(n, 1, 0, 1, seed);
@@ -101,5 +101,30 @@ describe("detectPeriods", () => {
       }),
       { numRuns: 20 },
     );
+  });
+});
+
+describe("averageRanks", () => {
+  const value = fc.oneof(
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(0, -0, 1, -1, 1 + 1e-13, 1 - 1e-13, 1e300, -1e300, 5e-324, 3),
+    fc.integer({ min: -3, max: 3 }),
+  );
+  test("rank (a + b + 1) / 2: a values below v − 1e-12·max(1, |v|), b values up to v + 1e-12·max(1, |v|) (ties share the average rank)", () => {
+    fc.assert(fc.property(fc.array(value, { maxLength: 300 }), (list) => {
+      const values = Float64Array.from(list);
+      const ranks = averageRanks(values);
+      const want = Array.from(values, (v) => {
+        const tolerance = 1e-12 * Math.max(1, Math.abs(v));
+        let below = 0;
+        let upTo = 0;
+        for (const w of values) {
+          if (w < v - tolerance) below++;
+          if (w <= v + tolerance) upTo++;
+        }
+        return (below + upTo + 1) / 2;
+      });
+      expect(Array.from(ranks)).toEqual(want);
+    }), { numRuns: 300 });
   });
 });
