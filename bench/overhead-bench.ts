@@ -33,7 +33,7 @@ import { NetworkRunner } from "../src/model/network.js";
 import { pretrainedParameters } from "../src/model/weights.js";
 import type { DenseKernel } from "../src/model/kernel/dense.js";
 import type { ForecastInput, ModelSpec } from "../src/types.js";
-import { hourlyBenchValues, univariateAnomalyRequest } from "./anomaly-request.js";
+import { hourlyBenchValues, univariateAnomalyRequest } from "../test/support/anomaly-request.js";
 
 const forecastSeries = Number(process.argv[2] ?? 1000);
 const anomalySeries = Number(process.argv[3] ?? 300);
