@@ -15,9 +15,9 @@
 import "../src/model/weights/default.js";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import seedrandom from "seedrandom";
 import { finetuneParameters } from "../src/finetune/index.js";
 import { pretrainedParameters } from "../src/model/index.js";
+import { finetuneBenchSeries } from "./bench-data.js";
 import type { FinetuneDepth, ModelSpec, SeriesData } from "../src/types.js";
 
 const SERIES = 10;
@@ -26,21 +26,7 @@ const STEPS = 100;
 
 /** 10 daily series: level + weekly season + trend + noise, seeded. */
 function benchSeries(): SeriesData {
-  const u = seedrandom("finetune-bench");
-  const y = new Float64Array(SERIES * LENGTH);
-  for (let s = 0; s < SERIES; s++) {
-    const level = 50 + 100 * u();
-    const amp = 5 + 20 * u();
-    const slope = (u() - 0.5) * 0.1;
-    for (let t = 0; t < LENGTH; t++) {
-      const noise = (u() + u() + u() - 1.5) * 4;
-      y[s * LENGTH + t] = level + slope * t + amp * Math.sin((2 * Math.PI * t) / 7) + noise;
-    }
-  }
-  const sizes = new Int32Array(SERIES).fill(LENGTH);
-  const offsets = new Int32Array(SERIES + 1);
-  for (let s = 0; s < SERIES; s++) offsets[s + 1] = (offsets[s] as number) + LENGTH;
-  return { y, sizes, offsets, X: [] };
+  return finetuneBenchSeries(SERIES, LENGTH);
 }
 
 interface RunResult {

@@ -12,28 +12,16 @@ import "../src/model/weights/default.js";
 import os from "node:os";
 import { runForecast } from "../src/forecast/index.js";
 import { pretrainedParameters } from "../src/model/weights.js";
-import type { ForecastInput, ModelName } from "../src/types.js";
+import type { ModelName } from "../src/types.js";
+import { forecastBenchRequest } from "./bench-data.js";
 import { modelSource } from "../src/finetune/index.js";
 
 const nSeries = Number(process.argv[2] ?? 1000);
 const points = Number(process.argv[3] ?? 500);
 const model = (process.argv[4] ?? "forecastmodel-1") as ModelName;
 const h = 24;
-const y = new Float64Array(nSeries * points);
-let state = 12345;
-const rand = (): number => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
-for (let i = 0; i < nSeries; i++) {
-  const level = 50 + 100 * rand();
-  const amp = 5 + 20 * rand();
-  for (let t = 0; t < points; t++) y[i * points + t] = level + amp * Math.sin((2 * Math.PI * t) / 24) + 3 * (rand() - 0.5) + 0.01 * t;
-}
-const sizes = new Int32Array(nSeries).fill(points);
-const offsets = Int32Array.from({ length: nSeries + 1 }, (_, i) => i * points);
-const request: ForecastInput = {
-  series: { y, sizes, offsets, X: [] }, h, levels: [80, 95], freq: "H", model,
-  finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null,
-  Xfuture: [], cleanExFirst: true, histExog: [],
-};
+const request = forecastBenchRequest(nSeries, points, model);
+const { y, sizes, offsets } = request.series;
 pretrainedParameters(model); // decode the weights outside the timed part
 runForecast({ ...request, series: { y: y.subarray(0, points * 4), sizes: sizes.subarray(0, 4), offsets: offsets.subarray(0, 5), X: [] } }, modelSource(request)); // warm-up
 const runs: number[] = [];

@@ -32,8 +32,9 @@ import { runForecast } from "../src/forecast/index.js";
 import { NetworkRunner } from "../src/model/network.js";
 import { pretrainedParameters } from "../src/model/weights.js";
 import type { DenseKernel } from "../src/model/kernel/dense.js";
-import type { ForecastInput, ModelSpec } from "../src/types.js";
+import type { ModelSpec } from "../src/types.js";
 import { hourlyBenchValues, univariateAnomalyRequest } from "../test/support/anomaly-request.js";
+import { finetuneBenchSeries, forecastBenchRequest } from "./bench-data.js";
 
 const forecastSeries = Number(process.argv[2] ?? 1000);
 const anomalySeries = Number(process.argv[3] ?? 300);
@@ -111,21 +112,7 @@ const rows: string[] = [];
 // forecast: the forecast-bench request
 {
   const points = 500;
-  const y = new Float64Array(forecastSeries * points);
-  let state = 12345;
-  const rand = (): number => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  for (let i = 0; i < forecastSeries; i++) {
-    const level = 50 + 100 * rand();
-    const amp = 5 + 20 * rand();
-    for (let t = 0; t < points; t++) y[i * points + t] = level + amp * Math.sin((2 * Math.PI * t) / 24) + 3 * (rand() - 0.5) + 0.01 * t;
-  }
-  const sizes = new Int32Array(forecastSeries).fill(points);
-  const offsets = Int32Array.from({ length: forecastSeries + 1 }, (_, i) => i * points);
-  const request: ForecastInput = {
-    series: { y, sizes, offsets, X: [] }, h: 24, levels: [80, 95], freq: "H", model: "forecastmodel-1",
-    finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null,
-    Xfuture: [], cleanExFirst: true, histExog: [],
-  };
+  const request = forecastBenchRequest(forecastSeries, points, "forecastmodel-1");
   pretrainedParameters("forecastmodel-1");
   rows.push(row(`forecast ${forecastSeries} × ${points}, h 24, levels 80+95`, measure(() => runForecast(request, modelSource(request))), forecastSeries, "series"));
 }
@@ -160,15 +147,7 @@ const rows: string[] = [];
   const SERIES = 10;
   const LENGTH = 500;
   const STEPS = 100;
-  const u = seedrandom("finetune-bench");
-  const y = new Float64Array(SERIES * LENGTH);
-  for (let s = 0; s < SERIES; s++) {
-    const level = 50 + 100 * u();
-    const amp = 5 + 20 * u();
-    const slope = (u() - 0.5) * 0.1;
-    for (let t = 0; t < LENGTH; t++) y[s * LENGTH + t] = level + slope * t + amp * Math.sin((2 * Math.PI * t) / 7) + (u() + u() + u() - 1.5) * 4;
-  }
-  const series = { y, sizes: new Int32Array(SERIES).fill(LENGTH), offsets: Int32Array.from({ length: SERIES + 1 }, (_, i) => i * LENGTH), X: [] };
+  const series = finetuneBenchSeries(SERIES, LENGTH);
   const spec: ModelSpec = { model: "forecastmodel-1", freq: "D", finetune: { steps: STEPS, loss: "default", depth: 1 }, finetuned: null, multivariate: false, modelParameters: null };
   rows.push(row(`fine-tune ${SERIES} × ${LENGTH}, ${STEPS} steps, depth 1`, measure(() => finetuneParameters(spec, series)), STEPS, "step"));
 }

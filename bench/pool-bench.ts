@@ -18,6 +18,7 @@ import os from "node:os";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { forecast, type ForecastRequest } from "../src/api/index.js";
 import { createPool } from "../src/pool/index.js";
+import { forecastBenchValues } from "./bench-data.js";
 import type { ForecastPool } from "../src/pool/index.js";
 
 const nSeries = Number(process.argv[2] ?? 1000);
@@ -27,14 +28,7 @@ const h = 24;
 
 /** forecast-bench's series (same generator and seed), as a JSON body. */
 function hourlyBody(count: number): ForecastRequest {
-  let state = 12345;
-  const rand = (): number => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const y = new Array<number>(count * points);
-  for (let i = 0; i < count; i++) {
-    const level = 50 + 100 * rand();
-    const amp = 5 + 20 * rand();
-    for (let t = 0; t < points; t++) y[i * points + t] = level + amp * Math.sin((2 * Math.PI * t) / 24) + 3 * (rand() - 0.5) + 0.01 * t;
-  }
+  const y = Array.from(forecastBenchValues(count, points));
   return { series: { y, sizes: new Array<number>(count).fill(points) }, freq: "H", h, level: [80, 95], model: "forecastmodel-1" };
 }
 
