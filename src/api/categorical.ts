@@ -85,7 +85,11 @@ export function expandCategorical(raw: unknown): { raw: unknown; groups: Feature
     levels.set(c, [...seen].sort());
   }
   if (errors.length > 0) return { raw, groups: null, errors };
-  const dummies = (row: unknown[], c: number): number[][] => levels.get(c)!.slice(1).map((level) => row.map((label) => (labelKey(label) === level ? 1 : 0)));
+  // each label's key once, then one 0/1 row per label but the first
+  const dummies = (row: unknown[], c: number): number[][] => {
+    const keys = row.map(labelKey);
+    return levels.get(c)!.slice(1).map((level) => keys.map((key) => (key === level ? 1 : 0)));
+  };
   const groups: FeatureGroup[] = [];
   const expanded: unknown[] = [];
   rows.forEach((row, i) => {

@@ -9,7 +9,7 @@ import { expandCategorical } from "./categorical.js";
 import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import type { FinetunedWeights, Freq, ModelName, SeriesData } from "../types.js";
 import { seriesOffsets } from "../series/index.js";
-import { isMissingValuesWarning, missingCount, missingValuesWarning } from "../forecast/index.js";
+import { isMissingValuesWarning, missingCount, missingValuesWarning } from "../series/missing.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry } from "./auth.js";
 import { endpointRequest, runEndpoint } from "./entry-points.js";

@@ -27,6 +27,7 @@ import type {
 } from "../types.js";
 import { finetuneSeed } from "./seed.js";
 import { boundedProgress } from "../progress.js";
+import { blockMeansToEnd } from "../series/blocks.js";
 
 /**
  * Peak Adam learning rate of fine-tuning. The rate follows a cosine from this
@@ -166,29 +167,21 @@ function checkSpec(spec: ModelSpec): void {
 
 /**
  * Each series' first trainLengths[i] points as the means of blocks of
- * `blocks` steps ending at its training end (a shorter training part: one
- * block of its own; none: no point), with their training lengths.
+ * `blocks` steps ending at its training end (`blockMeansToEnd`), with their
+ * training lengths.
  */
 function blockMeanSeries(series: SeriesData, trainLengths: Int32Array, blocks: number): { series: SeriesData; trainLengths: Int32Array } {
   const count = series.sizes.length;
-  const sizes = new Int32Array(count);
+  const parts: Float64Array[] = [];
   for (let i = 0; i < count; i++) {
-    const n = trainLengths[i] as number;
-    sizes[i] = n === 0 ? 0 : Math.max(1, Math.floor(n / blocks));
+    const from = series.offsets[i] as number;
+    parts.push(blockMeansToEnd(series.y.subarray(from, from + (trainLengths[i] as number)), blocks));
   }
+  const sizes = Int32Array.from(parts, (p) => p.length);
   const offsets = new Int32Array(count + 1);
   for (let i = 0; i < count; i++) offsets[i + 1] = (offsets[i] as number) + (sizes[i] as number);
   const y = new Float64Array(offsets[count] as number);
-  for (let i = 0; i < count; i++) {
-    const n = trainLengths[i] as number;
-    const size = n < blocks ? n : blocks;
-    const from = (series.offsets[i] as number) + n - (sizes[i] as number) * size;
-    for (let j = 0; j < (sizes[i] as number); j++) {
-      let sum = 0;
-      for (let t = from + j * size; t < from + (j + 1) * size; t++) sum += series.y[t] as number;
-      y[(offsets[i] as number) + j] = sum / size;
-    }
-  }
+  parts.forEach((p, i) => y.set(p, offsets[i] as number));
   return { series: { y, sizes, offsets, X: [] }, trainLengths: Int32Array.from(sizes) };
 }
 

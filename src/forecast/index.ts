@@ -11,8 +11,6 @@ import { calibratedIntervals, collectCalibrationScores, withSpread } from "../in
 import { horizonWarning, modelParams } from "../model/config.js";
 import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { withoutSpikes } from "../series/spikes.js";
-
-export { isMissingValuesWarning, missingCount, missingValuesWarning } from "../series/missing.js";
 import type { ForecastDistribution, ForecastInput, ForecastOutput, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 import { windowProgress } from "../progress.js";
 

@@ -9,6 +9,7 @@ import { aggregationFactor, longSeasonLength, modelParams, networkShape, SEASONS
 import type { WindowScale } from "./features.js";
 import { createFeaturizer } from "./featurizer.js";
 import { zeroMedianRule } from "./features-seasons.js";
+import { blockMeansToEnd } from "../series/blocks.js";
 import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 import { pretrainedParameters } from "./weights.js";
 
@@ -211,20 +212,6 @@ function blockForecaster(inner: Forecaster, blocks: number, perDay: number): For
   const offset = new Float64Array(perDay);
   const column = new Float64Array(BLOCK_PROFILE_DAYS);
 
-  /** The block means of `c`, the most recent block last (one mean of everything when it holds less than a block). */
-  function blockMeans(c: Float64Array): Float64Array {
-    const count = Math.max(1, Math.floor(c.length / blocks));
-    const size = c.length < blocks ? c.length : blocks;
-    const from = c.length - count * size;
-    const out = new Float64Array(count);
-    for (let j = 0; j < count; j++) {
-      let sum = 0;
-      for (let t = from + j * size; t < from + (j + 1) * size; t++) sum += c[t]!;
-      out[j] = sum / size;
-    }
-    return out;
-  }
-
   /** offset[p]: the within-block place of phase p (p = t mod perDay) in the context's daily profile; zeros without a day. */
   function blockOffsets(c: Float64Array): void {
     const m = c.length;
@@ -258,7 +245,7 @@ function blockForecaster(inner: Forecaster, blocks: number, perDay: number): For
     }
     const n = contexts.length;
     const H = Math.ceil(h / blocks);
-    const means = contexts.map(blockMeans);
+    const means = contexts.map((c) => blockMeansToEnd(c, blocks));
     const blockDist = withSpread ? inner.forecastDistribution!(means, H) : { mean: inner.forecast(means, H), below: new Float64Array(0), above: new Float64Array(0) };
     const mean = new Float64Array(n * h);
     const below = withSpread ? new Float64Array(n * h * G) : new Float64Array(0);
@@ -276,8 +263,11 @@ function blockForecaster(inner: Forecaster, blocks: number, perDay: number): For
         const v = blockDist.mean[i * H + b]! + offset[(m + s) % perDay]!;
         mean[i * h + s] = nonNegative && v < 0 ? 0 : v;
         if (withSpread) {
-          below.set(blockDist.below.subarray((i * H + b) * G, (i * H + b + 1) * G), (i * h + s) * G);
-          above.set(blockDist.above.subarray((i * H + b) * G, (i * H + b + 1) * G), (i * h + s) * G);
+          // the block's half-widths, copied without a view per step
+          for (let j = 0, from = (i * H + b) * G, to = (i * h + s) * G; j < G; j++) {
+            below[to + j] = blockDist.below[from + j]!;
+            above[to + j] = blockDist.above[from + j]!;
+          }
         }
       }
     }

@@ -15,7 +15,7 @@ import { merge, type RequestPart } from "../api/partition.js";
 import type { AnomalyRecord, ForecastRecord, ForecastRecordOptions, HistoricRecord, RecordOptions, RecordRowFields, RecordsResult, ResultDs } from "../api/records.js";
 import { DEFAULT_SERVICE_LIMITS, resolveLimits } from "../api/requests.js";
 import type { AnomalyResult, FinetuneResult, ForecastResult, HistoricResult } from "../api/results.js";
-import { isMissingValuesWarning } from "../forecast/index.js";
+import { isMissingValuesWarning } from "../series/missing.js";
 import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import { deserializeError, unpackResult, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";

@@ -18,6 +18,7 @@ export {
   futureFeatureView,
   type PackedSeries,
 } from "./pack.js";
+export { blockMeansToEnd } from "./blocks.js";
 export { fillMissing, isMissingValuesWarning, missingCount, missingValuesWarning } from "./missing.js";
 export { cleanSpikes, withoutSpikes, SPIKE_THRESHOLD, SPIKE_MAX_SHARE, SPIKE_GAP, type CleanedSpikes } from "./spikes.js";
 export { detectPeriods, periodStrength, PERIOD_MIN_STRENGTH, PERIOD_MIN_CYCLES, type DetectedPeriod, type PeriodOptions } from "./period.js";
