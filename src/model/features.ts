@@ -90,6 +90,10 @@ export class WindowFeaturizer implements Featurizer {
   readonly shape: NetworkShape;
   readonly layout: InputLayout;
   private readonly z: Float64Array;
+  /** The window divided by its largest magnitude (z = (u − mean) / sd). */
+  private readonly u: Float64Array;
+  /** Centred moving average of u (multiplicative path). */
+  private readonly uTrend: Float64Array;
   private readonly deseason: Float64Array;
   private readonly trend: Float64Array;
   private readonly seasonal: Float64Array;
@@ -108,6 +112,8 @@ export class WindowFeaturizer implements Featurizer {
     this.layout = inputLayout(shape);
     const L = shape.contextLength;
     this.z = new Float64Array(L);
+    this.u = new Float64Array(L);
+    this.uTrend = new Float64Array(L);
     this.deseason = new Float64Array(L);
     this.trend = new Float64Array(L);
     this.seasonal = new Float64Array(Math.max(...KNOWN_SEASON_LENGTHS));
@@ -133,14 +139,21 @@ export class WindowFeaturizer implements Featurizer {
     const sd = this.moments[1]!;
     if (scaleOut.constant) return;
     const z = this.z;
-    for (let i = 0; i < n; i++) z[i] = (window[start + i]! / maxAbs - mean) / sd;
+    const u = this.u;
+    let positive = true;
+    for (let i = 0; i < n; i++) {
+      const ui = window[start + i]! / maxAbs;
+      if (!(ui > 0)) positive = false;
+      u[i] = ui;
+      z[i] = (ui - mean) / sd;
+    }
     const ctx = offset + layout.context + (L - n);
     const mask = offset + layout.mask + (L - n);
     for (let i = 0; i < n; i++) {
       row[ctx + i] = Math.asinh(z[i]!);
       row[mask + i] = 1;
     }
-    this.writeProjections(n, seasonLength, row, offset + layout.projections, H, mean, sd);
+    this.writeProjections(n, seasonLength, row, offset + layout.projections, H, mean, sd, positive);
     // Descriptors: season one-hot, history length, volatility, slope, seasonal strength.
     const meta = offset + layout.meta;
     const seasonIndex = KNOWN_SEASON_LENGTHS.indexOf(seasonLength);
@@ -178,9 +191,10 @@ export class WindowFeaturizer implements Featurizer {
   /**
    * Six projections in standardised units: naive, seasonal naive, SES, Theta,
    * damped trend, drift. `mean` and `sd` are the window's (in units of its
-   * largest magnitude), so `mean + sd·z` is the window on a positive scale.
+   * largest magnitude), so `mean + sd·z` is the window on a positive scale;
+   * `positive` says whether every value of the window (u, in those units) is > 0.
    */
-  private writeProjections(n: number, m: number, row: Float64Array, at: number, H: number, mean: number, sd: number): void {
+  private writeProjections(n: number, m: number, row: Float64Array, at: number, H: number, mean: number, sd: number, positive: boolean): void {
     const z = this.z;
     const x = this.deseason;
     const seasonal = this.seasonal;
@@ -189,10 +203,10 @@ export class WindowFeaturizer implements Featurizer {
     this.seasonalStrength = 0;
     if (useSeason) this.seasonalIndices(n, m);
     // Strictly positive windows are adjusted multiplicatively (classical ratio-to-moving-average).
-    const multiplicative = useSeason && this.multiplicativeFactors(n, m, mean, sd);
+    const multiplicative = useSeason && positive && this.multiplicativeFactors(n, m);
     for (let i = 0; i < n; i++) {
       if (!useSeason) x[i] = z[i]!;
-      else if (multiplicative) x[i] = ((mean + sd * z[i]!) / factors[i % m]! - mean) / sd;
+      else if (multiplicative) x[i] = (this.u[i]! / factors[i % m]! - mean) / sd;
       else x[i] = z[i]! - seasonal[i % m]!;
     }
     const last = z[n - 1]!;
@@ -280,22 +294,26 @@ export class WindowFeaturizer implements Featurizer {
   }
 
   /**
-   * Multiplicative seasonal factors (mean 1) of the window r = mean + sd·z by
-   * ratio to the centred moving average `seasonalIndices` left in `trend`;
-   * false (nothing written) unless the window is strictly positive.
+   * Multiplicative seasonal factors (mean 1) of the window u (its values
+   * over their largest magnitude) by ratio to u's centred moving average;
+   * false when a centred mean is not > 0. The caller checks first that every
+   * value of u is > 0. Both work on u itself, not on u rebuilt as mean + sd·z:
+   * a zero rebuilt so can come out ±1 ulp (and the choice flip with the
+   * series' scale), and a value 10⁻¹⁷ of the largest rebuilt so is noise.
    */
-  private multiplicativeFactors(n: number, m: number, mean: number, sd: number): boolean {
-    const z = this.z;
+  private multiplicativeFactors(n: number, m: number): boolean {
+    const u = this.u;
+    const uTrend = this.uTrend;
     const factors = this.factors;
     const counts = this.counts;
-    for (let i = 0; i < n; i++) if (!(mean + sd * z[i]! > 0)) return false;
     factors.fill(0, 0, m);
     counts.fill(0, 0, m);
     const half = Math.floor(m / 2);
+    centredMeans(u, half, n - half, m, uTrend);
     for (let t = half; t < n - half; t++) {
-      const trend = mean + sd * this.trend[t]!;
+      const trend = uTrend[t]!;
       if (!(trend > 0)) return false;
-      factors[t % m]! += (mean + sd * z[t]!) / trend;
+      factors[t % m]! += u[t]! / trend;
       counts[t % m]! += 1;
     }
     let total = 0;

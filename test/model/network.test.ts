@@ -66,6 +66,17 @@ describe("network forecaster", () => {
       for (let k = 0; k < h; k++) expect(Math.abs(b[k]! - c * a[k]!)).toBeLessThanOrEqual(1e-6 * c * scale + 1e-300);
     },
   );
+  it("scales a window with zeros by c past the native horizon (a counterexample the scale property found)", () => {
+    // The rollout's second pass reads 4 zeros and 20 positive values: a zero
+    // rebuilt from the standardised window as mean + sd·z came out +1 ulp at
+    // one scale and −1 ulp at the other, and the window was adjusted
+    // multiplicatively at one scale only (step 19 off by 0.5 %).
+    const x = Float64Array.from([0, 6922.196784985107, 0, 0, 0, 2450.0420060562583]);
+    const c = 0.001;
+    const a = f.forecast([x], 19);
+    const b = f.forecast([x.map((v) => v * c)], 19);
+    for (let k = 0; k < 19; k++) expect(Math.abs(b[k]! - c * a[k]!)).toBeLessThanOrEqual(1e-6 * c * 6922.2);
+  });
   test.prop([fc.double({ min: -1e300, max: 1e300, noNaN: true }), fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 60 })], { numRuns: 40 })(
     "a constant series forecasts that constant",
     (v, n, h) => {
