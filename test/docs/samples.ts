@@ -364,7 +364,7 @@ export function typeCheck(workspace: SampleWorkspace, samples: readonly DocSampl
     });
 }
 
-/** Runs one sample with Node; resolves with its exit code and output. */
+/** Runs one sample with Node, in the workspace folder (a file a sample writes lands there); resolves with its exit code and output. */
 export function runSample(
   workspace: SampleWorkspace,
   sample: DocSample,
@@ -375,7 +375,7 @@ export function runSample(
     execFile(
       process.execPath,
       [js],
-      { cwd: REPO, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
+      { cwd: workspace.root, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : null;
         resolvePromise({ code, stdout, stderr });
@@ -410,7 +410,7 @@ export function runSamplesTogether(
     ].join("\n"),
   );
   return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, [runner], { cwd: REPO, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [runner], { cwd: workspace.root, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       const marker = stdout.lastIndexOf("@@RESULTS@@");
       if (marker < 0) return reject(new Error(`sample runner failed: ${error?.message ?? ""}\n${stderr}`));
       const errors = JSON.parse(stdout.slice(marker + "@@RESULTS@@".length)) as (string | null)[];
