@@ -8,6 +8,13 @@
  *    with `threads` workers (default 2), on forecast-bench's data (hourly
  *    series × points, h 24, levels 80 and 95, forecastmodel-1); best of 3
  *    each, and the answers compared byte for byte.
+ *    Beside it, what this machine allows two threads (`ceiling`): the same
+ *    one-thread call run by one worker thread alone, then by two worker
+ *    threads at the same time, each on the whole body; the ceiling is
+ *    2 × (time alone) / (time side by side), the best the pool could reach
+ *    here (two vCPUs that share a core, or a loaded machine, allow less than
+ *    2), measured in the same run; the pool's share of it is its speed-up
+ *    over the ceiling.
  * 2. Stall: the longest event-loop delay (`monitorEventLoopDelay`, 1 ms
  *    resolution) while 5 × series are forecast through the pool, sent three
  *    ways: one body with `y` a list, the same body as JSON bytes, and 50
@@ -16,6 +23,7 @@
 import "../src/model/weights/default.js";
 import os from "node:os";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { forecast, type ForecastRequest } from "../src/api/index.js";
 import { createPool } from "../src/pool/index.js";
 import { forecastBenchValues } from "./bench-data.js";
@@ -68,6 +76,38 @@ async function watched(work: () => Promise<unknown>): Promise<{ maxMs: number; p
   return { maxMs: histogram.max / 1e6, p99Ms: histogram.percentile(99) / 1e6, busyMs: used.active, wall };
 }
 
+/** A ceiling worker: on each message, runs the one-thread call on the whole body and answers its wall time. */
+function ceilingWorker(): void {
+  const data = workerData as { nSeries: number };
+  const body = hourlyBody(data.nSeries);
+  forecast(hourlyBody(4));
+  parentPort!.on("message", () => {
+    const t0 = process.hrtime.bigint();
+    forecast(body);
+    parentPort!.postMessage(seconds(t0));
+  });
+}
+
+/**
+ * What this machine allows two threads: best of `rounds` of one worker alone
+ * and of two workers side by side (the makespan), each running the whole call.
+ */
+async function ceiling(rounds: number): Promise<{ alone: number; together: number; ratio: number }> {
+  const workers = [0, 1].map(() => new Worker(new URL(import.meta.url), { workerData: { ceiling: true, nSeries } }));
+  const ask = (w: Worker): Promise<number> => new Promise((resolve) => { w.once("message", resolve); w.postMessage("go"); });
+  await Promise.all(workers.map(ask)); // warm
+  let alone = Infinity;
+  let together = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    alone = Math.min(alone, await ask(workers[0]!));
+    const t0 = process.hrtime.bigint();
+    await Promise.all(workers.map(ask));
+    together = Math.min(together, seconds(t0));
+  }
+  await Promise.all(workers.map((w) => w.terminate()));
+  return { alone, together, ratio: (2 * alone) / together };
+}
+
 async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   const body = hourlyBody(nSeries);
@@ -83,6 +123,12 @@ async function main(): Promise<void> {
     `| forecast ${nSeries} × ${points} hourly, h=${h}, levels 80+95, forecastmodel-1 | ${one.best.toFixed(3)} | ${one.cpu.toFixed(3)} | ${pooled.best.toFixed(3)} | ${pooled.cpu.toFixed(3)} | ${(one.best / pooled.best).toFixed(2)}× | ${identical ? "yes" : "NO"} |`,
   );
   console.log(`runs: one thread ${one.all.map((r) => r.toFixed(3)).join(", ")} s; pool ${pooled.all.map((r) => r.toFixed(3)).join(", ")} s`);
+  if (threads === 2) {
+    const c = await ceiling(3);
+    console.log(
+      `ceiling of this machine for 2 threads (same call, whole body each, best of 3): alone ${c.alone.toFixed(3)} s, side by side ${c.together.toFixed(3)} s: ${c.ratio.toFixed(2)}×; the pool's speed-up is ${((one.best / pooled.best / c.ratio) * 100).toFixed(0)} % of it (the issue's 1.8× on two free cores is 90 % of 2×)`,
+    );
+  }
 
   const big = hourlyBody(5 * nSeries);
   const bytes = new TextEncoder().encode(JSON.stringify(big));
@@ -110,4 +156,5 @@ async function main(): Promise<void> {
   console.log(`${os.cpus().length} cores, load average before ${loadBefore.toFixed(1)}, ${os.cpus()[0]?.model ?? "?"}; load average ${os.loadavg()[0]!.toFixed(1)}; Node ${process.version}`);
 }
 
-await main();
+if (isMainThread) await main();
+else if ((workerData as { ceiling?: boolean } | null)?.ceiling === true) ceilingWorker();
