@@ -5,7 +5,7 @@
  * @module
  */
 import type { ForecastDistribution, Forecaster, Freq, ModelName } from "../types.js";
-import { aggregationFactor, longSeasonLength, modelParams, networkShape, SEASONS_STEPS_PER_DAY, SPREAD_LEVELS } from "./config.js";
+import { aggregationFactor, longSeasonLength, modelParams, networkShape, SEASONS_STEPS_PER_DAY, SPREAD_LEVELS, type NetworkShape } from "./config.js";
 import type { WindowScale } from "./features.js";
 import { createFeaturizer } from "./featurizer.js";
 import { zeroMedianRule } from "./features-seasons.js";
@@ -14,6 +14,45 @@ import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 import { pretrainedParameters } from "./weights.js";
 
 const CHUNK = 256;
+
+/**
+ * Idle runners, per parameter array and network shape. A runner holds a
+ * WebAssembly arena of several MB with the parameters copied in; making one
+ * costs about 4-6 ms, against 0.2-0.4 ms for a one-series forecast with it.
+ * So forecasters of the same weights borrow a runner for each pass and give
+ * it back (a pass started inside another, e.g. from a progress callback,
+ * borrows another one). Keyed weakly by the parameters, so a fine-tuned
+ * model's runners go with its weights; at most MAX_IDLE_RUNNERS idle per key.
+ */
+const IDLE_RUNNERS = new WeakMap<Float64Array, Map<NetworkShape, NetworkRunner[]>>();
+const MAX_IDLE_RUNNERS = 2;
+
+function idleRunners(shape: NetworkShape, params: Float64Array): NetworkRunner[] {
+  let byShape = IDLE_RUNNERS.get(params);
+  if (byShape === undefined) {
+    byShape = new Map();
+    IDLE_RUNNERS.set(params, byShape);
+  }
+  let idle = byShape.get(shape);
+  if (idle === undefined) {
+    idle = [];
+    byShape.set(shape, idle);
+  }
+  return idle;
+}
+
+function borrowRunner(shape: NetworkShape, params: Float64Array): NetworkRunner {
+  const runner = idleRunners(shape, params).pop();
+  if (runner !== undefined) return runner;
+  const fresh = new NetworkRunner(shape, CHUNK);
+  fresh.fixParameters(params);
+  return fresh;
+}
+
+function returnRunner(shape: NetworkShape, params: Float64Array, runner: NetworkRunner): void {
+  const idle = idleRunners(shape, params);
+  if (idle.length < MAX_IDLE_RUNNERS) idle.push(runner);
+}
 
 /**
  * Options of {@link createNetworkForecaster}.
@@ -61,8 +100,6 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
   const featurizer = createFeaturizer(shape);
   const longSeason = longSeasonLength(model, freq);
   const seasonsView = shape.view === "seasons";
-  const runner = new NetworkRunner(shape, CHUNK);
-  runner.fixParameters(params);
   const D = featurizer.layout.size;
   const O = shape.outputLength;
   const L = shape.contextLength;
@@ -84,6 +121,15 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
 
   /** Direct forecast of `steps` (≤ horizon) values for each context into mean[i*stride + offset + k] (and the spreads). */
   function direct(contexts: readonly Float64Array[], steps: number, target: Target): void {
+    const runner = borrowRunner(shape, params);
+    try {
+      directWith(runner, contexts, steps, target);
+    } finally {
+      returnRunner(shape, params, runner);
+    }
+  }
+
+  function directWith(runner: NetworkRunner, contexts: readonly Float64Array[], steps: number, target: Target): void {
     const n = contexts.length;
     const spread = target.below !== null;
     if (crossSeries) {

@@ -101,6 +101,24 @@ describe("network forecaster", () => {
     const b = createNetworkForecaster("forecastmodel-1", "H").forecast(xs, 30);
     expect(Buffer.from(a.buffer).equals(Buffer.from(b.buffer))).toBe(true);
   });
+  it("forecasters share runners of the same weights without changing a bit, interleaved with other weights", () => {
+    const u = seedrandom("share");
+    const xs = Array.from({ length: 5 }, () => Float64Array.from({ length: 80 }, () => 50 + u() * 10));
+    const base = pretrainedParameters("forecastmodel-1");
+    const other = base.map((v, i) => (i % 97 === 0 ? v * 1.01 : v));
+    const alone = (params: Float64Array) => Array.from(createNetworkForecaster("forecastmodel-1", "H", { params }).forecastDistribution!(xs, 30).mean);
+    const expectedBase = alone(base);
+    const expectedOther = alone(other);
+    expect(expectedOther).not.toEqual(expectedBase);
+    const a = createNetworkForecaster("forecastmodel-1", "H", { params: base });
+    const b = createNetworkForecaster("forecastmodel-1", "H", { params: other });
+    const c = createNetworkForecaster("forecastmodel-1", "H");
+    for (let round = 0; round < 3; round++) {
+      expect(Array.from(a.forecastDistribution!(xs, 30).mean)).toEqual(expectedBase);
+      expect(Array.from(b.forecastDistribution!(xs, 30).mean)).toEqual(expectedOther);
+      expect(Array.from(c.forecastDistribution!(xs, 30).mean)).toEqual(expectedBase);
+    }
+  });
   it("handles huge, tiny and one-point series", () => {
     expect(Array.from(f.forecast([new Float64Array([7])], 2))).toEqual([7, 7]);
     for (const scale of [1e-300, 1e300]) {
