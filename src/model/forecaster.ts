@@ -6,7 +6,7 @@
  */
 import type { ForecastDistribution, Forecaster, Freq, ModelName } from "../types.js";
 import { aggregationFactor, longSeasonLength, modelParams, networkShape, SEASONS_STEPS_PER_DAY, SPREAD_LEVELS, type NetworkShape } from "./config.js";
-import type { WindowScale } from "./features.js";
+import type { Featurizer, WindowScale } from "./features.js";
 import { createFeaturizer } from "./featurizer.js";
 import { zeroMedianRule } from "./features-seasons.js";
 import { blockMeansToEnd } from "../series/blocks.js";
@@ -15,23 +15,45 @@ import { pretrainedParameters } from "./weights.js";
 
 const CHUNK = 256;
 
+/** What one direct pass works in: the network runner with the parameters copied in, the featurizer and the chunk buffers. */
+class PassWorkspace {
+  readonly runner: NetworkRunner;
+  readonly featurizer: Featurizer;
+  readonly out: Float64Array;
+  readonly spreadOut: Float64Array;
+  readonly peerSums: Float64Array;
+  readonly chunkInputs: Float64Array;
+  readonly chunkScales: WindowScale[];
+  constructor(shape: NetworkShape, params: Float64Array) {
+    this.runner = new NetworkRunner(shape, CHUNK);
+    this.runner.fixParameters(params);
+    this.featurizer = createFeaturizer(shape);
+    const O = shape.outputLength;
+    this.out = new Float64Array(CHUNK * O);
+    this.spreadOut = new Float64Array(CHUNK * O * SPREAD_PER_STEP);
+    this.peerSums = new Float64Array(shape.contextLength);
+    this.chunkInputs = new Float64Array(CHUNK * this.featurizer.layout.size);
+    this.chunkScales = Array.from({ length: CHUNK }, () => ({ location: 0, scale: 0, constant: true }));
+  }
+}
+
 /**
- * Idle runners, per parameter array and network shape. A runner holds a
- * WebAssembly arena of several MB with the parameters copied in; making one
- * costs about 4-6 ms, against 0.2-0.4 ms for a one-series forecast with it.
- * So forecasters of the same weights borrow a runner for each pass and give
+ * Idle workspaces, per parameter array and network shape. A runner holds a
+ * WebAssembly arena of several MB with the parameters copied in; making a
+ * workspace cost 4-8 ms, against 0.2-0.4 ms for a one-series forecast in
+ * it. So forecasters of the same weights borrow one for each pass and give
  * it back (a pass started inside another, e.g. from a progress callback,
  * borrows another one). Keyed weakly by the parameters, so a fine-tuned
- * model's runners go with its weights; at most MAX_IDLE_RUNNERS idle per key.
+ * model's workspaces go with its weights; at most MAX_IDLE idle per key.
  */
-const IDLE_RUNNERS = new WeakMap<Float64Array, Map<NetworkShape, NetworkRunner[]>>();
-const MAX_IDLE_RUNNERS = 2;
+const IDLE = new WeakMap<Float64Array, Map<NetworkShape, PassWorkspace[]>>();
+const MAX_IDLE = 2;
 
-function idleRunners(shape: NetworkShape, params: Float64Array): NetworkRunner[] {
-  let byShape = IDLE_RUNNERS.get(params);
+function idleWorkspaces(shape: NetworkShape, params: Float64Array): PassWorkspace[] {
+  let byShape = IDLE.get(params);
   if (byShape === undefined) {
     byShape = new Map();
-    IDLE_RUNNERS.set(params, byShape);
+    IDLE.set(params, byShape);
   }
   let idle = byShape.get(shape);
   if (idle === undefined) {
@@ -41,17 +63,13 @@ function idleRunners(shape: NetworkShape, params: Float64Array): NetworkRunner[]
   return idle;
 }
 
-function borrowRunner(shape: NetworkShape, params: Float64Array): NetworkRunner {
-  const runner = idleRunners(shape, params).pop();
-  if (runner !== undefined) return runner;
-  const fresh = new NetworkRunner(shape, CHUNK);
-  fresh.fixParameters(params);
-  return fresh;
+function borrowWorkspace(shape: NetworkShape, params: Float64Array): PassWorkspace {
+  return idleWorkspaces(shape, params).pop() ?? new PassWorkspace(shape, params);
 }
 
-function returnRunner(shape: NetworkShape, params: Float64Array, runner: NetworkRunner): void {
-  const idle = idleRunners(shape, params);
-  if (idle.length < MAX_IDLE_RUNNERS) idle.push(runner);
+function returnWorkspace(shape: NetworkShape, params: Float64Array, workspace: PassWorkspace): void {
+  const idle = idleWorkspaces(shape, params);
+  if (idle.length < MAX_IDLE) idle.push(workspace);
 }
 
 /**
@@ -97,18 +115,11 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
   const expected = parameterLayout(shape).total;
   if (params.length !== expected) throw new RangeError(`${model} needs ${expected} parameters, got ${params.length}`);
   const crossSeries = shape.crossSeries && options.multivariate === true;
-  const featurizer = createFeaturizer(shape);
   const longSeason = longSeasonLength(model, freq);
   const seasonsView = shape.view === "seasons";
-  const D = featurizer.layout.size;
   const O = shape.outputLength;
   const L = shape.contextLength;
   const G = SPREAD_LEVELS.length;
-  const out = new Float64Array(CHUNK * O);
-  const spreadOut = new Float64Array(CHUNK * O * SPREAD_PER_STEP);
-  const peerSums = new Float64Array(L);
-  const chunkInputs = new Float64Array(CHUNK * D);
-  const chunkScales: WindowScale[] = Array.from({ length: CHUNK }, () => ({ location: 0, scale: 0, constant: true }));
 
   /** Where one direct pass writes: the mean and (optionally) the half-widths of `steps` values per context. */
   interface Target {
@@ -121,15 +132,17 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
 
   /** Direct forecast of `steps` (≤ horizon) values for each context into mean[i*stride + offset + k] (and the spreads). */
   function direct(contexts: readonly Float64Array[], steps: number, target: Target): void {
-    const runner = borrowRunner(shape, params);
+    const workspace = borrowWorkspace(shape, params);
     try {
-      directWith(runner, contexts, steps, target);
+      directIn(workspace, contexts, steps, target);
     } finally {
-      returnRunner(shape, params, runner);
+      returnWorkspace(shape, params, workspace);
     }
   }
 
-  function directWith(runner: NetworkRunner, contexts: readonly Float64Array[], steps: number, target: Target): void {
+  function directIn(workspace: PassWorkspace, contexts: readonly Float64Array[], steps: number, target: Target): void {
+    const { runner, featurizer, out, spreadOut, peerSums, chunkInputs, chunkScales } = workspace;
+    const D = featurizer.layout.size;
     const n = contexts.length;
     const spread = target.below !== null;
     if (crossSeries) {
