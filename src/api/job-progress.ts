@@ -76,9 +76,10 @@ export interface JobProgressWriter {
 /**
  * The progress writer of a job, or `undefined` when the store has no
  * `setJobProgress` (then the work runs without a callback). One write is in
- * flight at a time; a report passed on meanwhile waits, and a later one
- * replaces it (only the newest is written). A write that fails is dropped:
- * progress never fails a job.
+ * flight at a time; a report passed on meanwhile waits, and a newer one
+ * replaces it unless it ends a stage run (done = total), so the last report
+ * of every stage run is written. A write that fails is dropped: progress
+ * never fails a job.
  *
  * @param store - the service's store.
  * @param jobId - the running job.
@@ -99,12 +100,12 @@ export interface JobProgressWriter {
  */
 export function jobProgressWriter(store: ServiceStore, jobId: string, nowMs: () => number): JobProgressWriter | undefined {
   if (store.setJobProgress === undefined) return undefined;
-  let waiting: Progress | null = null;
+  // reports waiting for the write in flight: a newer one replaces the last unless that one ends a stage run
+  const waiting: Progress[] = [];
   let inFlight: Promise<void> | null = null;
   const pump = async (): Promise<void> => {
-    while (waiting !== null) {
-      const next = waiting;
-      waiting = null;
+    while (waiting.length > 0) {
+      const next = waiting.shift()!;
       try {
         await store.setJobProgress!(jobId, next, nowMs());
       } catch {
@@ -114,7 +115,9 @@ export function jobProgressWriter(store: ServiceStore, jobId: string, nowMs: () 
     inFlight = null;
   };
   const write = (p: Progress): void => {
-    waiting = p;
+    const last = waiting.at(-1);
+    if (last !== undefined && last.done !== last.total) waiting[waiting.length - 1] = p;
+    else waiting.push(p);
     if (inFlight === null) inFlight = pump();
   };
   return {
