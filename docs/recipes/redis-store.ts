@@ -16,6 +16,8 @@
  *
  * Keys (all under `prefix`): `job:<id>` (the job as JSON), `jobstatus:<id>`
  * (both expire `resultTtlMs` after the job finished: SET … PX),
+ * `jobprogress:<id>` (a running job's latest progress as JSON, written only
+ * while its status is running, deleted when it leaves running),
  * `pending` (sorted set of pending job ids by arrival), `seq` (arrival
  * counter), `pendingload:<account>` (hash: `jobs` and `values` of the
  * account's pending jobs, checked against the quota when a job is inserted),
@@ -32,7 +34,7 @@
  * prefix, so they need one Redis (not a cluster without hash tags).
  */
 import type { Redis } from "ioredis";
-import type { ApiJobStatus, CallCounts, JobInsertOutcome, ModelInsertOutcome, ServiceStore, StoredFinetunedModel, StoredJob } from "../../src/index.js";
+import type { ApiJobStatus, CallCounts, JobInsertOutcome, ModelInsertOutcome, Progress, ServiceStore, StoredFinetunedModel, StoredJob } from "../../src/index.js";
 
 // ARGV: job JSON, status, id, values, max jobs, max values (-1: no quota)
 const INSERT_JOB = `
@@ -53,9 +55,10 @@ redis.call('SET', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[2], ARGV[2])
 return 'ok'`;
 
-// ARGV: expected status, job JSON, next status, id, values, ttl ms (0: kept)
+// KEYS: job, status, pending, pending load, progress; ARGV: expected status, job JSON, next status, id, values, ttl ms (0: kept)
 const UPDATE_JOB = `
 if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+if ARGV[3] ~= 'running' then redis.call('DEL', KEYS[5]) end
 local ttl = tonumber(ARGV[6])
 if ttl > 0 then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ttl)
@@ -69,6 +72,12 @@ if ARGV[1] == 'pending' and ARGV[3] ~= 'pending' then
   redis.call('HINCRBY', KEYS[4], 'jobs', -1)
   redis.call('HINCRBY', KEYS[4], 'values', 0 - tonumber(ARGV[5]))
 end
+return 1`;
+
+// KEYS: status, progress; ARGV: progress JSON. Written only while the job runs (atomic with UPDATE_JOB).
+const SET_PROGRESS = `
+if redis.call('GET', KEYS[1]) ~= 'running' then return 0 end
+redis.call('SET', KEYS[2], ARGV[1])
 return 1`;
 
 const INSERT_MODEL = `
@@ -162,9 +171,17 @@ export function createRedisStore(redis: Redis, prefix = "forecastmodel:"): Servi
     async updateJob(jobId, expected: ApiJobStatus, next, expiry) {
       // 0: kept (no expiry, or an infinite one)
       const ttl = expiry === undefined || !Number.isFinite(expiry.ttlMs) ? 0 : Math.max(1, Math.ceil(expiry.ttlMs));
-      const keys = [k("job", jobId), k("jobstatus", jobId), k("pending"), k("pendingload", next.accountId)];
-      const done = await redis.eval(UPDATE_JOB, 4, ...keys, expected, JSON.stringify(next), next.status, jobId, String(next.values ?? 0), String(ttl));
+      const keys = [k("job", jobId), k("jobstatus", jobId), k("pending"), k("pendingload", next.accountId), k("jobprogress", jobId)];
+      const done = await redis.eval(UPDATE_JOB, 5, ...keys, expected, JSON.stringify(next), next.status, jobId, String(next.values ?? 0), String(ttl));
       return done === 1;
+    },
+    async setJobProgress(jobId, progress) {
+      const text = JSON.stringify({ stage: progress.stage, done: progress.done, total: progress.total });
+      return (await redis.eval(SET_PROGRESS, 2, k("jobstatus", jobId), k("jobprogress", jobId), text)) === 1;
+    },
+    async getJobProgress(jobId) {
+      const [status, text] = await redis.mget(k("jobstatus", jobId), k("jobprogress", jobId));
+      return status === "running" && text !== null && text !== undefined ? (JSON.parse(text) as Progress) : undefined;
     },
     async pendingJobs() {
       const ids = await redis.zrange(k("pending"), 0, -1);

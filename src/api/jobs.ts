@@ -5,6 +5,7 @@
  * or finish a job twice.
  * @module
  */
+import type { Progress } from "../progress.js";
 import { ValidationError } from "./errors.js";
 import { toHex32 } from "./ids.js";
 import type { ValidatedBodies } from "./requests.js";
@@ -124,8 +125,12 @@ export interface JobWork {
   settle(kept: boolean): Promise<void>;
 }
 
-/** The job status record the API answers. */
-export function jobRecord(job: StoredJob): Record<string, unknown> {
+/**
+ * The job status record the API answers: the specification's six fields,
+ * and `progress` (an addition, docs/api-decisions.md) when the job is
+ * running and `progress` is given.
+ */
+export function jobRecord(job: StoredJob, progress?: Progress): Record<string, unknown> {
   return {
     job_id: job.jobId,
     status: job.status,
@@ -133,6 +138,7 @@ export function jobRecord(job: StoredJob): Record<string, unknown> {
     error: job.status === "failed" ? job.error : null,
     created_at: job.createdAt,
     updated_at: job.updatedAt,
+    ...(job.status === "running" && progress !== undefined ? { progress: { stage: progress.stage, done: progress.done, total: progress.total } } : {}),
   };
 }
 

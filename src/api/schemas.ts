@@ -390,6 +390,22 @@ export const ASYNC_JOB_RESPONSE_SCHEMA: ApiObjectSchema = {
 const nullableString: ApiSchema = { kind: "nullable", inner: { kind: "string" } };
 
 /**
+ * A running job's progress (`progress` of the job status record, an
+ * addition to the specification): `done` of `total` units of `stage`.
+ * @category API rules
+ */
+export const JOB_PROGRESS_SCHEMA: ApiObjectSchema = {
+  kind: "object",
+  name: "JobProgress",
+  description: "Progress of a running job's work, written at most every 250 ms of the service's clock besides each stage's first and last report.",
+  properties: [
+    prop("stage", { kind: "literal", values: ["finetune", "windows"] }, "What is being done: fine-tuning steps, or rolling forecast windows."),
+    prop("done", { kind: "integer", ge: 1 }, "Units finished so far."),
+    prop("total", { kind: "integer", ge: 1 }, "Units of this stage (done <= total)."),
+  ],
+};
+
+/**
  * The job status record (AsyncJobStatusResponse).
  * @category API rules
  */
@@ -404,6 +420,7 @@ export const JOB_STATUS_SCHEMA: ApiObjectSchema = {
     prop("error", nullableString, "Failure detail; only when failed."),
     prop("created_at", nullableString, "ISO-8601 time the job was accepted."),
     prop("updated_at", nullableString, "ISO-8601 time of the last state transition."),
+    opt("progress", JOB_PROGRESS_SCHEMA, undefined, "Only while the job runs and its store records progress (an addition to the specification): the latest progress of its work."),
   ],
 };
 

@@ -53,6 +53,8 @@ import {
   type RunJobsSummary,
 } from "./jobs.js";
 import { matchRoute, queryParams, type RouteName } from "./routes.js";
+import { crossValidationProgress, jobProgressWriter, jobStatusRecord } from "./job-progress.js";
+import type { ProgressCallback } from "../progress.js";
 import { canonicalModelName, modelAliasTable, modelItemsWithAliases, withCanonicalModel, type ModelAliases } from "./model-aliases.js";
 
 /**
@@ -109,8 +111,11 @@ export interface ServiceOptions {
    * throws (the pool runs the library's own pipelines).
    */
   readonly pool?: {
-    /** The JSON result of a typed request of `endpoint`, as `runEndpoint` with the library's pipelines computes it (on another thread). */
-    runEndpoint(endpoint: "forecast" | "anomaly" | "historic" | "finetune", request: unknown): Promise<unknown>;
+    /**
+     * The JSON result of a typed request of `endpoint`, as `runEndpoint` with the library's pipelines computes it (on another thread);
+     * `options.onProgress`, when the runner supports it, gets the work's progress (an async job's, see `ServiceStore.setJobProgress`).
+     */
+    runEndpoint(endpoint: "forecast" | "anomaly" | "historic" | "finetune", request: unknown, options?: { readonly onProgress?: ProgressCallback }): Promise<unknown>;
   };
   /**
    * Called after an async route stored a pending job, before it is answered:
@@ -223,7 +228,7 @@ interface WorkOutcome {
 /** A request validated now and run later: its token estimate and its run. */
 interface PreparedWork {
   readonly estimate: number;
-  readonly run: () => Promise<WorkOutcome>;
+  readonly run: (onProgress?: ProgressCallback) => Promise<WorkOutcome>;
 }
 
 function bodyByteLength(body: unknown): number {
@@ -287,8 +292,10 @@ export function createService(options: ServiceOptions): ForecastService {
   if (options.pool !== undefined && options.pipelines !== undefined) throw new RangeError("createService: give pool or pipelines, not both (the pool runs the library's pipelines)");
   const pool = options.pool;
   /** The paid work of one typed request: on the pool when there is one, else here. */
-  const runOn = async <E extends "forecast" | "anomaly" | "historic" | "finetune">(endpoint: E, request: Parameters<typeof runEndpoint<E>>[1]): Promise<ReturnType<typeof runEndpoint<E>>> =>
-    pool === undefined ? runEndpoint(endpoint, request, pipelines) : ((await pool.runEndpoint(endpoint, request)) as ReturnType<typeof runEndpoint<E>>);
+  const runOn = async <E extends "forecast" | "anomaly" | "historic" | "finetune">(endpoint: E, request: Parameters<typeof runEndpoint<E>>[1], onProgress?: ProgressCallback): Promise<ReturnType<typeof runEndpoint<E>>> =>
+    pool === undefined
+      ? runEndpoint(endpoint, onProgress === undefined ? request : { ...request, onProgress }, pipelines)
+      : ((await (onProgress === undefined ? pool.runEndpoint(endpoint, request) : pool.runEndpoint(endpoint, request, { onProgress }))) as ReturnType<typeof runEndpoint<E>>);
   const maxModels = options.maxFinetunedModels ?? 50;
   const jobLimits = resolveJobLimits(options.jobLimits);
   const jobClock: JobClock = { clock, resultTtlMs: jobLimits.resultTtlMs, leaseMs: jobLimits.leaseMs };
@@ -375,8 +382,8 @@ export function createService(options: ServiceOptions): ForecastService {
     valueError(["body"], `this account already has ${maxModels} fine-tuned models, the most allowed; delete one (DELETE /v2/finetuned_models/{id}) first`);
 
   /** Fine-tunes and stores the model; returns the response body. */
-  const runFinetune = async (accountId: string, b: ValidatedBodies["finetune"], finetuned: FinetunedWeights | null) => {
-    const result = await runOn("finetune", endpointRequest("finetune", b, finetuned));
+  const runFinetune = async (accountId: string, b: ValidatedBodies["finetune"], finetuned: FinetunedWeights | null, onProgress?: ProgressCallback) => {
+    const result = await runOn("finetune", endpointRequest("finetune", b, finetuned), onProgress);
     const created = now();
     // A generated id that collides with a model of the account (a repeating `ids`) is drawn again.
     let id = "";
@@ -447,8 +454,8 @@ export function createService(options: ServiceOptions): ForecastService {
     const request = endpointRequest(endpoint, b, finetuned);
     return {
       estimate: b.series.y.length,
-      run: async () => {
-        const r = (await runOn(endpoint, request)) as TokenCounts & { warnings: string[] };
+      run: async (onProgress) => {
+        const r = (await runOn(endpoint, request, onProgress)) as TokenCounts & { warnings: string[] };
         const { body, warnings } = splitWarnings(r);
         const value = body as Record<string, unknown>;
         return { value: extend === undefined ? value : extend(value, b), warnings, used: tokensUsed(r) };
@@ -503,12 +510,14 @@ export function createService(options: ServiceOptions): ForecastService {
     const tuneOnce = ownProperty(rawBody, "refit") === false && fields.finetune.steps > 0;
     return {
       estimate: base.series.y.length * shape.nWindows,
-      run: async () => {
+      run: async (onProgress) => {
+        // the job's progress: the windows finished, or the steps of every window's fine-tuning (refit)
+        const progress = crossValidationProgress(onProgress, shape.nWindows, tuneOnce ? 0 : fields.finetune.steps);
         let shared = fields;
         let tuned: ReturnType<typeof runEndpoint<"finetune">> | null = null;
         if (tuneOnce) {
           const oldest = crossValidationWindowSeries(histExog, base.series, shape, 0);
-          tuned = await runOn("finetune", { ...fields, series: oldest.series });
+          tuned = await runOn("finetune", { ...fields, series: oldest.series }, progress?.tune);
           shared = { ...fields, finetuned: tuned.weights, finetune: { ...fields.finetune, steps: 0 } };
         }
         const pending: Promise<ReturnType<typeof runEndpoint<"forecast">>>[] = [];
@@ -517,7 +526,8 @@ export function createService(options: ServiceOptions): ForecastService {
           const win = crossValidationWindowSeries(histExog, base.series, shape, w);
           const windowMissing = missing === null ? {} : { missing: windowMask(missing, base.series.sizes, win.series) };
           // on a pool the windows run in parallel; here one after the other
-          const result = runOn("forecast", { ...shared, ...windowMissing, series: win.series, Xfuture: win.Xfuture });
+          const result = runOn("forecast", { ...shared, ...windowMissing, series: win.series, Xfuture: win.Xfuture }, progress?.window(w));
+          if (progress !== undefined) void result.then(progress.windowDone, () => undefined);
           if (pool === undefined) await result;
           pending.push(result);
           origins.push(win.origins);
@@ -587,7 +597,7 @@ export function createService(options: ServiceOptions): ForecastService {
         return ok(await submitPaid(account, requestID, "ft", toJsonRequest(b), b.series.y.length));
       }
       case "getJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "ft", jobClock)));
+        return ok(await jobStatusRecord(store, await ownJob(store, account.id, params.job_id as string, "ft", jobClock)));
       case "cancelJob":
       case "cancelAnyJob": {
         const job = await ownJob(store, account.id, params.job_id as string, name === "cancelJob" ? "ft" : null, jobClock);
@@ -646,9 +656,9 @@ export function createService(options: ServiceOptions): ForecastService {
         return ok(await submitPaid(account, requestID, task, raw, work.estimate));
       }
       case "getForecastJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "fc", jobClock)));
+        return ok(await jobStatusRecord(store, await ownJob(store, account.id, params.job_id as string, "fc", jobClock)));
       case "getCrossValidationJob":
-        return ok(jobRecord(await ownJob(store, account.id, params.job_id as string, "cv", jobClock)));
+        return ok(await jobStatusRecord(store, await ownJob(store, account.id, params.job_id as string, "cv", jobClock)));
       case "modelParams": {
         const query = queryParams(req.path);
         const errors = new ErrorCollector();
@@ -757,11 +767,17 @@ export function createService(options: ServiceOptions): ForecastService {
    */
   const runStoredJob = async (job: StoredJob): Promise<JobWork> => {
     const reservation = job.reservation ?? null;
+    // the job's progress, written to the store at a bounded rate (a store without setJobProgress: none)
+    const progress = jobProgressWriter(store, job.jobId, nowMs);
     const work = async (): Promise<{ value: unknown; used: number }> => {
-      if (job.task === "fc" || job.task === "cv") return (await prepareWork(job.task, job.accountId, job.request)).run();
-      const b = validateEndpointBody("finetune", job.request, { core: coreFreqs, limits });
-      const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
-      return runFinetune(job.accountId, b, finetuned);
+      try {
+        if (job.task === "fc" || job.task === "cv") return await (await prepareWork(job.task, job.accountId, job.request)).run(progress?.report);
+        const b = validateEndpointBody("finetune", job.request, { core: coreFreqs, limits });
+        const finetuned = await resolveFinetuned(job.accountId, b.finetuned_model_id);
+        return await runFinetune(job.accountId, b, finetuned, progress?.report);
+      } finally {
+        await progress?.settled();
+      }
     };
     if (reservation === null) {
       const done = await work();

@@ -4,6 +4,7 @@
  * database; the default keeps everything in memory.
  * @module
  */
+import type { Progress } from "../progress.js";
 import type { FinetunedWeights, FinetuneDepth, Freq, LossName, ModelName } from "../types.js";
 
 /**
@@ -231,6 +232,19 @@ export interface ServiceStore {
   countCall?(accountId: string, minute: string, month: string): Promise<void>;
   /** Calls counted for an account in the given minute and month (0 for a period it has not seen). Optional, with `countCall`. */
   callCounts?(accountId: string, minute: string, month: string): Promise<CallCounts>;
+  /**
+   * Records the latest progress `{ stage, done, total }` of a job, only
+   * while its status is running: true when written, false (nothing written)
+   * when the job is unknown or not running. The runner calls it at a bounded
+   * rate (`JOB_PROGRESS_INTERVAL_MS`), one call at a time per job, with
+   * `nowMs` from the service's clock. The progress is forgotten when
+   * `updateJob` moves the job from running. Optional: a store without it
+   * runs jobs the same, and their status shows no progress. Atomic with
+   * `updateJob` (a write never lands on a finished job).
+   */
+  setJobProgress?(jobId: string, progress: Progress, nowMs: number): Promise<boolean>;
+  /** The latest progress recorded for a running job, or undefined (none yet, or not running). Optional, with `setJobProgress`. */
+  getJobProgress?(jobId: string): Promise<Progress | undefined>;
 }
 
 /**
@@ -247,6 +261,8 @@ export interface ServiceStore {
  */
 export function createMemoryStore(): ServiceStore {
   const jobs = new Map<string, StoredJob>();
+  // the latest progress of running jobs (dropped when a job leaves running)
+  const progress = new Map<string, Progress>();
   // finished jobs' expiry times, and the order they were set in (swept from the head as time passes)
   const jobExpiry = new Map<string, number>();
   const expiryQueue: { jobId: string; at: number }[] = [];
@@ -319,6 +335,7 @@ export function createMemoryStore(): ServiceStore {
       const current = jobs.get(jobId);
       if (current === undefined || current.status !== expected || next.jobId !== jobId) return false;
       jobs.set(jobId, next);
+      if (next.status !== "running") progress.delete(jobId);
       if (expected === "pending" && next.status !== "pending") addLoad(current, -1);
       const at = expiry === undefined ? Infinity : expiry.nowMs + expiry.ttlMs;
       if (at < Infinity) {
@@ -379,5 +396,11 @@ export function createMemoryStore(): ServiceStore {
       const c = calls.get(accountId);
       return { minute: c !== undefined && c.minute === minute ? c.minuteCount : 0, month: c !== undefined && c.month === month ? c.monthCount : 0 };
     },
+    setJobProgress: async (jobId, p) => {
+      if (jobs.get(jobId)?.status !== "running") return false;
+      progress.set(jobId, { stage: p.stage, done: p.done, total: p.total });
+      return true;
+    },
+    getJobProgress: async (jobId) => (jobs.get(jobId)?.status === "running" ? progress.get(jobId) : undefined),
   };
 }

@@ -18,6 +18,7 @@ import type { AnomalyResult, FinetuneResult, ForecastResult, HistoricResult } fr
 import { isMissingValuesWarning } from "../series/missing.js";
 import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
+import type { ProgressCallback } from "../progress.js";
 import { deserializeError, unpackResult, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
 import { movableBody, splitRequest, type SplitEndpoint } from "./split.js";
 import type { PoolWorkerData } from "./worker.js";
@@ -78,9 +79,11 @@ export interface EndpointResults {
 export interface EndpointRunner {
   /**
    * The JSON result of a typed request of `endpoint`, computed by the
-   * library's pipeline as the service's own `runEndpoint` computes it.
+   * library's pipeline as the service's own `runEndpoint` computes it;
+   * `options.onProgress` is called on the calling thread with the work's
+   * progress (the service gives it for an async job's progress).
    */
-  runEndpoint<E extends keyof EndpointRequests>(endpoint: E, request: EndpointRequests[E]): Promise<EndpointResults[E]>;
+  runEndpoint<E extends keyof EndpointRequests>(endpoint: E, request: EndpointRequests[E], options?: { readonly onProgress?: ProgressCallback }): Promise<EndpointResults[E]>;
 }
 
 /**
@@ -413,10 +416,11 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
     detectAnomaliesRecords: (rows, options, callOptions) => records("detectAnomaliesRecords", rows, options, callOptions) as never,
     historicForecastRecords: (rows, options, callOptions) => records("historicForecastRecords", rows, options ?? {}, callOptions) as never,
     finetuneRecords: (rows, options, callOptions) => records("finetuneRecords", rows, options ?? {}, callOptions) as never,
-    runEndpoint: (endpoint, request) => {
-      // a progress callback cannot cross threads
+    runEndpoint: (endpoint, request, endpointOptions) => {
+      // a progress callback cannot cross threads: the worker posts reports, given here to `options.onProgress`
       const { onProgress: _dropped, ...plain } = request as { onProgress?: unknown };
-      return call(() => submit({ kind: "endpoint", endpoint, request: plain })) as never;
+      const onProgress = endpointOptions?.onProgress;
+      return call(() => submit({ kind: "endpoint", endpoint, request: plain, progress: onProgress !== undefined }, [], onProgress as Job["onProgress"])) as never;
     },
     close: async () => {
       closing = true;

@@ -71,7 +71,8 @@ function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: Tra
     post({ id, ok: true, value: { parts: moved, finetunedId: typeof finetunedId === "string" ? finetunedId : null } }, transfer);
     return;
   }
-  post({ id, ok: true, value: runEndpoint(task.endpoint, task.request as never, DEFAULT_PIPELINES) });
+  const request = task.progress === true ? { ...(task.request as object), onProgress: (p: { stage: string; done: number; total: number }) => post({ id, progress: { stage: p.stage, done: p.done, total: p.total } }) } : task.request;
+  post({ id, ok: true, value: runEndpoint(task.endpoint, request as never, DEFAULT_PIPELINES) });
 }
 
 /** A body parsed as the entry points parse it; an unreadable one is `undefined` (sent whole, for the call to refuse). */

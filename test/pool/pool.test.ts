@@ -225,4 +225,41 @@ describe("createService with a pool", () => {
     expect(calls).toEqual(["forecast", "anomaly", "historic", "forecast", "forecast", "forecast", "finetune", "forecast"]);
     expect(() => library.createService({ accounts: [], pool: recording, pipelines: { forecast: () => null } as never })).toThrow(/pool or pipelines/);
   });
+
+  it("an async job on the pool records its progress: the worker's reports reach the store, increasing to done = total; the result is the one without progress", async () => {
+    const y = Array.from({ length: 150 }, (_, t) => 20 + 5 * Math.sin(t / 2) + (t % 4));
+    const body = { series: { y, sizes: [150] }, freq: "D", finetune_steps: 30, output_model_id: "tuned" };
+    const runJob = async (store: library.ServiceStore) => {
+      let t = Date.UTC(2026, 0, 1);
+      const service = library.createService({
+        accounts: [{ id: "acme", apiKeys: ["key-1"], credits: 1e9, hasPaymentMethod: true }],
+        // every read of the clock moves it 100 ms
+        clock: () => new Date((t += 100)),
+        ids: library.seededIdSequence("pool-progress"),
+        store,
+        pool,
+      });
+      const headers = { authorization: "Bearer key-1" };
+      const submitted = await service.handle({ method: "POST", path: "/v2/finetune/async", headers, body });
+      const jobId = (submitted.body as { job_id: string }).job_id;
+      expect(await service.runJob(jobId)).toEqual({ jobId, status: "succeeded" });
+      return (await service.handle({ method: "GET", path: `/v2/finetune/jobs/${jobId}`, headers })).body as { result: unknown };
+    };
+    const memory = library.createMemoryStore();
+    const writes: string[] = [];
+    const recordingStore: library.ServiceStore = {
+      ...memory,
+      setJobProgress: (jobId, p, nowMs) => {
+        writes.push(`${p.stage} ${p.done}/${p.total}`);
+        return memory.setJobProgress!(jobId, p, nowMs);
+      },
+    };
+    const { setJobProgress: _s, getJobProgress: _g, ...withoutProgress } = library.createMemoryStore();
+    const [a, b] = [await runJob(recordingStore), await runJob(withoutProgress)];
+    expect(json(a.result)).toBe(json(b.result));
+    expect(writes[0]).toBe("finetune 1/30");
+    expect(writes.at(-1)).toBe("finetune 30/30");
+    const done = writes.map((w) => Number(w.split(" ")[1]!.split("/")[0]));
+    for (let k = 1; k < done.length; k++) expect(done[k]).toBeGreaterThan(done[k - 1]!);
+  });
 });

@@ -14,6 +14,7 @@ import { createService } from "../../src/api/service.js";
 import type { ServiceStore, StoredJob } from "../../src/api/store.js";
 import { countingPipelines, fakePipelines, get, KEY_A, KEY_B, post, smallSeries } from "../api/helpers.js";
 import { redisForSuite, redisSuite } from "./redis-gate.js";
+import { steppingRunner } from "../support/stepping-runner.js";
 
 const { binary, suite } = redisSuite("the Redis store tests");
 
@@ -178,6 +179,41 @@ suite("Redis store", () => {
       expect((await services[1]!.handle(get("/v2/finetuned_models/mine", KEY_B))).status).toBe(404);
       expect((await services[1]!.handle(get("/v2/finetuned_models/mine", KEY_A))).status).toBe(200);
     }
+  });
+
+  it("job progress: written only while the job runs, read back, gone once it finished; a service's running job shows it", async () => {
+    const { store } = freshStore();
+    expect(await store.insertJob(job("ft-p"))).toBe("ok");
+    expect(await store.setJobProgress!("ft-p", { stage: "finetune", done: 1, total: 5 }, 0)).toBe(false);
+    expect(await store.getJobProgress!("ft-p")).toBeUndefined();
+    expect(await store.updateJob("ft-p", "pending", job("ft-p", "running"))).toBe(true);
+    expect(await store.setJobProgress!("ft-p", { stage: "finetune", done: 2, total: 5 }, 0)).toBe(true);
+    expect(await store.getJobProgress!("ft-p")).toEqual({ stage: "finetune", done: 2, total: 5 });
+    // a lease renewal (running → running) keeps it
+    expect(await store.updateJob("ft-p", "running", job("ft-p", "running"))).toBe(true);
+    expect(await store.getJobProgress!("ft-p")).toEqual({ stage: "finetune", done: 2, total: 5 });
+    expect(await store.updateJob("ft-p", "running", job("ft-p", "succeeded"), { ttlMs: 60_000, nowMs: 0 })).toBe(true);
+    expect(await store.getJobProgress!("ft-p")).toBeUndefined();
+    expect(await store.setJobProgress!("ft-p", { stage: "finetune", done: 5, total: 5 }, 0)).toBe(false);
+    expect(await store.setJobProgress!("ft-none", { stage: "finetune", done: 5, total: 5 }, 0)).toBe(false);
+
+    // a service on this store, its job's work on a stand-in pool of 300 steps, 10 ms of the clock each, polled after every step
+    const { store: shared } = freshStore();
+    let t = Date.UTC(2026, 0, 1);
+    let jobId = "";
+    const polled: number[] = [];
+    const runner = steppingRunner(300, () => (t += 10), async () => {
+      const body = (await service.handle(get(`/v2/finetune/jobs/${jobId}`))).body as { status: string; progress?: { done: number; total: number } };
+      expect(body.status).toBe("running");
+      if (body.progress !== undefined) polled.push(body.progress.done);
+    });
+    const service = createService({ accounts: [{ id: "acme", apiKeys: [KEY_A], credits: 1e9, hasPaymentMethod: true }], clock: () => new Date(t), store: shared, pool: runner });
+    jobId = ((await service.handle(post("/v2/finetune/async", { series: smallSeries, freq: "D", finetune_steps: 2 }))).body as { job_id: string }).job_id;
+    expect(await service.runJob(jobId)).toEqual({ jobId, status: "succeeded" });
+    expect(polled.length).toBeGreaterThan(250);
+    for (let k = 1; k < polled.length; k++) expect(polled[k]).toBeGreaterThanOrEqual(polled[k - 1]!);
+    expect(polled.at(-1)).toBe(300);
+    expect((await service.handle(get(`/v2/finetune/jobs/${jobId}`))).body).not.toHaveProperty("progress");
   });
 
   it("Redis restarted between submit and poll: the job and the fine-tuned model are still there", async () => {
