@@ -6,7 +6,7 @@
 #
 #   apt-get install -y python3-pandas python3-numpy python3-httpx \
 #     python3-tenacity python3-tqdm python3-zstandard python3-pytest python3-dotenv \
-#     python3-packaging python3-typing-extensions
+#     python3-packaging python3-typing-extensions python3-matplotlib python3-plotly
 #   tools/sdk-suite/run.sh                      # the whole selection
 #   tools/sdk-suite/run.sh -k forecast -x       # extra arguments go to pytest
 #
@@ -99,7 +99,7 @@ SDK_SUITE_DATA="$env_dir/data" PYTHONPATH="$env_dir/site:$env_dir/sdk" PYTHONDON
     --ignore=nixtla_tests/nixtla_client/test_dask.py \
     --ignore=nixtla_tests/nixtla_client/test_ray.py \
     --ignore=nixtla_tests/nixtla_client/test_spark.py \
-    --junitxml="$env_dir/junit.xml" -rfEs "$@" nixtla_tests/nixtla_client
+    --junitxml="$env_dir/junit.xml" -rfEsxX "$@" nixtla_tests/nixtla_client
 status=$?
 echo "host log: $env_dir/host.log; junit: $env_dir/junit.xml"
 exit $status
