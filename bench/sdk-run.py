@@ -5,7 +5,7 @@ names. Not part of the test suite: it needs the SDK, which is not shipped.
 
   pip install "pydantic>=2" orjson annotated-types httpx tenacity tqdm zstandard pandas
   # nixtla and utilsforecast sources on SDK_PATH (with dist-info folders giving their versions)
-  node host.mjs &   # the http-server guide's host on port 8099, account key "key-1"
+  node tools/sdk-suite/host.mjs &   # the http-server guide's host on port 8099, account key "key-1" (after npm run build)
   SDK_PATH=/tmp/sdk python3 bench/sdk-run.py
 """
 import os, sys

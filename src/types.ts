@@ -279,6 +279,14 @@ export interface HistoricInput extends ModelSpec {
   readonly featureContributions: boolean;
   /** As in {@link ForecastInput.missing}: filled points, which the calibration of the intervals skips. */
   readonly missing?: Uint8Array;
+  /**
+   * A series shorter than inputSize + horizon (but longer than horizon) gets
+   * one window, its last horizon points forecast from the points before them,
+   * instead of being refused (default false). The API sets it on the hosted
+   * API's SDK's in-sample routes (POST /v2/anomaly_detection and
+   * cross-validation with `full_history`).
+   */
+  readonly shortSeriesWindow?: boolean;
 }
 
 /**

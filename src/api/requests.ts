@@ -22,7 +22,7 @@ import type {
 import { anomalyMinimumLength, anomalyWindowCount, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
 import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index.js";
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
-import { historicWindowCount } from "../historic/index.js";
+import { historicWindowCount, historicWindowsWithShort } from "../historic/index.js";
 import { defaultModel, isModelName, modelParams, MODELS } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
@@ -158,6 +158,8 @@ export interface ValidatedHistoricBody extends Infer<typeof CORE_REQUEST_SCHEMAS
   missing?: Uint8Array | null;
   /** As in {@link ValidatedForecastBody.featureGroups}. */
   featureGroups?: FeatureGroup[];
+  /** Set by `validateEndpointBody`'s `shortSeriesWindow` option (the SDK's in-sample routes): see `HistoricInput.shortSeriesWindow`. */
+  shortSeriesWindow?: boolean;
 }
 
 /**
@@ -470,14 +472,17 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
  * `core: true` accepts quarterly and yearly freq aliases as the core functions do. Null and
  * NaN in `series.y` are missing values of a forecast, an anomaly detection or a historic
  * forecast (`missingObservations`, filled by `fillMissing`, marked in `missing`);
- * `missingValues: true` reads them so for a fine-tune body too. The forms
- * dataframe SDKs send are read first (see `sdkBodyForms`).
+ * `missingValues: true` reads them so for a fine-tune body too.
+ * `shortSeriesWindow: true` (historic bodies of the SDK's in-sample routes)
+ * lets a series shorter than inputSize + horizon have one window (see
+ * `HistoricInput.shortSeriesWindow`). The forms dataframe SDKs send are read
+ * first (see `sdkBodyForms`).
  * @category API rules
  */
 export function validateEndpointBody<E extends ApiEndpoint>(
   endpoint: E,
   body: unknown,
-  options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean },
+  options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean; readonly shortSeriesWindow?: boolean },
 ): ValidatedBodies[E] {
   const gaps = endpoint === "forecast" || endpoint === "anomaly" || endpoint === "historic" || options.missingValues === true ? missingObservations(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body) : { raw: body, missing: null };
   const forms = sdkBodyForms(gaps.raw, options.core ? CORE_FREQS : API_FREQS);
@@ -498,6 +503,7 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   if (gaps.missing !== null) v.missing = fillValidatedGaps(v.series as ValidatedSeries, gaps.missing);
   if (categorical.groups !== null) v.featureGroups = categorical.groups;
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
+  if (endpoint === "historic" && options.shortSeriesWindow === true) v.shortSeriesWindow = true;
   // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly to 5-minute data, and of
   // per-minute data beyond 48 steps, default to the high-frequency model, where it was measured to win.
   if (endpoint === "forecast" && !v.modelGiven && typeof v.freq === "string") v.model = defaultModel(v.freq, typeof v.h === "number" ? v.h : undefined);
@@ -764,10 +770,25 @@ export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWe
   );
 }
 
-/** The historic forecast needs one window per series: at least inputSize + horizon points (`historicWindowCount` > 0). */
-function historicLengthRules(sizes: readonly number[], model: ModelName, freq: Freq, out: ErrorItem[]): void {
+/**
+ * The historic forecast needs one window per series: at least inputSize + horizon points (`historicWindowCount` > 0),
+ * or, on the SDK's in-sample routes (`shortSeries`), more than horizon points (`historicWindowsWithShort` > 0),
+ * with the hosted API's words for that minimum.
+ */
+function historicLengthRules(sizes: readonly number[], model: ModelName, freq: Freq, shortSeries: boolean, out: ErrorItem[]): void {
   const { inputSize, horizon } = modelParams(model, freq);
   sizes.forEach((n, i) => {
+    if (shortSeries) {
+      if (historicWindowsWithShort(n, inputSize, horizon) > 0) return;
+      out.push(
+        valueError(
+          ["body", "series", "sizes", i],
+          `series ${i} has ${n} observation(s); Minimum required ${horizon + 1} samples for computing prediction intervals and in-sample values: the in-sample forecast of ${model} at freq ${freq} fits the last horizon (${horizon}) points from at least one point before them`,
+          n,
+        ),
+      );
+      return;
+    }
     if (historicWindowCount(n, inputSize, horizon) > 0) return;
     out.push(
       valueError(
@@ -786,7 +807,8 @@ function historicLengthRules(sizes: readonly number[], model: ModelName, freq: F
 export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: FinetunedWeights | null): HistoricInput {
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
-  historicLengthRules(b.series.sizes, spec.model, spec.freq, out);
+  const shortSeries = b.shortSeriesWindow === true;
+  historicLengthRules(b.series.sizes, spec.model, spec.freq, shortSeries, out);
   return finish(
     {
       ...spec,
@@ -795,6 +817,7 @@ export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: Finetuned
       cleanExFirst: b.clean_ex_first,
       featureContributions: b.feature_contributions,
       ...(b.missing !== undefined && b.missing !== null ? { missing: b.missing } : {}),
+      ...(shortSeries ? { shortSeriesWindow: true } : {}),
     },
     out,
   );

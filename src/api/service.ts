@@ -439,7 +439,8 @@ export function createService(options: ServiceOptions): ForecastService {
    * Validates the body of an endpoint (422 on the spot) and resolves its
    * fine-tuned model; the returned work runs the endpoint, now (sync routes)
    * or later (async jobs). `extend` adds fields to the answer from the
-   * validated body.
+   * validated body; `sdkInSample` marks the SDK's in-sample routes, where a
+   * short series has one window (`HistoricInput.shortSeriesWindow`).
    */
   const endpointWork = async <E extends "forecast" | "anomaly" | "historic">(
     endpoint: E,
@@ -447,8 +448,9 @@ export function createService(options: ServiceOptions): ForecastService {
     raw: unknown,
     extend?: (value: Record<string, unknown>, b: ValidatedBodies[E]) => Record<string, unknown>,
     missingValues = false,
+    sdkInSample = false,
   ): Promise<PreparedWork> => {
-    const b = validateEndpointBody(endpoint, raw, { core: coreFreqs, limits, missingValues });
+    const b = validateEndpointBody(endpoint, raw, { core: coreFreqs, limits, missingValues, shortSeriesWindow: sdkInSample });
     const finetuned = await resolveFinetuned(accountId, b.finetuned_model_id);
     // the typed request now: its rules (a series too short) are 422 items on the spot, also for async jobs
     const request = endpointRequest(endpoint, b, finetuned);
@@ -480,7 +482,7 @@ export function createService(options: ServiceOptions): ForecastService {
     if (isJsonObject(raw) && ownProperty(raw, "full_history") === true) {
       // The SDK's add_history: "the server derives the horizon and number of windows", i.e. the historic forecast.
       const { h: _h, n_windows: _n, step_size: _s, refit: _r, X_future: _xf, full_history: _f, hist_exog: _he, ...rest } = raw;
-      return endpointWork("historic", accountId, rest, (value, b) => ({ idxs: tailRowIndices(b.series.sizes, value.sizes as number[]), ...value }));
+      return endpointWork("historic", accountId, rest, (value, b) => ({ idxs: tailRowIndices(b.series.sizes, value.sizes as number[]), ...value }), false, true);
     }
     const { shape, errors: shapeErrors } = crossValidationShape(raw);
     if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
@@ -635,6 +637,7 @@ export function createService(options: ServiceOptions): ForecastService {
             ...value,
             anomaly: observedOnly(historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number), b, value.sizes as number[]),
           }),
+          true,
           true,
         ).catch((e: unknown) => {
           throw mapped.scalarLevel && e instanceof ValidationError ? new ValidationError(scalarLevelItems(e.detail)) : e;

@@ -34,6 +34,31 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
 }
 
 /**
+ * Windows of a series in a historic forecast that may take a short series
+ * (`HistoricInput.shortSeriesWindow`): {@link historicWindowCount} full-context
+ * windows, and for a series too short for one (length < inputSize + horizon)
+ * but longer than the horizon, one window: its last `horizon` points,
+ * forecast from the length − horizon points before them. 0 when length ≤ horizon.
+ * It is the hosted API's dataframe SDK's own in-sample rule (at least one
+ * window per series, the full-context count when there is one).
+ *
+ * @throws RangeError as {@link historicWindowCount}
+ *
+ * @example
+ * ```ts
+ * historicWindowCount(92, 96, 14); // => 0
+ * historicWindowsWithShort(92, 96, 14); // => 1
+ * historicWindowsWithShort(130, 96, 14); // => 2
+ * historicWindowsWithShort(14, 96, 14); // => 0
+ * ```
+ * @category Historic forecasts
+ */
+export function historicWindowsWithShort(length: number, inputSize: number, horizon: number): number {
+  const full = historicWindowCount(length, inputSize, horizon);
+  return full > 0 ? full : length > horizon ? 1 : 0;
+}
+
+/**
  * The historic forecast of POST /v2/historic_forecast (deprecated route).
  *
  * For each series of length n, with inputSize and horizon from
@@ -69,8 +94,14 @@ export function historicWindowCount(length: number, inputSize: number, horizon: 
  *
  * Cost: one forecast call over Σ W_i windows plus O(n·p²) for the regression.
  *
- * @throws RangeError for a series shorter than inputSize + horizon, stating
- *   that minimum (the API reports every such series as a 422 item first)
+ * With `shortSeriesWindow` (the SDK's in-sample routes), a series shorter than
+ * inputSize + horizon but longer than horizon has one window, its last
+ * `horizon` points, forecast from all the points before them
+ * ({@link historicWindowsWithShort}); without it, such a series is refused.
+ *
+ * @throws RangeError for a series shorter than inputSize + horizon (without
+ *   `shortSeriesWindow`) or not longer than horizon (with it), stating that
+ *   minimum (the API reports every such series as a 422 item first)
  *
  * @example
  * ```ts
@@ -95,10 +126,11 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
   let totalWindows = 0;
   for (let i = 0; i < seriesCount; i++) {
     const n = series.sizes[i] as number;
-    windows[i] = historicWindowCount(n, inputSize, horizon);
+    windows[i] = request.shortSeriesWindow === true ? historicWindowsWithShort(n, inputSize, horizon) : historicWindowCount(n, inputSize, horizon);
     totalWindows += windows[i] as number;
     if (windows[i] === 0) {
-      throw new RangeError(`runHistoricForecast: series ${i} has ${n} observation(s), fewer than inputSize + horizon = ${inputSize} + ${horizon} = ${inputSize + horizon}`);
+      const minimum = request.shortSeriesWindow === true ? `more than horizon = ${horizon}` : `inputSize + horizon = ${inputSize} + ${horizon} = ${inputSize + horizon}`;
+      throw new RangeError(`runHistoricForecast: series ${i} has ${n} observation(s), fewer than ${minimum}`);
     }
   }
 
@@ -123,7 +155,8 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
     const count = windows[i] as number;
     for (let w = count; w >= 1; w--) {
       const from = start + n - w * horizon;
-      contexts[window++] = modelSeries.y.subarray(from - inputSize, from);
+      // a short series' one window reads every point before it (fewer than inputSize)
+      contexts[window++] = modelSeries.y.subarray(Math.max(start, from - inputSize), from);
       for (let k = 0; k < horizon; k++) {
         rows[row] = from + k;
         origins[row] = from - 1;

@@ -14,8 +14,9 @@ import { UNLIMITED, validateEndpointBody } from "../../src/api/requests.js";
 /** true when A and B are the same type (mutual assignability of the exact shapes). */
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Holds<T extends true> = T;
-// the validator's own flags: modelGiven, missing (the filled points, only when y had null or NaN) and featureGroups (only with categorical features)
-type WithoutFlag<T> = { readonly [K in keyof T as K extends "modelGiven" | "missing" | "featureGroups" ? never : K]: T[K] };
+// the validator's own flags: modelGiven, missing (the filled points, only when y had null or NaN), featureGroups (only with categorical features)
+// and shortSeriesWindow (historic bodies of the SDK's in-sample routes)
+type WithoutFlag<T> = { readonly [K in keyof T as K extends "modelGiven" | "missing" | "featureGroups" | "shortSeriesWindow" ? never : K]: T[K] };
 type Plain<T> = { readonly [K in keyof T]: T[K] };
 
 export type Checks = [

@@ -364,10 +364,11 @@ describe("async forecasts and cross-validation", () => {
     expect((await post("/v2/cross_validation/async", { ...cvBody, n_windows: 500 })).status).toBe(422);
   });
 
-  it("a series too short for the historic forecast (add_history) is a 422 at submission, as on the sync route, not a failed job", async () => {
+  it("a series too short for the in-sample forecast (add_history) is a 422 at submission, as on the sync route, not a failed job", async () => {
     const s = testService();
     const post = (path: string, body: unknown) => s.handle({ method: "POST", path, headers: bearer(KEY_A), body });
-    const short = { ...cvBody, series: { y: y.slice(0, 30), sizes: [30] }, full_history: true };
+    // at most the horizon (18 months): shorter series get one window on this route (sdk-short-series.test.ts)
+    const short = { ...cvBody, series: { y: y.slice(0, 18), sizes: [18] }, full_history: true };
     const sync = await post("/v2/cross_validation", short);
     const submitted = await post("/v2/cross_validation/async", short);
     expect(sync.status).toBe(422);
