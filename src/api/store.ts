@@ -253,11 +253,6 @@ export function createMemoryStore(): ServiceStore {
   let expiryHead = 0;
   const pendingLoad = new Map<string, { jobs: number; values: number }>();
   const models = new Map<string, Map<string, StoredFinetunedModel>>();
-  const spent = new Map<string, number>();
-  // reservations per account: tokens and the time they lapse (Infinity: held until settled)
-  const reservations = new Map<string, Map<string, { tokens: number; until: number }>>();
-  // Only the latest minute and month of each account are kept: memory stays one entry per account.
-  const calls = new Map<string, { minute: string; minuteCount: number; month: string; monthCount: number }>();
   const accountModels = (accountId: string): Map<string, StoredFinetunedModel> => {
     let m = models.get(accountId);
     if (m === undefined) {
@@ -288,16 +283,6 @@ export function createMemoryStore(): ServiceStore {
     load.values += sign * (job.values ?? 0);
     if (load.jobs <= 0) pendingLoad.delete(job.accountId);
     else pendingLoad.set(job.accountId, load);
-  };
-  /** An account's live reservations (lapsed ones removed) and the tokens they hold. */
-  const held = (accountId: string, nowMs: number): { live: Map<string, { tokens: number; until: number }>; tokens: number } => {
-    const live = reservations.get(accountId) ?? new Map<string, { tokens: number; until: number }>();
-    let tokens = 0;
-    for (const [id, r] of live) {
-      if (r.until <= nowMs) live.delete(id);
-      else tokens += r.tokens;
-    }
-    return { live, tokens };
   };
   return {
     getJob: async (jobId, nowMs) => {
@@ -338,6 +323,28 @@ export function createMemoryStore(): ServiceStore {
       return "ok";
     },
     deleteModel: async (accountId, modelId) => models.get(accountId)?.delete(modelId) ?? false,
+    ...memoryTokens(),
+  };
+}
+
+/** The tokens and call counts of `createMemoryStore`: spent tokens, reservations, and each account's latest minute and month of calls. */
+function memoryTokens(): Pick<ServiceStore, "spentTokens" | "chargeTokens" | "reserveTokens" | "renewReservation" | "settleTokens" | "countCall" | "callCounts"> {
+  const spent = new Map<string, number>();
+  // reservations per account: tokens and the time they lapse (Infinity: held until settled)
+  const reservations = new Map<string, Map<string, { tokens: number; until: number }>>();
+  // Only the latest minute and month of each account are kept: memory stays one entry per account.
+  const calls = new Map<string, { minute: string; minuteCount: number; month: string; monthCount: number }>();
+  /** An account's live reservations (lapsed ones removed) and the tokens they hold. */
+  const held = (accountId: string, nowMs: number): { live: Map<string, { tokens: number; until: number }>; tokens: number } => {
+    const live = reservations.get(accountId) ?? new Map<string, { tokens: number; until: number }>();
+    let tokens = 0;
+    for (const [id, r] of live) {
+      if (r.until <= nowMs) live.delete(id);
+      else tokens += r.tokens;
+    }
+    return { live, tokens };
+  };
+  return {
     spentTokens: async (accountId) => spent.get(accountId) ?? 0,
     chargeTokens: async (accountId, tokens) => {
       spent.set(accountId, (spent.get(accountId) ?? 0) + tokens);
