@@ -5,7 +5,7 @@
  * that need them (key, credits, body).
  * @module
  */
-import type { FinetunedWeights } from "../types.js";
+import type { FinetunedWeights, ModelFreq } from "../types.js";
 import { bearerToken, findAccountByKey, headerValue, keyIndex, type KeyEntry, type KeyIndex } from "./auth.js";
 import { BodyDecodeError, CONTENT_ENCODINGS, decodeContent } from "./encoding.js";
 import { runEndpoint } from "./entry-points.js";
@@ -55,7 +55,7 @@ export interface ServiceContext {
   /** Whether bodies may use the core functions' frequencies (quarterly, yearly). */
   readonly coreFreqs: boolean;
   /** The frequency classes bodies and `GET /model_params` accept. */
-  readonly freqClasses: typeof API_FREQS | typeof CORE_FREQS;
+  readonly freqClasses: readonly ModelFreq[];
   /** Called after an async route stored a pending job. */
   readonly onJobSubmitted: ServiceOptions["onJobSubmitted"];
   /** Reservations made so far by this service (the counter of `reservationId`). */
