@@ -15,6 +15,7 @@ import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
 import { canonicalModelName } from "./model-aliases.js";
 import { notFoundModel, warningHeader } from "./responses.js";
 import { endpointWork, prepareWork, runFinetune, validateFinetune, type PreparedWork, type WorkOutcome } from "./route-work.js";
+import type { ValidatedBodies } from "./requests.js";
 import type { ForecastResult } from "./results.js";
 import { ErrorCollector, INVALID, validateAgainst } from "./schema-validator.js";
 import { MODEL_ID_PATTERN } from "./schemas.js";
@@ -112,7 +113,7 @@ function observedOnly(flags: boolean[], b: { readonly series: { readonly sizes: 
 export async function anomalyHistoricHandler({ ctx, account, request }: AccountCall): Promise<PaidWork> {
   const mapped = historicAnomalyBody(readModelBody(ctx, request));
   if (mapped.errors.length > 0) throw new ValidationError(mapped.errors);
-  const flagged = (value: Record<string, unknown>, b: Parameters<NonNullable<Parameters<typeof endpointWork<"historic">>[4]>>[1]): Record<string, unknown> => ({
+  const flagged = (value: Record<string, unknown>, b: ValidatedBodies["historic"]): Record<string, unknown> => ({
     ...value,
     anomaly: observedOnly(historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number), b, value.sizes as number[]),
   });
