@@ -89,6 +89,7 @@ export { seriesCalibratedScores, univariateAnomalyFlags, multivariateAccumulated
 // Fine-tune losses.
 export {
   getLoss,
+  LOSSES,
   finetuneLossNames,
   maeLoss,
   mseLoss,

@@ -6,12 +6,14 @@
  * @module
  */
 
+import type { LossName } from "./losses/losses.js";
 import type { ProgressCallback } from "./progress.js";
 
 /**
  * The six frequency classes the network's tables know (season length and
  * native horizon): hourly (and every sub-daily step), daily, weekly, monthly,
- * quarterly, yearly. See `parseFreq` for how a frequency maps to its class.
+ * quarterly, yearly; the keys of the frequencies table (`FREQUENCIES`). See
+ * `parseFreq` for how a frequency maps to its class.
  * @category Types
  */
 export type ModelFreq = "H" | "D" | "W" | "M" | "Q" | "Y";
@@ -59,11 +61,7 @@ export type Freq = ModelFreq | SubDailyFreq | CalendarFreq;
  */
 export type ModelName = "forecastmodel-1" | "forecastmodel-1-long-horizon" | "forecastmodel-2.1" | "forecastmodel-1-high-frequency";
 
-/**
- * Fine-tune losses.
- * @category Types
- */
-export type LossName = "default" | "mae" | "mse" | "rmse" | "mape" | "smape" | "poisson";
+export type { LossName } from "./losses/losses.js";
 
 /**
  * Fine-tune depth: 1 opens only the output end of the network, 5 the whole model.

@@ -5,7 +5,7 @@
  * thresholds.
  * @module
  */
-import { crossValidate, latestWindowForecasts, type CrossValidationForecasterFactory } from "../cv/index.js";
+import { crossValidate, latestWindowForecasts, plannedWindowCount, type CrossValidationForecasterFactory, type WindowPlan } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
 import { SEASONAL_JUDGE_WINDOW, JudgeWindows, judgeLag } from "./seasonal-judge.js";
@@ -71,6 +71,25 @@ export function anomalyWindowCount(detectionSize: number, h: number, stepSize: n
   checkPositiveInteger(h, "anomalyWindowCount: h");
   checkPositiveInteger(stepSize, "anomalyWindowCount: stepSize");
   return 1 + Math.ceil(Math.max(0, detectionSize + anomalyCalibrationSize(detectionSize) - h) / Math.min(stepSize, h));
+}
+
+/**
+ * The windows of online anomaly detection, as `detectAnomalies` runs them and
+ * the API's work budget counts them: length h, one every `stepSize` points,
+ * {@link anomalyWindowCount} at most, each after at least
+ * {@link ANOMALY_MIN_CONTEXT} point(s) (a series gets `plannedWindowCount`
+ * of them).
+ *
+ * @throws RangeError when an argument is not an integer >= 1.
+ *
+ * @example
+ * ```ts
+ * anomalyWindowPlan(48, 24, 24); // => { h: 24, stepSize: 24, windows: 14, minContext: 1 }
+ * ```
+ * @category Anomaly detection
+ */
+export function anomalyWindowPlan(detectionSize: number, h: number, stepSize: number): WindowPlan {
+  return { h, stepSize, windows: anomalyWindowCount(detectionSize, h, stepSize), minContext: ANOMALY_MIN_CONTEXT };
 }
 
 /**
@@ -194,12 +213,11 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const modelSeries: SeriesData = exogenous.modelSeries;
 
   // 2. Rolling-origin forecasts.
-  const windows = anomalyWindowCount(detectionSize, h, stepSize);
+  const windowPlan = anomalyWindowPlan(detectionSize, h, stepSize);
   const earliestCutoffs = new Int32Array(seriesCount);
   for (let i = 0; i < seriesCount; i++) {
     const n = sizes[i] as number;
-    const fit = Math.min(windows, Math.floor((n - ANOMALY_MIN_CONTEXT - h) / stepSize) + 1);
-    earliestCutoffs[i] = n - h - (fit - 1) * stepSize;
+    earliestCutoffs[i] = n - h - (plannedWindowCount(windowPlan, n) - 1) * stepSize;
   }
   // Fine-tune work: steps × series for every tuning (one per window with refit);
   // the notes come from the first preparation.
@@ -228,7 +246,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   } else {
     forecaster = withSpread(prepare(earliestCutoffs));
   }
-  const cv = crossValidate(forecaster, modelSeries, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT, spread: true, ...windowProgress(request.onProgress) });
+  const cv = crossValidate(forecaster, modelSeries, { ...windowPlan, spread: true, ...windowProgress(request.onProgress) });
 
   // One forecast per point (latest cutoff wins) and its origin, for the exogenous phase.
   const total = series.y.length;
@@ -399,7 +417,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
       let rescored: readonly number[] | undefined;
       if (request.multivariate) {
         // the model reads the series together: forecast every window again
-        run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { h, stepSize, windows, minContext: ANOMALY_MIN_CONTEXT, spread: true, ...windowProgress(request.onProgress) });
+        run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { ...windowPlan, spread: true, ...windowProgress(request.onProgress) });
       } else {
         // only the windows after a spike see it: forecast those again, in one batch (each window's
         // forecast depends on its own context only, so the others keep their bits)

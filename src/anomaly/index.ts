@@ -22,6 +22,7 @@ export {
   ANOMALY_MIN_CONTEXT,
   anomalyMinimumLength,
   anomalyWindowCount,
+  anomalyWindowPlan,
   detectAnomalies,
 } from "./detect.js";
 export { SEASONAL_JUDGE_WINDOW, SEASONAL_JUDGE_SD_FLOOR, judgeLag, levelJudge, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";

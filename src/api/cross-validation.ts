@@ -89,7 +89,7 @@ export function crossValidationWindowBody(
   const sizes: number[] = [];
   const origins: number[] = [];
   const X = series.X ?? [];
-  const hist = new Set(Array.isArray(ownProperty(raw, "hist_exog")) ? (ownProperty(raw, "hist_exog") as number[]) : []);
+  const future = futureFeatures(raw, X.length);
   const Xs: number[][] = X.map(() => []);
   const Xf: number[][] = X.map(() => []);
   const errors: ErrorItem[] = [];
@@ -106,7 +106,7 @@ export function crossValidationWindowBody(
     sizes.push(origin);
     X.forEach((x, f) => {
       for (let t = 0; t < origin; t++) Xs[f]!.push(x[start + t] as number);
-      if (!hist.has(f)) for (let t = origin; t < origin + h; t++) Xf[f]!.push(x[start + t] as number);
+      if (future[f]) for (let t = origin; t < origin + h; t++) Xf[f]!.push(x[start + t] as number);
     });
     start += n;
   });

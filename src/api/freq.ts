@@ -7,10 +7,9 @@
  * @module
  */
 import { freqRefusal, parseFreq } from "../series/freq.js";
+import { FREQ_ANCHORS, FREQUENCIES, MODEL_FREQS } from "../series/frequencies.js";
 import type { Freq, ModelFreq } from "../types.js";
 
-/** The six classes, shortest period first: the order of the accepted lists and the pattern. */
-const CLASS_ORDER: readonly ModelFreq[] = ["H", "D", "W", "M", "Q", "Y"];
 
 /**
  * The model frequency letter of an alias of exactly one of the six classes'
@@ -67,15 +66,7 @@ export function readFreq(alias: string, freqs: readonly string[]): Freq | null {
  * @category API rules
  */
 export function acceptedFreqAliases(freqs: readonly ModelFreq[]): string {
-  const shown: Record<ModelFreq, string> = {
-    H: "H (or h)",
-    D: "D",
-    W: "W (or W-SUN, W-MON, …)",
-    M: "M (or MS, ME)",
-    Q: "Q (or QS, QE, QS-DEC, …)",
-    Y: "Y (or YS, YE, A, AS, YS-DEC, …)",
-  };
-  return CLASS_ORDER.filter((f) => freqs.includes(f)).map((f) => shown[f]).join(", ");
+  return MODEL_FREQS.filter((f) => freqs.includes(f)).map((f) => FREQUENCIES[f].shown).join(", ");
 }
 
 /**
@@ -95,7 +86,6 @@ export function acceptedFreqText(freqs: readonly ModelFreq[]): string {
   return `${calendar}, and sub-daily steps <k>s (or <k>S), <k>min (or <k>T), <k>h (or <k>H), k ≥ 1, that divide a day evenly (s, 30s, min, 5min, 15min, 30min, 2h, 6h, 12h, …)`;
 }
 
-const CLASS_WORDS: Readonly<Record<ModelFreq, string>> = { H: "sub-daily", D: "daily", W: "weekly", M: "monthly", Q: "quarterly", Y: "yearly" };
 
 /**
  * Why `value` is not a frequency accepted among the classes `freqs`, one
@@ -113,7 +103,7 @@ export function freqRefusalAmong(value: unknown, freqs: readonly string[]): stri
   const info = parseFreq(value);
   if (info === null) return freqRefusal(value) ?? `'${value}' is not a frequency alias`;
   if (freqs.includes(info.modelFreq)) return `'${value}' is accepted`;
-  return `'${value}' is ${CLASS_WORDS[info.modelFreq]}, which only the core functions accept`;
+  return `'${value}' is ${FREQUENCIES[info.modelFreq].words}, which only the core functions accept`;
 }
 
 /**
@@ -129,14 +119,14 @@ export function freqRefusalAmong(value: unknown, freqs: readonly string[]): stri
  * @category API rules
  */
 export function freqPattern(freqs: readonly ModelFreq[]): string {
-  const months = "(?:-(?:JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC))?";
-  const parts: Record<ModelFreq, string> = {
-    H: "[0-9]*(?:s|S|min|T|h|H)",
-    D: "D",
-    W: "W(?:-(?:MON|TUE|WED|THU|FRI|SAT|SUN))?",
-    M: "M|MS|ME",
-    Q: `(?:Q|QS|QE)${months}`,
-    Y: `(?:Y|YS|YE|A|AS)${months}`,
-  };
-  return `^(?:${CLASS_ORDER.filter((f) => freqs.includes(f)).map((f) => parts[f]).join("|")})$`;
+  return `^(?:${MODEL_FREQS.filter((f) => freqs.includes(f)).map(aliasPattern).join("|")})$`;
+}
+
+/** The pattern of one class's aliases: its bases, each optionally anchored; any `<k>` and sub-daily unit for `H`. */
+function aliasPattern(freq: ModelFreq): string {
+  const aliases = FREQUENCIES[freq].aliases;
+  if (aliases === null) return "[0-9]*(?:s|S|min|T|h|H)";
+  if (aliases.anchor === null) return aliases.bases.join("|");
+  const bases = aliases.bases.length === 1 ? (aliases.bases[0] as string) : `(?:${aliases.bases.join("|")})`;
+  return `${bases}(?:-(?:${FREQ_ANCHORS[aliases.anchor].join("|")}))?`;
 }

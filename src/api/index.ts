@@ -30,7 +30,8 @@ export type { ApiPipelines } from "./pipelines.js";
 export type { JobTask, JobLimits } from "./jobs.js";
 export { forecastResultJson, anomalyResultJson, finetuneResultJson, countTokens } from "./results.js";
 export type { TokenCounts, TokenSource, ForecastResult, AnomalyResult, HistoricResult, FinetuneResult } from "./results.js";
-export { openApiDocument, API_VERSION } from "./openapi.js";
+export { API_VERSION } from "./openapi.js";
+export { openApiDocument } from "./routes.js";
 export { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords } from "./records.js";
 export type {
   AnomalyRecord,

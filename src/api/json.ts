@@ -36,6 +36,59 @@ function isHex(c: number): boolean {
   return isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 }
 
+/** Scans a JSON string whose quote is at `start`: the index after its closing quote, or its syntax error. */
+function scanString(text: string, start: number): number | JsonSyntaxError {
+  const n = text.length;
+  let i = start + 1;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i + 1;
+    if (c === 0x5c) {
+      const e = text.charCodeAt(i + 1);
+      if (e === 0x75) {
+        for (let k = 2; k < 6; k++) {
+          if (!isHex(text.charCodeAt(i + k))) return { position: i, message: "Invalid \\uXXXX escape" };
+        }
+        i += 6;
+        continue;
+      }
+      if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+        i += 2;
+        continue;
+      }
+      if (i + 1 >= n) return { position: start, message: "Unterminated string starting at" };
+      return { position: i, message: "Invalid \\escape" };
+    }
+    if (c < 0x20) return { position: i, message: "Invalid control character at" };
+    i++;
+  }
+  return { position: start, message: "Unterminated string starting at" };
+}
+
+/** Scans a JSON number at `i`: the index after it, or -1 when no number starts there. */
+function scanNumber(text: string, i: number): number {
+  let j = i;
+  if (text.charCodeAt(j) === 0x2d) j++;
+  if (text.charCodeAt(j) === 0x30) j++;
+  else if (isDigit(text.charCodeAt(j))) while (isDigit(text.charCodeAt(j))) j++;
+  else return -1;
+  if (text.charCodeAt(j) === 0x2e && isDigit(text.charCodeAt(j + 1))) {
+    j++;
+    while (isDigit(text.charCodeAt(j))) j++;
+  }
+  const e = text.charCodeAt(j);
+  if (e === 0x65 || e === 0x45) {
+    let k = j + 1;
+    const s = text.charCodeAt(k);
+    if (s === 0x2b || s === 0x2d) k++;
+    if (isDigit(text.charCodeAt(k))) {
+      while (isDigit(text.charCodeAt(k))) k++;
+      j = k;
+    }
+  }
+  return j;
+}
+
 /**
  * Finds the first syntax error of a JSON text (RFC 8259) with the message
  * Python's `json.loads` would give ("Expecting value", "Expecting ',' delimiter",
@@ -49,61 +102,6 @@ export function locateJsonError(text: string): JsonSyntaxError | null {
   let i = 0;
   const skip = (): void => {
     while (i < n && isWs(text.charCodeAt(i))) i++;
-  };
-  // Scans a string starting at the quote at i; returns an error or null (i moves past the closing quote).
-  const scanString = (): JsonSyntaxError | null => {
-    const start = i;
-    i++;
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 0x22) {
-        i++;
-        return null;
-      }
-      if (c === 0x5c) {
-        const e = text.charCodeAt(i + 1);
-        if (e === 0x75) {
-          for (let k = 2; k < 6; k++) {
-            if (!isHex(text.charCodeAt(i + k))) return { position: i, message: "Invalid \\uXXXX escape" };
-          }
-          i += 6;
-          continue;
-        }
-        if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
-          i += 2;
-          continue;
-        }
-        if (i + 1 >= n) return { position: start, message: "Unterminated string starting at" };
-        return { position: i, message: "Invalid \\escape" };
-      }
-      if (c < 0x20) return { position: i, message: "Invalid control character at" };
-      i++;
-    }
-    return { position: start, message: "Unterminated string starting at" };
-  };
-  // Scans a number at i; returns false when no number starts here.
-  const scanNumber = (): boolean => {
-    let j = i;
-    if (text.charCodeAt(j) === 0x2d) j++;
-    if (text.charCodeAt(j) === 0x30) j++;
-    else if (isDigit(text.charCodeAt(j))) while (isDigit(text.charCodeAt(j))) j++;
-    else return false;
-    if (text.charCodeAt(j) === 0x2e && isDigit(text.charCodeAt(j + 1))) {
-      j++;
-      while (isDigit(text.charCodeAt(j))) j++;
-    }
-    const e = text.charCodeAt(j);
-    if (e === 0x65 || e === 0x45) {
-      let k = j + 1;
-      const s = text.charCodeAt(k);
-      if (s === 0x2b || s === 0x2d) k++;
-      if (isDigit(text.charCodeAt(k))) {
-        while (isDigit(text.charCodeAt(k))) k++;
-        j = k;
-      }
-    }
-    i = j;
-    return true;
   };
   // state: 0 = expect a value, 1 = after a value, 2 = expect an object key
   let state = 0;
@@ -136,22 +134,28 @@ export function locateJsonError(text: string): JsonSyntaxError | null {
         continue;
       }
       if (c === 0x22) {
-        const err = scanString();
-        if (err !== null) return err;
+        const end = scanString(text, i);
+        if (typeof end !== "number") return end;
+        i = end;
         state = 1;
         continue;
       }
       if (text.startsWith("true", i)) i += 4;
       else if (text.startsWith("false", i)) i += 5;
       else if (text.startsWith("null", i)) i += 4;
-      else if (!scanNumber()) return { position: i, message: "Expecting value" };
+      else {
+        const end = scanNumber(text, i);
+        if (end < 0) return { position: i, message: "Expecting value" };
+        i = end;
+      }
       state = 1;
       continue;
     }
     if (state === 2) {
       if (text.charCodeAt(i) !== 0x22) return { position: i, message: "Expecting property name enclosed in double quotes" };
-      const err = scanString();
-      if (err !== null) return err;
+      const end = scanString(text, i);
+      if (typeof end !== "number") return end;
+      i = end;
       skip();
       if (text.charCodeAt(i) !== 0x3a) return { position: i, message: "Expecting ':' delimiter" };
       i++;

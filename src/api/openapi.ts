@@ -1,27 +1,10 @@
 /**
- * GET /openapi.json: the OpenAPI 3.1 description, generated from the same
- * schemas that validate requests.
+ * GET /openapi.json: the OpenAPI 3.1 description, built from the route
+ * table (src/api/routes.ts) and the same schemas that validate requests.
  * @module
  */
-import { MODEL_NAMES } from "../model/config.js";
-import { freqPattern } from "./freq.js";
 import { toJsonSchema, type ApiObjectSchema } from "./schema-validator.js";
-import {
-  ANOMALY_RESPONSE_SCHEMA,
-  API_ERROR_SCHEMA,
-  API_FREQS,
-  API_REQUEST_SCHEMAS,
-  ASYNC_JOB_RESPONSE_SCHEMA,
-  DETAIL_MESSAGE_SCHEMA,
-  FINETUNE_RESPONSE_SCHEMA,
-  FINETUNED_MODEL_LIST_SCHEMA,
-  FINETUNED_MODEL_SCHEMA,
-  FORECAST_RESPONSE_SCHEMA,
-  JOB_STATUS_SCHEMA,
-  LEGACY_REQUEST_SCHEMA,
-  LEGACY_RESPONSE_SCHEMA,
-  MODEL_ID_PATTERN,
-} from "./schemas.js";
+import { API_ERROR_SCHEMA, DETAIL_MESSAGE_SCHEMA } from "./schemas.js";
 
 /**
  * Version of the API description (`info.version` of GET /openapi.json).
@@ -92,262 +75,90 @@ function json(ref: Record<string, unknown>, description: string): Record<string,
   return { description, content: { "application/json": { schema: ref } } };
 }
 
-function buildDocument(): Record<string, unknown> {
-  const components: Record<string, unknown> = { ...validationErrorComponents };
+/** A response of an operation: a standard error (401 key, 422 validation, 429 credits), a `detail` text, or a body. */
+export type ResponseDoc =
+  | "key"
+  | "validation"
+  | "credits"
+  | { readonly detail: string }
+  | {
+      readonly description: string;
+      /** The body's schema: a request schema, or a JSON Schema made with `ref` for the schemas it names; none for a body-less answer. */
+      readonly schema?: ApiObjectSchema | ((ref: (s: ApiObjectSchema) => Record<string, unknown>) => Record<string, unknown>);
+    };
+
+/**
+ * How GET /openapi.json describes one route: its operation's id and summary,
+ * path or query parameters, request body (schema and example) and responses
+ * by status.
+ */
+export interface OperationDoc {
+  /** `operationId`. */
+  readonly operationId: string;
+  /** `summary`. */
+  readonly summary: string;
+  /** Parameters of the path or the query, as OpenAPI writes them. */
+  readonly parameters?: readonly Record<string, unknown>[];
+  /** The JSON body: its schema, an example and the example's summary (default "A small request"). */
+  readonly body?: { readonly schema: ApiObjectSchema; readonly example: unknown; readonly exampleSummary?: string };
+  /** Responses by status. */
+  readonly responses: Readonly<Record<string, ResponseDoc>>;
+  /** Whether the route is deprecated. */
+  readonly deprecated?: boolean;
+  /** A route anyone may call (no security scheme). */
+  readonly public?: boolean;
+}
+
+/** What the OpenAPI builder needs of a route. */
+export interface DocumentedRoute {
+  /** HTTP method. */
+  readonly method: string;
+  /** Path, `{name}` for a parameter. */
+  readonly path: string;
+  /** The header its key is read from (`x-api-key` for the older form; else the bearer token). */
+  readonly key: string;
+  /** Its description. */
+  readonly openapi: OperationDoc;
+}
+
+/** One operation: responses rendered after the 200's body schema and the request body, so components keep their order. */
+function operation(route: DocumentedRoute, components: Record<string, unknown>): Record<string, unknown> {
   const ref = (s: ApiObjectSchema): Record<string, unknown> => toJsonSchema(s, components);
-  const e422 = json({ $ref: "#/components/schemas/HTTPValidationError" }, "Validation error");
-  const e401 = json(ref(API_ERROR_SCHEMA), "Missing or unknown API key (code A12)");
-  const e429 = json(ref(API_ERROR_SCHEMA), "No credits left and no payment method (code A21)");
-  const detail = (d: string): Record<string, unknown> => json(ref(DETAIL_MESSAGE_SCHEMA), d);
-  const bearer = [{ HTTPBearer: [] }];
-  const post = (
-    operationId: string,
-    summary: string,
-    request: ApiObjectSchema,
-    example: unknown,
-    response: Record<string, unknown>,
-    extra: Record<string, unknown> = {},
-  ): Record<string, unknown> => ({
-    operationId,
-    summary,
-    security: bearer,
-    requestBody: { required: true, content: { "application/json": { schema: ref(request), examples: { basic: { summary: "A small request", value: example } } } } },
-    responses: { "200": response, "401": e401, "404": detail("A named fine-tuned model does not exist for this account"), "422": e422, "429": e429 },
-    ...extra,
-  });
-  const modelIdParam = {
-    name: "finetuned_model_id",
-    in: "path",
-    required: true,
-    schema: { type: "string", pattern: MODEL_ID_PATTERN },
-    description: "Id of a fine-tuned model of this account.",
+  const response = (r: ResponseDoc): Record<string, unknown> => {
+    if (r === "key") return json(ref(API_ERROR_SCHEMA), "Missing or unknown API key (code A12)");
+    if (r === "credits") return json(ref(API_ERROR_SCHEMA), "No credits left and no payment method (code A21)");
+    if (r === "validation") return json({ $ref: "#/components/schemas/HTTPValidationError" }, "Validation error");
+    if ("detail" in r) return json(ref(DETAIL_MESSAGE_SCHEMA), r.detail);
+    if (r.schema === undefined) return { description: r.description };
+    return json(typeof r.schema === "function" ? r.schema(ref) : ref(r.schema), r.description);
   };
-  const jobIdParam = { name: "job_id", in: "path", required: true, schema: { type: "string" }, description: "Id returned by POST /v2/finetune/async." };
-  const asyncJobResponse = (task: string): Record<string, unknown> => ({
-    type: "object",
-    properties: { job_id: { type: "string", pattern: `^${task}-[0-9a-f]{32}$` } },
-    required: ["job_id"],
-  });
-  const jobGet = (operationId: string, summary: string): Record<string, unknown> => ({
-    operationId,
-    summary,
-    security: bearer,
-    parameters: [jobIdParam],
-    responses: { "200": json(ref(JOB_STATUS_SCHEMA), "Job status record; result is the synchronous route's answer once succeeded"), "401": e401, "404": detail("Unknown job, a job of another task or of another account") },
-  });
-  const paths: Record<string, unknown> = {
-    "/v2/forecast": {
-      post: post("forecast", "Forecast", API_REQUEST_SCHEMAS.forecast, OPENAPI_EXAMPLES.forecast, json(ref(FORECAST_RESPONSE_SCHEMA), "Forecast result; a horizon beyond the model's adds a `warning` header")),
-    },
-    "/v2/online_anomaly_detection": {
-      post: post("online_anomaly_detection", "Online multi-series anomaly detection", API_REQUEST_SCHEMAS.anomaly, OPENAPI_EXAMPLES.anomaly, json(ref(ANOMALY_RESPONSE_SCHEMA), "Anomaly detection result")),
-    },
-    "/v2/historic_forecast": {
-      post: post(
-        "historic_forecast",
-        "Historic (in-sample) forecast",
-        API_REQUEST_SCHEMAS.historic,
-        OPENAPI_EXAMPLES.historic,
-        json(ref(FORECAST_RESPONSE_SCHEMA), "Historic forecast result (response header `deprecation: true`)"),
-        { deprecated: true },
-      ),
-    },
-    "/v2/cross_validation": {
-      post: post(
-        "cross_validation",
-        "Cross-validation: n_windows forecasts of h steps per series from origins step_size apart (the forecast body plus n_windows, step_size, refit)",
-        API_REQUEST_SCHEMAS.forecast,
-        OPENAPI_EXAMPLES.crossValidation,
-        json(
-          {
-            type: "object",
-            properties: {
-              idxs: { type: "array", items: { type: "integer" } },
-              sizes: { type: "array", items: { type: "integer" } },
-              mean: { type: "array", items: { type: "number" } },
-              intervals: { type: ["object", "null"], additionalProperties: { type: "array", items: { type: "number" } } },
-              input_tokens: { type: "integer" },
-              output_tokens: { type: "integer" },
-              finetune_tokens: { type: "integer" },
-            },
-            required: ["idxs", "sizes", "mean", "intervals", "input_tokens", "output_tokens", "finetune_tokens"],
-          },
-          "Forecasts of every window, series after series, oldest window first; idxs are the rows' positions in series.y",
-        ),
-      ),
-    },
-    "/v2/forecast/async": {
-      post: post("forecast_async", "Start a forecast job (the forecast body)", API_REQUEST_SCHEMAS.forecast, OPENAPI_EXAMPLES.forecast, json(asyncJobResponse("fc"), "The job id (fc-…); the job runs later")),
-    },
-    "/v2/cross_validation/async": {
-      post: post("cross_validation_async", "Start a cross-validation job (the cross-validation body)", API_REQUEST_SCHEMAS.forecast, OPENAPI_EXAMPLES.crossValidation, json(asyncJobResponse("cv"), "The job id (cv-…); the job runs later")),
-    },
-    "/v2/forecast/jobs/{job_id}": { get: jobGet("get_forecast_job", "Get async forecast job status") },
-    "/v2/cross_validation/jobs/{job_id}": { get: jobGet("get_cross_validation_job", "Get async cross-validation job status") },
-    "/v2/async/jobs/{job_id}/cancel": {
-      post: {
-        operationId: "cancel_async_job",
-        summary: "Cancel a pending job of any task (ft-, fc- or cv-)",
-        security: bearer,
-        parameters: [jobIdParam],
-        responses: {
-          "200": json(ref(JOB_STATUS_SCHEMA), "The job, now cancelled"),
-          "401": e401,
-          "404": detail("Unknown job or a job of another account"),
-          "409": detail("The job is no longer pending"),
-        },
-      },
-    },
-    "/v2/anomaly_detection": {
-      post: post(
-        "anomaly_detection",
-        "Historical anomaly detection: the historic forecast at one level (a number or a one-element list, default 99), each fitted point outside its interval flagged",
-        API_REQUEST_SCHEMAS.historic,
-        OPENAPI_EXAMPLES.anomalyHistoric,
-        json(
-          { allOf: [ref(FORECAST_RESPONSE_SCHEMA), { type: "object", properties: { anomaly: { type: "array", items: { type: "boolean" } } }, required: ["anomaly"] }] },
-          "Historic forecast result with `anomaly`, one flag per fitted point",
-        ),
-      ),
-    },
-    "/v2/finetune": {
-      post: post("finetune", "Fine-tune a model and store it", API_REQUEST_SCHEMAS.finetune, OPENAPI_EXAMPLES.finetune, json(ref(FINETUNE_RESPONSE_SCHEMA), "The stored fine-tuned model's id and tokens")),
-    },
-    "/v2/finetune/async": {
-      post: post("finetune_async", "Start a fine-tune job", API_REQUEST_SCHEMAS.finetune, OPENAPI_EXAMPLES.finetune, json(ref(ASYNC_JOB_RESPONSE_SCHEMA), "The job id; the job runs later")),
-    },
-    "/v2/finetune/jobs/{job_id}": {
-      get: {
-        operationId: "get_finetune_job",
-        summary: "Get async fine-tune job status",
-        security: bearer,
-        parameters: [jobIdParam],
-        responses: { "200": json(ref(JOB_STATUS_SCHEMA), "Job status record"), "401": e401, "404": detail("Unknown job, a job of another task or of another account"), "422": e422 },
-      },
-    },
-    "/v2/finetune/jobs/{job_id}/cancel": {
-      post: {
-        operationId: "cancel_finetune_job",
-        summary: "Cancel a pending fine-tune job",
-        security: bearer,
-        parameters: [jobIdParam],
-        responses: {
-          "200": json(ref(JOB_STATUS_SCHEMA), "The job, now cancelled"),
-          "401": e401,
-          "404": detail("Unknown job, a job of another task or of another account"),
-          "409": detail("The job is no longer pending"),
-        },
-      },
-    },
-    "/v2/finetuned_models": {
-      get: {
-        operationId: "list_finetuned_models",
-        summary: "List the account's fine-tuned models",
-        security: bearer,
-        responses: { "200": json(ref(FINETUNED_MODEL_LIST_SCHEMA), "Records, oldest first"), "401": e401 },
-      },
-    },
-    "/v2/finetuned_models/{finetuned_model_id}": {
-      get: {
-        operationId: "get_finetuned_model",
-        summary: "Get a single fine-tuned model",
-        security: bearer,
-        parameters: [modelIdParam],
-        responses: { "200": json(ref(FINETUNED_MODEL_SCHEMA), "Fine-tuned model record"), "401": e401, "404": detail("Finetuned model not found"), "422": e422 },
-      },
-      delete: {
-        operationId: "delete_finetuned_model",
-        summary: "Delete a fine-tuned model",
-        security: bearer,
-        parameters: [modelIdParam],
-        responses: { "204": { description: "Deleted" }, "401": e401, "404": detail("Finetuned model not found"), "422": e422 },
-      },
-    },
-    "/forecastmodel": {
-      post: {
-        operationId: "forecast_legacy",
-        summary: "Forecast, older request form",
-        security: [{ APIKeyHeader: [] }],
-        requestBody: {
-          required: true,
-          content: { "application/json": { schema: ref(LEGACY_REQUEST_SCHEMA), examples: { basic: { summary: "Five daily points", value: OPENAPI_EXAMPLES.legacy } } } },
-        },
-        responses: { "200": json(ref(LEGACY_RESPONSE_SCHEMA), "Forecast envelope (code B10)"), "401": e401, "422": e422, "429": e429 },
-      },
-    },
-    "/model_params": {
-      get: {
-        operationId: "model_params",
-        summary: "The model's input size and horizon for a frequency (as SDKs ask before forecasting)",
-        security: bearer,
-        parameters: [
-          { name: "model", in: "query", required: true, schema: { type: "string", enum: [...MODEL_NAMES] }, description: "Model name." },
-          {
-            name: "freq",
-            in: "query",
-            required: true,
-            schema: { type: "string", pattern: freqPattern(API_FREQS) },
-            description: "Frequency, a pandas alias as in the request bodies: sub-daily steps that divide a day (30s, min, 5min, 15T, h, 2h, …), D, W (W-SUN, …), M (MS, ME).",
-          },
-        ],
-        responses: {
-          "200": json(
-            {
-              type: "object",
-              properties: { detail: { type: "object", properties: { input_size: { type: "integer" }, horizon: { type: "integer" } }, required: ["input_size", "horizon"] } },
-              required: ["detail"],
-            },
-            "The model's parameters",
-          ),
-          "401": e401,
-          "422": e422,
-        },
-      },
-    },
-    "/validate_api_key": {
-      get: {
-        operationId: "validate_api_key",
-        summary: "Whether the bearer key is valid (200) or not (401), with a `detail` text either way",
-        security: bearer,
-        responses: { "200": detail("The key is valid"), "401": detail("The key is missing or unknown") },
-      },
-    },
-    "/usage": {
-      get: {
-        operationId: "usage",
-        summary: "Calls of the key's account in the current minute and month (model requests accepted), with their limits (-1: none)",
-        security: bearer,
-        responses: {
-          "200": {
-            description: "Calls and limits by period",
-            content: {
-              "application/json": {
-                schema: {
-                  type: "object",
-                  properties: Object.fromEntries(
-                    ["minute", "month"].map((period) => [
-                      period,
-                      { type: "object", properties: { limit: { type: "integer" }, usage: { type: "integer" } }, required: ["limit", "usage"] },
-                    ]),
-                  ),
-                  required: ["minute", "month"],
-                },
-              },
-            },
-          },
-          "401": e401,
-        },
-      },
-    },
-    "/openapi.json": {
-      get: {
-        operationId: "openapi",
-        summary: "This description",
-        security: [],
-        responses: { "200": { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } } },
-      },
-    },
-  };
+  const doc = route.openapi;
+  const responses: Record<string, unknown> = {};
+  const ok = doc.responses["200"];
+  if (ok !== undefined) responses["200"] = response(ok);
+  const out: Record<string, unknown> = { operationId: doc.operationId, summary: doc.summary };
+  out.security = doc.public === true ? [] : route.key === "x-api-key" ? [{ APIKeyHeader: [] }] : [{ HTTPBearer: [] }];
+  if (doc.parameters !== undefined) out.parameters = doc.parameters;
+  if (doc.body !== undefined) {
+    const examples = { basic: { summary: doc.body.exampleSummary ?? "A small request", value: doc.body.example } };
+    out.requestBody = { required: true, content: { "application/json": { schema: ref(doc.body.schema), examples } } };
+  }
+  for (const [status, r] of Object.entries(doc.responses)) if (status !== "200") responses[status] = response(r);
+  out.responses = responses;
+  if (doc.deprecated === true) out.deprecated = true;
+  return out;
+}
+
+/**
+ * The OpenAPI 3.1 document of `routes`: a path per route path (in the
+ * routes' order), an operation per method.
+ */
+export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): Record<string, unknown> {
+  const components: Record<string, unknown> = { ...validationErrorComponents };
+  // the shared error schema first, as every authenticated operation names it
+  toJsonSchema(API_ERROR_SCHEMA, components);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route, components);
   return {
     openapi: "3.1.0",
     info: {
@@ -364,24 +175,4 @@ function buildDocument(): Record<string, unknown> {
       },
     },
   };
-}
-
-let cached: string | null = null;
-
-/**
- * The OpenAPI 3.1 document of the service (a fresh object each call, built
- * from the request schemas).
- *
- * @returns the document served at GET /openapi.json.
- *
- * @example
- * ```ts
- * const doc = openApiDocument() as { openapi: string; info: { version: string } };
- * doc.info.version; // => "0.4.6"
- * ```
- * @category Service
- */
-export function openApiDocument(): Record<string, unknown> {
-  cached ??= JSON.stringify(buildDocument());
-  return JSON.parse(cached) as Record<string, unknown>;
 }

@@ -19,8 +19,9 @@ import type {
   ModelSpec,
   SeriesData,
 } from "../types.js";
-import { anomalyMinimumLength, anomalyWindowCount, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
-import { calibrationWindowCount, CONFORMAL_MIN_CONTEXT } from "../forecast/index.js";
+import { anomalyMinimumLength, anomalyWindowPlan, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
+import { plannedWindowCount } from "../cv/index.js";
+import { calibrationPlan } from "../forecast/index.js";
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { historicWindowCount, historicWindowsWithShort } from "../historic/index.js";
 import { defaultModel, isModelName, modelParams, MODELS } from "../model/index.js";
@@ -297,7 +298,8 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
   if (isArrayLike(sizesRaw)) {
     for (let i = 0; i < sizesRaw.length; i++) {
       const v = sizesRaw[i];
-      sizes.push(typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.min(v, 2 ** 31) : 0);
+      // whole points: the window counts of a size and of its floor are the same
+      sizes.push(typeof v === "number" && Number.isFinite(v) && v > 0 ? Math.floor(Math.min(v, 2 ** 31)) : 0);
     }
   }
   const features = s === null ? 0 : rawLength(ownProperty(s, "X"));
@@ -316,27 +318,28 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
     const h = rawPositiveInteger(raw, "h", 1);
     const passes = Math.ceil(h / horizon);
     const calibrates = rawLength(ownProperty(raw, "level")) > 0 || (features > 0 && ownProperty(raw, "clean_ex_first") === false);
-    const w = calibrates ? calibrationWindowCount(h) : 0;
-    for (const n of sizes) windows += passes * (1 + Math.min(w, Math.max(0, Math.floor((n - CONFORMAL_MIN_CONTEXT - h) / h) + 1)));
+    // the forecast and its calibration windows (calibrationPlan, as runForecast runs them)
+    const plan = calibrates ? calibrationPlan(h) : null;
+    for (const n of sizes) windows += passes * (1 + (plan === null ? 0 : plannedWindowCount(plan, n)));
   } else if (endpoint === "anomaly") {
     const h = rawPositiveInteger(raw, "h", 1);
     const d = rawPositiveInteger(raw, "detection_size", 1);
     const step = rawPositiveInteger(raw, "step_size", h);
     const passes = Math.ceil(h / horizon);
-    const w = anomalyWindowCount(d, h, step);
+    const plan = anomalyWindowPlan(d, h, step);
     const refit = ownProperty(raw, "refit") === true && rawPositiveInteger(raw, "finetune_steps", 0) > 0;
     // without features or per-window tuning, the windows after a series' first spike are forecast
     // again on the cleaned series: up to every window twice
     const cleaningPasses = features === 0 && !refit ? 2 : 1;
     let most = 0;
     for (const n of sizes) {
-      const fit = Math.min(w, Math.max(0, Math.floor((n - ANOMALY_MIN_CONTEXT - h) / step) + 1));
+      const fit = plannedWindowCount(plan, n);
       windows += cleaningPasses * passes * fit;
       most = Math.max(most, fit);
     }
     if (ownProperty(raw, "refit") === true) trainingPasses = Math.max(1, most);
   } else if (endpoint === "historic") {
-    for (const n of sizes) windows += Math.max(0, Math.floor((n - inputSize) / horizon));
+    for (const n of sizes) windows += historicWindowCount(n, inputSize, horizon);
   }
   if (windows > limits.maxNetworkWindows) {
     out.push(valueError(["body", "series"], `the model would forecast ${windows} windows for this request, more than limits.maxNetworkWindows = ${limits.maxNetworkWindows} (send fewer or shorter series, a smaller h, detection_size or level list, or split the request)`));

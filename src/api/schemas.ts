@@ -8,6 +8,8 @@ import type { Freq, ModelFreq } from "../types.js";
 import { acceptedFreqText, freqPattern, freqRefusalAmong, readFreq } from "./freq.js";
 import type { ApiAliasSchema, ApiObjectSchema, ApiProperty, ApiSchema } from "./schema-validator.js";
 import { MODEL_NAMES as CONFIG_MODEL_NAMES } from "../model/config.js";
+import { finetuneLossNames } from "../losses/index.js";
+import { FREQUENCIES, MODEL_FREQS } from "../series/frequencies.js";
 
 /**
  * Ids of fine-tuned models (docs/contract.md §3).
@@ -25,17 +27,17 @@ export const FINETUNE_JOB_ID_PATTERN = "^ft-[0-9a-f]{32}$";
 export const ASYNC_JOB_ID_PATTERN = "^(ft|fc|cv)-[0-9a-f]{32}$";
 
 /**
- * Frequency classes accepted at the HTTP API: every alias `parseFreq` reads
- * whose class is one of these (daily, monthly, hourly and every other
- * sub-daily step, weekly).
+ * Frequency classes accepted at the HTTP API, read from the frequencies table
+ * (`httpApi`): every alias `parseFreq` reads whose class is one of these
+ * (hourly and every other sub-daily step, daily, weekly, monthly).
  * @category API rules
  */
-export const API_FREQS = ["D", "M", "H", "W"] as const satisfies readonly ModelFreq[];
+export const API_FREQS: readonly ModelFreq[] = Object.freeze(MODEL_FREQS.filter((f) => FREQUENCIES[f].httpApi));
 /**
- * Frequency classes the core functions accept: the API's and quarterly and yearly.
+ * Frequency classes the core functions accept: every class of the frequencies table (the API's, quarterly and yearly).
  * @category API rules
  */
-export const CORE_FREQS = ["D", "M", "H", "W", "Q", "Y"] as const satisfies readonly ModelFreq[];
+export const CORE_FREQS: readonly ModelFreq[] = MODEL_FREQS;
 
 /**
  * The schema of a `freq` field accepting the aliases of the classes `freqs`:
@@ -62,10 +64,10 @@ const CORE_FREQ_SCHEMA = freqSchema(CORE_FREQS);
  */
 export const MODEL_NAMES = CONFIG_MODEL_NAMES;
 /**
- * Fine-tune losses.
+ * Fine-tune losses: the losses table's names (`LOSSES` in src/losses/losses.ts), written once.
  * @category API rules
  */
-export const LOSS_NAMES = ["default", "mae", "mse", "rmse", "mape", "smape", "poisson"] as const;
+export const LOSS_NAMES = finetuneLossNames;
 
 const finite = { kind: "number" } as const satisfies ApiSchema;
 const floatArray = { kind: "array", items: finite, packed: "float64" } as const satisfies ApiSchema;

@@ -269,11 +269,6 @@ export function createMemoryStore(): ServiceStore {
   let expiryHead = 0;
   const pendingLoad = new Map<string, { jobs: number; values: number }>();
   const models = new Map<string, Map<string, StoredFinetunedModel>>();
-  const spent = new Map<string, number>();
-  // reservations per account: tokens and the time they lapse (Infinity: held until settled)
-  const reservations = new Map<string, Map<string, { tokens: number; until: number }>>();
-  // Only the latest minute and month of each account are kept: memory stays one entry per account.
-  const calls = new Map<string, { minute: string; minuteCount: number; month: string; monthCount: number }>();
   const accountModels = (accountId: string): Map<string, StoredFinetunedModel> => {
     let m = models.get(accountId);
     if (m === undefined) {
@@ -304,16 +299,6 @@ export function createMemoryStore(): ServiceStore {
     load.values += sign * (job.values ?? 0);
     if (load.jobs <= 0) pendingLoad.delete(job.accountId);
     else pendingLoad.set(job.accountId, load);
-  };
-  /** An account's live reservations (lapsed ones removed) and the tokens they hold. */
-  const held = (accountId: string, nowMs: number): { live: Map<string, { tokens: number; until: number }>; tokens: number } => {
-    const live = reservations.get(accountId) ?? new Map<string, { tokens: number; until: number }>();
-    let tokens = 0;
-    for (const [id, r] of live) {
-      if (r.until <= nowMs) live.delete(id);
-      else tokens += r.tokens;
-    }
-    return { live, tokens };
   };
   return {
     getJob: async (jobId, nowMs) => {
@@ -355,6 +340,34 @@ export function createMemoryStore(): ServiceStore {
       return "ok";
     },
     deleteModel: async (accountId, modelId) => models.get(accountId)?.delete(modelId) ?? false,
+    setJobProgress: async (jobId, p) => {
+      if (jobs.get(jobId)?.status !== "running") return false;
+      progress.set(jobId, { stage: p.stage, done: p.done, total: p.total });
+      return true;
+    },
+    getJobProgress: async (jobId) => (jobs.get(jobId)?.status === "running" ? progress.get(jobId) : undefined),
+    ...memoryTokens(),
+  };
+}
+
+/** The tokens and call counts of `createMemoryStore`: spent tokens, reservations, and each account's latest minute and month of calls. */
+function memoryTokens(): Pick<ServiceStore, "spentTokens" | "chargeTokens" | "reserveTokens" | "renewReservation" | "settleTokens" | "countCall" | "callCounts"> {
+  const spent = new Map<string, number>();
+  // reservations per account: tokens and the time they lapse (Infinity: held until settled)
+  const reservations = new Map<string, Map<string, { tokens: number; until: number }>>();
+  // Only the latest minute and month of each account are kept: memory stays one entry per account.
+  const calls = new Map<string, { minute: string; minuteCount: number; month: string; monthCount: number }>();
+  /** An account's live reservations (lapsed ones removed) and the tokens they hold. */
+  const held = (accountId: string, nowMs: number): { live: Map<string, { tokens: number; until: number }>; tokens: number } => {
+    const live = reservations.get(accountId) ?? new Map<string, { tokens: number; until: number }>();
+    let tokens = 0;
+    for (const [id, r] of live) {
+      if (r.until <= nowMs) live.delete(id);
+      else tokens += r.tokens;
+    }
+    return { live, tokens };
+  };
+  return {
     spentTokens: async (accountId) => spent.get(accountId) ?? 0,
     chargeTokens: async (accountId, tokens) => {
       spent.set(accountId, (spent.get(accountId) ?? 0) + tokens);
@@ -396,11 +409,5 @@ export function createMemoryStore(): ServiceStore {
       const c = calls.get(accountId);
       return { minute: c !== undefined && c.minute === minute ? c.minuteCount : 0, month: c !== undefined && c.month === month ? c.monthCount : 0 };
     },
-    setJobProgress: async (jobId, p) => {
-      if (jobs.get(jobId)?.status !== "running") return false;
-      progress.set(jobId, { stage: p.stage, done: p.done, total: p.total });
-      return true;
-    },
-    getJobProgress: async (jobId) => (jobs.get(jobId)?.status === "running" ? progress.get(jobId) : undefined),
   };
 }

@@ -117,6 +117,43 @@ export function rollingWindowCount(length: number, h: number, stepSize: number, 
 }
 
 /**
+ * A pipeline's rolling-origin windows, as both its work budget and its run
+ * read them: their length, the distance between cutoffs, the most windows a
+ * series gets and the fewest context points a window needs.
+ * @category Cross-validation
+ */
+export interface WindowPlan {
+  /** Window length (integer >= 1). */
+  readonly h: number;
+  /** Distance between cutoffs (integer >= 1). */
+  readonly stepSize: number;
+  /** Most windows per series (integer >= 0). */
+  readonly windows: number;
+  /** Fewest context points before a window (integer >= 1). */
+  readonly minContext: number;
+}
+
+/**
+ * The windows a series of `length` points gets under `plan`:
+ * min(`plan.windows`, {@link rollingWindowCount}(length, h, stepSize,
+ * minContext)), as {@link crossValidate} makes them.
+ *
+ * Cost: O(1).
+ *
+ * @example
+ * ```ts
+ * plannedWindowCount({ h: 20, stepSize: 20, windows: 3, minContext: 1 }, 100); // 4 fit, 3 planned
+ * // => 3
+ * plannedWindowCount({ h: 20, stepSize: 20, windows: 3, minContext: 1 }, 50);
+ * // => 2
+ * ```
+ * @category Cross-validation
+ */
+export function plannedWindowCount(plan: WindowPlan, length: number): number {
+  return Math.min(plan.windows, rollingWindowCount(length, plan.h, plan.stepSize, plan.minContext));
+}
+
+/**
  * Rolling-origin cross-validation: forecasts of windows of length `h` every
  * `stepSize` points, tiling back from the end of each series.
  *
@@ -172,7 +209,7 @@ export function crossValidate(
   const windowOffsets = new Int32Array(nSeries + 1);
   let mostWindows = 0;
   for (let i = 0; i < nSeries; i++) {
-    const count = Math.min(maxWindows, rollingWindowCount(sizes[i] as number, h, stepSize, minContext));
+    const count = plannedWindowCount({ h, stepSize, windows: maxWindows, minContext }, sizes[i] as number);
     windowOffsets[i + 1] = (windowOffsets[i] as number) + count;
     if (count > mostWindows) mostWindows = count;
   }

@@ -8,6 +8,8 @@ export {
   crossValidate,
   latestWindowForecasts,
   rollingWindowCount,
+  plannedWindowCount,
+  type WindowPlan,
   type CrossValidationForecasterFactory,
   type CrossValidationOptions,
   type CrossValidationResult,

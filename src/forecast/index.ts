@@ -5,7 +5,7 @@
  * history (nested conformal), and exogenous features.
  * @module
  */
-import { crossValidate, type CrossValidationResult } from "../cv/index.js";
+import { crossValidate, type CrossValidationResult, type WindowPlan } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { horizonWarning, modelParams } from "../model/config.js";
@@ -56,6 +56,23 @@ export const CONFORMAL_MIN_CONTEXT = 3;
 export function calibrationWindowCount(h: number): number {
   if (!Number.isInteger(h) || h < 1) throw new RangeError(`calibrationWindowCount: h must be an integer >= 1, got ${String(h)}`);
   return Math.min(CALIBRATION_MAX_WINDOWS, Math.max(CALIBRATION_MIN_WINDOWS, Math.ceil(CALIBRATION_TARGET_SCORES / h)));
+}
+
+/**
+ * The forecast's calibration windows, as `runForecast` runs them and the
+ * API's work budget counts them: length h, one every h points,
+ * {@link calibrationWindowCount}(h) at most, each after at least
+ * {@link CONFORMAL_MIN_CONTEXT} points (a series gets `plannedWindowCount`
+ * of them).
+ *
+ * @example
+ * ```ts
+ * calibrationPlan(24); // => { h: 24, stepSize: 24, windows: 3, minContext: 3 }
+ * ```
+ * @category Forecasting
+ */
+export function calibrationPlan(h: number): WindowPlan {
+  return { h, stepSize: h, windows: calibrationWindowCount(h), minContext: CONFORMAL_MIN_CONTEXT };
 }
 
 /**
@@ -129,7 +146,7 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
 
   const needCv = wantSpread || (hasX && !request.cleanExFirst);
   let cv: CrossValidationResult | null = needCv
-    ? crossValidate(forecaster, modelSeries, { h, stepSize: h, windows: calibrationWindowCount(h), minContext: CONFORMAL_MIN_CONTEXT, spread: wantSpread, ...windowProgress(request.onProgress) })
+    ? crossValidate(forecaster, modelSeries, { ...calibrationPlan(h), spread: wantSpread, ...windowProgress(request.onProgress) })
     : null;
 
   let weightsX: Float64Array | null = null;

@@ -9,8 +9,6 @@
  * Where a loss has a kink the gradient is a documented subgradient.
  * @module
  */
-import type { LossName } from "../types.js";
-
 /**
  * A fine-tune loss: returns the loss of one sample (mean over its elements) and
  * writes the gradient `dLoss/dPred` into `gradOut` (same length as `pred`).
@@ -24,18 +22,6 @@ import type { LossName } from "../types.js";
  * @category Fine-tuning losses
  */
 export type FinetuneLossFunction = (pred: Float64Array, actual: Float64Array, gradOut: Float64Array) => number;
-
-/**
- * Every loss name accepted by {@link getLoss}, in the API's order.
- *
- * @example
- * ```ts
- * finetuneLossNames.length; // => 7
- * finetuneLossNames[0]; // => "default"
- * ```
- * @category Fine-tuning losses
- */
-export const finetuneLossNames: readonly LossName[] = ["default", "mae", "mse", "rmse", "mape", "smape", "poisson"];
 
 /**
  * Huber threshold of the `default` loss, in units of the sample's scale
@@ -503,7 +489,54 @@ export function poissonLoss(pred: Float64Array, actual: Float64Array, gradOut: F
 }
 
 /**
- * The loss function for a fine-tune loss name.
+ * The losses table: one entry per fine-tune loss, name → loss function, in
+ * the API's order. {@link LossName}, {@link finetuneLossNames} and the API's
+ * `finetune_loss` values are read from it; adding a loss is one entry here.
+ *
+ * @example
+ * ```ts
+ * Object.keys(LOSSES).length; // => 7
+ * LOSSES.mae === maeLoss; // => true
+ * ```
+ * @category Fine-tuning losses
+ */
+export const LOSSES = {
+  /** {@link defaultRobustLoss}: a scaled Huber loss that outliers cannot dominate. */
+  default: defaultRobustLoss,
+  /** {@link maeLoss}: mean absolute error. */
+  mae: maeLoss,
+  /** {@link mseLoss}: mean squared error. */
+  mse: mseLoss,
+  /** {@link rmseLoss}: root mean squared error. */
+  rmse: rmseLoss,
+  /** {@link mapeLoss}: mean absolute percentage error. */
+  mape: mapeLoss,
+  /** {@link smapeLoss}: symmetric mean absolute percentage error. */
+  smape: smapeLoss,
+  /** {@link poissonLoss}: Poisson deviance, continued linearly near zero. */
+  poisson: poissonLoss,
+} as const satisfies Readonly<Record<string, FinetuneLossFunction>>;
+
+/**
+ * Fine-tune losses: the names of the losses table ({@link LOSSES}).
+ * @category Types
+ */
+export type LossName = keyof typeof LOSSES;
+
+/**
+ * Every loss name accepted by {@link getLoss}, in the API's order: the keys of {@link LOSSES}.
+ *
+ * @example
+ * ```ts
+ * finetuneLossNames.length; // => 7
+ * finetuneLossNames[0]; // => "default"
+ * ```
+ * @category Fine-tuning losses
+ */
+export const finetuneLossNames: readonly LossName[] = Object.freeze(Object.keys(LOSSES) as LossName[]);
+
+/**
+ * The loss function for a fine-tune loss name: its entry of {@link LOSSES}.
  *
  * `default` → {@link defaultRobustLoss}, `mae` → {@link maeLoss}, `mse` →
  * {@link mseLoss}, `rmse` → {@link rmseLoss}, `mape` → {@link mapeLoss},
@@ -520,22 +553,8 @@ export function poissonLoss(pred: Float64Array, actual: Float64Array, gradOut: F
  * @category Fine-tuning losses
  */
 export function getLoss(name: LossName): FinetuneLossFunction {
-  switch (name) {
-    case "default":
-      return defaultRobustLoss;
-    case "mae":
-      return maeLoss;
-    case "mse":
-      return mseLoss;
-    case "rmse":
-      return rmseLoss;
-    case "mape":
-      return mapeLoss;
-    case "smape":
-      return smapeLoss;
-    case "poisson":
-      return poissonLoss;
-    default:
-      throw new RangeError(`getLoss: unknown loss ${JSON.stringify(name)}; expected one of ${finetuneLossNames.join(", ")}`);
+  if (typeof name !== "string" || !Object.prototype.hasOwnProperty.call(LOSSES, name)) {
+    throw new RangeError(`getLoss: unknown loss ${JSON.stringify(name)}; expected one of ${finetuneLossNames.join(", ")}`);
   }
+  return LOSSES[name];
 }

@@ -1,4 +1,5 @@
 import { parseFreq, stepInWords, type FreqInfo } from "../series/freq.js";
+import { FREQUENCIES } from "../series/frequencies.js";
 import type { FinetuneDepth, Freq, ModelFreq, ModelName } from "../types.js";
 
 /**
@@ -63,7 +64,6 @@ export const SEASONS_PROJECTION_COUNT = 8;
 
 const WINDOW_VIEW = { view: "window", projections: PROJECTION_COUNT } as const;
 
-const SEASON: Record<ModelFreq, number> = { H: 24, D: 7, W: 52, M: 12, Q: 4, Y: 1 };
 
 /**
  * What the library knows of one pretrained model (an entry of {@link MODELS}).
@@ -206,7 +206,7 @@ export function modelParams(model: ModelName, freq: Freq): ModelParams {
   const blocks = aggregationFactor(model, freq);
   if (blocks > 1) return { inputSize: shape.contextLength * blocks, horizon: horizon * blocks, seasonLength: perDay! };
   const known = shape.view === "seasons" || (perDay !== null && KNOWN_SEASON_LENGTHS.includes(perDay));
-  const seasonLength = perDay === null ? SEASON[info.modelFreq] : known ? perDay : 1;
+  const seasonLength = perDay === null ? FREQUENCIES[info.modelFreq].seasonLength : known ? perDay : 1;
   return { inputSize: shape.contextLength, horizon, seasonLength };
 }
 

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Freq, ModelFreq } from "../types.js";
+import { FREQ_ANCHORS, FREQUENCIES, MODEL_FREQS } from "./frequencies.js";
 
 /**
  * What a frequency alias means: its canonical name, the class of the
@@ -34,8 +35,6 @@ export interface FreqInfo {
 }
 
 const SECONDS_PER_DAY = 86_400;
-const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] as const;
-const WEEKDAYS = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"] as const;
 
 /** Seconds of one sub-daily unit, by its pandas spelling. */
 const UNIT_SECONDS: Readonly<Record<string, number>> = { s: 1, S: 1, min: 60, T: 60, h: 3600, H: 3600 };
@@ -49,24 +48,23 @@ function frozen(info: FreqInfo): FreqInfo {
   return Object.freeze(info);
 }
 
-const CALENDAR_INFO: Readonly<Record<Exclude<ModelFreq, "H">, FreqInfo>> = {
-  D: frozen({ name: "D", modelFreq: "D", stepSeconds: SECONDS_PER_DAY, stepsPerDay: null, seasons: [7] }),
-  W: frozen({ name: "W", modelFreq: "W", stepSeconds: 7 * SECONDS_PER_DAY, stepsPerDay: null, seasons: [52] }),
-  M: frozen({ name: "M", modelFreq: "M", stepSeconds: null, stepsPerDay: null, seasons: [12] }),
-  Q: frozen({ name: "Q", modelFreq: "Q", stepSeconds: null, stepsPerDay: null, seasons: [4] }),
-  Y: frozen({ name: "Y", modelFreq: "Y", stepSeconds: null, stepsPerDay: null, seasons: [] }),
-};
+/** The info of each calendar class (D and longer) of the frequencies table. */
+const CALENDAR_INFO: Readonly<Record<Exclude<ModelFreq, "H">, FreqInfo>> = Object.fromEntries(
+  MODEL_FREQS.filter((f) => f !== "H").map((f) => {
+    const { stepSeconds, seasons } = FREQUENCIES[f];
+    return [f, frozen({ name: f, modelFreq: f, stepSeconds, stepsPerDay: null, seasons: [...seasons] })];
+  }),
+) as Record<Exclude<ModelFreq, "H">, FreqInfo>;
 
+/** Every calendar alias of the frequencies table (each base, and each base with each of its anchors) → its class's info. */
 function buildCalendarAliases(): ReadonlyMap<string, FreqInfo> {
   const m = new Map<string, FreqInfo>();
-  const add = (freq: Exclude<ModelFreq, "H">, names: readonly string[]): void => {
-    for (const n of names) m.set(n, CALENDAR_INFO[freq]);
-  };
-  add("D", ["D"]);
-  add("W", ["W", ...WEEKDAYS.map((d) => `W-${d}`)]);
-  add("M", ["M", "MS", "ME"]);
-  for (const base of ["Q", "QS", "QE"]) add("Q", [base, ...MONTHS.map((mon) => `${base}-${mon}`)]);
-  for (const base of ["Y", "YS", "YE", "A", "AS"]) add("Y", [base, ...MONTHS.map((mon) => `${base}-${mon}`)]);
+  for (const [f, info] of Object.entries(CALENDAR_INFO)) {
+    const aliases = FREQUENCIES[f as keyof typeof CALENDAR_INFO].aliases;
+    if (aliases === null) continue;
+    const anchors: readonly string[] = aliases.anchor === null ? [] : FREQ_ANCHORS[aliases.anchor];
+    for (const base of aliases.bases) for (const name of [base, ...anchors.map((a) => `${base}-${a}`)]) m.set(name, info);
+  }
   return m;
 }
 
