@@ -16,6 +16,7 @@ import { sdkBodyForms } from "../../src/api/requests.js";
 import { modelParams } from "../../src/model/config.js";
 import type { Freq, ModelName } from "../../src/types.js";
 import { KEY_A, KEY_B, bearer, sdkForecastBody, testService } from "./helpers.js";
+import { sdkCrossValidationBody } from "../support/sdk-bodies.js";
 
 const service = testService();
 const get = (path: string, headers: Record<string, string> = bearer(KEY_A)) => service.handle({ method: "GET", path, headers });
@@ -238,24 +239,7 @@ describe("POST /v2/cross_validation", () => {
   const real = testService({ pipelines: DEFAULT_PIPELINES });
   const send = (path: string, body: unknown) => real.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
   // the SDK's payload
-  const cvBody = (extra: Record<string, unknown> = {}) => ({
-    series: { y: [...air, ...deaths], sizes: [144, 192], X: null },
-    model: "forecastmodel-1",
-    h: 12,
-    n_windows: 3,
-    step_size: 12,
-    freq: "MS",
-    clean_ex_first: true,
-    hist_exog: null,
-    level: [80],
-    finetune_steps: 0,
-    finetune_depth: 1,
-    finetune_loss: "default",
-    finetuned_model_id: null,
-    refit: true,
-    multivariate: false,
-    ...extra,
-  });
+  const cvBody = (extra: Record<string, unknown> = {}) => sdkCrossValidationBody({ series: { y: [...air, ...deaths], sizes: [144, 192], X: null }, n_windows: 3, ...extra });
 
   it("each window is the forecast from the history before its origin; idxs and sizes as the SDK reads them", async () => {
     const res = await send("/v2/cross_validation", cvBody());

@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_PIPELINES } from "../../src/api/pipelines.js";
 import { historicWindowCount, historicWindowsWithShort } from "../../src/historic/index.js";
 import { KEY_A, bearer, testService } from "./helpers.js";
+import { sdkCrossValidationBody } from "../support/sdk-bodies.js";
 
 const service = testService({ pipelines: DEFAULT_PIPELINES });
 const send = (path: string, body: unknown) => service.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
@@ -73,24 +74,7 @@ describe("POST /v2/anomaly_detection on a series shorter than inputSize + horizo
 });
 
 describe("cross-validation with full_history (the SDK's add_history)", () => {
-  const payload = (model: string, y: number[], level: number[] | null) => ({
-    series: { y, sizes: [y.length], X: null },
-    model,
-    h: 12,
-    n_windows: 1,
-    step_size: 12,
-    freq: "MS",
-    clean_ex_first: true,
-    hist_exog: null,
-    level,
-    finetune_steps: 0,
-    finetune_depth: 1,
-    finetune_loss: "default",
-    finetuned_model_id: null,
-    refit: true,
-    multivariate: false,
-    full_history: true,
-  });
+  const payload = (model: string, y: number[], level: number[] | null) => sdkCrossValidationBody({ series: { y, sizes: [y.length], X: null }, model, level, full_history: true });
 
   it("AirPassengers (144 months) with the long-horizon model (192 + 24): the last 24 months, idxs 120-143", async () => {
     const res = await send("/v2/cross_validation", payload("forecastmodel-1-long-horizon", air, [80]));
