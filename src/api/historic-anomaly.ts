@@ -6,8 +6,6 @@
  * @module
  */
 import type { ErrorItem } from "./errors.js";
-import { intervalKey } from "../intervals/intervals.js";
-import type { ForecastResult } from "./results.js";
 import { echoedValueError } from "./json.js";
 import { isJsonObject, ownProperty } from "./schema-validator.js";
 
@@ -70,52 +68,4 @@ export function historicAnomalyBody(raw: unknown): { body: unknown; errors: Erro
  */
 export function scalarLevelItems(items: readonly ErrorItem[]): ErrorItem[] {
   return items.map((item) => (item.loc.length >= 3 && item.loc[0] === "body" && item.loc[1] === "level" && item.loc[2] === 0 ? { ...item, loc: ["body", "level", ...item.loc.slice(3)] } : item));
-}
-
-/**
- * Positions in the request's `y` of the rows of a result that covers the
- * last `outputSizes[i]` points of each series `i` (laid out by
- * `inputSizes`), series after series.
- *
- * @example
- * ```ts
- * tailRowIndices([3, 4], [2, 1]); // => [1, 2, 6]
- * ```
- * @category API rules
- */
-export function tailRowIndices(inputSizes: readonly number[], outputSizes: readonly number[]): number[] {
-  const rows: number[] = [];
-  let end = 0;
-  inputSizes.forEach((n, i) => {
-    end += n;
-    const m = outputSizes[i] ?? 0;
-    for (let k = 0; k < m; k++) rows.push(end - m + k);
-  });
-  return rows;
-}
-
-/**
- * Flags the fitted points of a historic forecast whose actual value lies
- * outside the interval: `anomaly[r]` is `y < lo || y > hi` for row `r`,
- * where the rows of series `i` are the last `result.sizes[i]` points of
- * that series in `y` (laid out by `inputSizes`; see `tailRowIndices`).
- *
- * @example
- * ```ts
- * historicAnomalyFlags(Float64Array.of(1, 2, 9), [3], { mean: [2, 2], sizes: [2], intervals: { "lo-99": [1, 1], "hi-99": [3, 3] } }, 99);
- * // => [false, true]
- * ```
- * @category API rules
- */
-export function historicAnomalyFlags(
-  y: Float64Array,
-  inputSizes: readonly number[],
-  result: Pick<ForecastResult, "sizes" | "intervals" | "mean">,
-  level: number,
-): boolean[] {
-  const lo = result.intervals?.[intervalKey(level, "lo")];
-  const hi = result.intervals?.[intervalKey(level, "hi")];
-  const rows = tailRowIndices(inputSizes, result.sizes);
-  if (lo === undefined || hi === undefined) return rows.map(() => false);
-  return rows.map((t, r) => (y[t] as number) < (lo[r] as number) || (y[t] as number) > (hi[r] as number));
 }

@@ -8,7 +8,9 @@
 import type { Freq, ModelName } from "../types.js";
 import { MODEL_NAMES, modelParams } from "../model/config.js";
 import { ValidationError, valueError } from "./errors.js";
-import { historicAnomalyBody, historicAnomalyFlags, scalarLevelItems, tailRowIndices } from "./historic-anomaly.js";
+import { historicAnomalyBody, scalarLevelItems } from "./historic-anomaly.js";
+import { historicAnomalyFlags } from "../historic/anomaly.js";
+import { intervalKey } from "../intervals/intervals.js";
 import { cancelJob, jobRecord, ownJob, toJsonRequest, type JobTask } from "./jobs.js";
 import { jobStatusRecord } from "./job-progress.js";
 import { legacyAnswer, readLegacyBody } from "./legacy.js";
@@ -102,22 +104,16 @@ export function asyncHandler(task: "fc" | "cv"): (call: AccountCall) => Promise<
   };
 }
 
-/** Historical anomaly flags with a filled (missing) point never flagged: it has no actual value. */
-function observedOnly(flags: boolean[], b: { readonly series: { readonly sizes: readonly number[] }; readonly missing?: Uint8Array | null }, outputSizes: readonly number[]): boolean[] {
-  const missing = b.missing;
-  if (missing === undefined || missing === null) return flags;
-  const rows = tailRowIndices(b.series.sizes, outputSizes);
-  return flags.map((flag, r) => flag && missing[rows[r]!] !== 1);
-}
-
 /** POST /v2/anomaly_detection: the historic forecast at one level, each fitted point outside its interval flagged. */
 export async function anomalyHistoricHandler({ ctx, account, request }: AccountCall): Promise<PaidWork> {
   const mapped = historicAnomalyBody(readModelBody(ctx, request));
   if (mapped.errors.length > 0) throw new ValidationError(mapped.errors);
-  const flagged = (value: Record<string, unknown>, b: ValidatedBodies["historic"]): Record<string, unknown> => ({
-    ...value,
-    anomaly: observedOnly(historicAnomalyFlags(b.series.y, b.series.sizes, value as unknown as ForecastResult, (b.level as readonly number[])[0] as number), b, value.sizes as number[]),
-  });
+  const flagged = (value: Record<string, unknown>, b: ValidatedBodies["historic"]): Record<string, unknown> => {
+    const level = (b.level as readonly number[])[0] as number;
+    const intervals = (value as unknown as ForecastResult).intervals;
+    const bounds = [intervals?.[intervalKey(level, "lo")], intervals?.[intervalKey(level, "hi")]] as const;
+    return { ...value, anomaly: historicAnomalyFlags(b.series.y, b.series.sizes, value.sizes as number[], bounds[0], bounds[1], b.missing ?? null) };
+  };
   const work = await endpointWork(ctx, "historic", account.id, mapped.body, flagged, true, true).catch((e: unknown) => {
     throw mapped.scalarLevel && e instanceof ValidationError ? new ValidationError(scalarLevelItems(e.detail)) : e;
   });

@@ -11,7 +11,7 @@ import { expandCategorical } from "./categorical.js";
 import { crossValidationShape, crossValidationSizeErrors, crossValidationWindowBody, crossValidationWindowSeries, crossValidationWindowShapeBody, mergeCrossValidation, type CrossValidationShape } from "./cross-validation.js";
 import { endpointRequest, type runEndpoint } from "./entry-points.js";
 import { ValidationError, valueError, type ErrorItem } from "./errors.js";
-import { tailRowIndices } from "./historic-anomaly.js";
+import { tailRowIndices } from "../historic/anomaly.js";
 import { JOB_ID_ATTEMPTS } from "./jobs.js";
 import { crossValidationProgress } from "./job-progress.js";
 import type { ProgressCallback } from "../progress.js";
