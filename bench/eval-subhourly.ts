@@ -20,6 +20,7 @@ import { seasonalNaiveProjection, seasonalProfileProjection } from "../src/serie
 import type { Freq, ModelName } from "../src/types.js";
 import { cloudMonitoringStreams } from "../tools/datasets/cloud-monitoring-data.js";
 import { mase, smape } from "./m1.js";
+import { blockMeansToEnd } from "../src/series/blocks.js";
 
 const ORIGINS_PER_PART = 6;
 type Part = "development" | "held-out";
@@ -113,8 +114,7 @@ function networkForecast(model: ModelName, freq: Freq, history: Float64Array, h:
 /** The half-hour means of the history (blocks ending at its end) forecast at "30min", each repeated for its steps. */
 function flatBlocks(s: Series, history: Float64Array, h: number): Float64Array {
   const k = 30 / s.minutes;
-  const count = Math.floor(history.length / k);
-  const means = blockMeans(history.subarray(history.length - count * k), k);
+  const means = blockMeansToEnd(history, k);
   const half = networkForecast("forecastmodel-1-high-frequency", "30min", means, Math.ceil(h / k));
   return Float64Array.from({ length: h }, (_, t) => half[Math.floor(t / k)]!);
 }

@@ -452,14 +452,14 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   // Scores are clipped to ±ANOMALY_Z_CAP (no flag changes: every level's q is below it); a filled point scores 0.
   for (let r = 0; r < outputRows; r++) zScores[r] = Math.max(-ANOMALY_Z_CAP, Math.min(ANOMALY_Z_CAP, zScores[r] as number));
   if (missing !== null) {
+    let inWindow = 0;
     for (let r = 0; r < outputRows; r++) {
       if (missing[idxs[r] as number] !== 1) continue;
       zScores[r] = 0;
       pointZ[idxs[r] as number] = 0;
+      inWindow++;
     }
     warnings.push(missingValuesWarning(missingCount(missing), total));
-    let inWindow = 0;
-    for (let r = 0; r < outputRows; r++) inWindow += missing[idxs[r] as number] as number;
     if (inWindow > 0) warnings.push(`${inWindow} of the ${outputRows} detection rows were missing values: they are never flagged (anomaly_score 0, nothing to judge)`);
   }
 

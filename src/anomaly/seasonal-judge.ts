@@ -110,24 +110,36 @@ export function seasonalJudge(y: Float64Array, t: number, m: number, q: number, 
  */
 function judgeDifferences(y: Float64Array, t: number, lag: number, q: number, out: Float64Array, window: number, end: number): boolean {
   // One loop per case (lag 0 reads the values themselves: v − 0 is v, bit for bit), so the loops carry no branch.
+  if (lag === 0) {
+    windowMoments(y, end - window, end);
+    return judgeFromMoments(y, t, lag, q, out, window, end, MOMENTS[0]!, MOMENTS[1]!);
+  }
   let mean = 0;
+  for (let k = end - window; k < end; k++) mean += (y[k] as number) - (y[k - lag] as number);
+  mean /= window;
   let squares = 0;
-  if (lag > 0) {
-    for (let k = end - window; k < end; k++) mean += (y[k] as number) - (y[k - lag] as number);
-    mean /= window;
-    for (let k = end - window; k < end; k++) {
-      const d = (y[k] as number) - (y[k - lag] as number) - mean;
-      squares += d * d;
-    }
-  } else {
-    for (let k = end - window; k < end; k++) mean += y[k] as number;
-    mean /= window;
-    for (let k = end - window; k < end; k++) {
-      const d = (y[k] as number) - mean;
-      squares += d * d;
-    }
+  for (let k = end - window; k < end; k++) {
+    const d = (y[k] as number) - (y[k - lag] as number) - mean;
+    squares += d * d;
   }
   return judgeFromMoments(y, t, lag, q, out, window, end, mean, squares);
+}
+
+/** [mean, sum of squared deviations] of the last {@link windowMoments} call. */
+const MOMENTS = new Float64Array(2);
+
+/** The mean of d[from .. end) and the sum of its squared deviations from it, into {@link MOMENTS} (two passes, in index order). */
+function windowMoments(d: Float64Array, from: number, end: number): void {
+  let mean = 0;
+  for (let k = from; k < end; k++) mean += d[k] as number;
+  mean /= end - from;
+  let squares = 0;
+  for (let k = from; k < end; k++) {
+    const e = (d[k] as number) - mean;
+    squares += e * e;
+  }
+  MOMENTS[0] = mean;
+  MOMENTS[1] = squares;
 }
 
 /** The rest of {@link judgeDifferences} once the window's mean and sum of squared deviations are known. */
@@ -281,16 +293,9 @@ class LagWindows {
       known.fill(1, end, end + WINDOWS_AT_ONCE);
       return;
     }
-    let m = 0;
-    for (let k = from; k < end; k++) m += d[k] as number;
-    m /= window;
-    let sq = 0;
-    for (let k = from; k < end; k++) {
-      const e = (d[k] as number) - m;
-      sq += e * e;
-    }
-    mean[end] = m;
-    squares[end] = sq;
+    windowMoments(d, from, end);
+    mean[end] = MOMENTS[0]!;
+    squares[end] = MOMENTS[1]!;
     known[end] = 1;
   }
 }

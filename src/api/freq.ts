@@ -10,7 +10,6 @@ import { freqRefusal, parseFreq } from "../series/freq.js";
 import { FREQ_ANCHORS, FREQUENCIES, MODEL_FREQS } from "../series/frequencies.js";
 import type { Freq, ModelFreq } from "../types.js";
 
-
 /**
  * The model frequency letter of an alias of exactly one of the six classes'
  * periods, or `null` otherwise. Accepted: the letters (`H`, `D`, `W`, `M`,
@@ -85,7 +84,6 @@ export function acceptedFreqText(freqs: readonly ModelFreq[]): string {
   if (!freqs.includes("H")) return calendar;
   return `${calendar}, and sub-daily steps <k>s (or <k>S), <k>min (or <k>T), <k>h (or <k>H), k ≥ 1, that divide a day evenly (s, 30s, min, 5min, 15min, 30min, 2h, 6h, 12h, …)`;
 }
-
 
 /**
  * Why `value` is not a frequency accepted among the classes `freqs`, one

@@ -291,6 +291,19 @@ function rawPositiveInteger(raw: Record<string, unknown>, key: string, fallback:
  * regression sees, from the request alone. Invalid fields count as their
  * defaults (the schema refuses them next).
  */
+/**
+ * The model a body is served by: the one it names, else the endpoint's
+ * default. Forecasts (and cross-validation) of hourly to 5-minute data, and
+ * of per-minute data beyond 48 steps, default to the high-frequency network,
+ * where it was measured to win (`defaultModel`); everything else to
+ * forecastmodel-1 (the schemas' default). The work budget (from the raw
+ * body) and the validated body read it alike.
+ */
+function servedModel(endpoint: ApiEndpoint, named: ModelName | null, freq: string, h: unknown): ModelName {
+  if (named !== null) return named;
+  return endpoint === "forecast" ? defaultModel(freq, typeof h === "number" ? h : undefined) : "forecastmodel-1";
+}
+
 function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s: Record<string, unknown> | null, limits: ServiceLimits): ErrorItem[] {
   const out: ErrorItem[] = [];
   const sizesRaw = s === null ? undefined : ownProperty(s, "sizes");
@@ -309,8 +322,7 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
   const modelRaw = ownProperty(raw, "model");
   const freqRaw = ownProperty(raw, "freq");
   const freq = (typeof freqRaw === "string" ? parseFreq(freqRaw)?.name : undefined) ?? "D";
-  const hRaw = ownProperty(raw, "h");
-  const model = isModelName(modelRaw) ? modelRaw : endpoint === "forecast" ? defaultModel(freq, typeof hRaw === "number" ? hRaw : undefined) : "forecastmodel-1";
+  const model = servedModel(endpoint, isModelName(modelRaw) ? modelRaw : null, freq, ownProperty(raw, "h"));
   const { horizon, inputSize } = modelParams(model, freq);
   let windows = 0;
   let trainingPasses = 1;
@@ -507,9 +519,7 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   if (categorical.groups !== null) v.featureGroups = categorical.groups;
   v.modelGiven = isJsonObject(raw) && ownProperty(raw, "model") !== undefined;
   if (endpoint === "historic" && options.shortSeriesWindow === true) v.shortSeriesWindow = true;
-  // The schema's default is forecastmodel-1; forecasts (and cross-validation) of hourly to 5-minute data, and of
-  // per-minute data beyond 48 steps, default to the high-frequency model, where it was measured to win.
-  if (endpoint === "forecast" && !v.modelGiven && typeof v.freq === "string") v.model = defaultModel(v.freq, typeof v.h === "number" ? v.h : undefined);
+  if (!v.modelGiven && typeof v.freq === "string") v.model = servedModel(endpoint, null, v.freq, v.h);
   return v as unknown as ValidatedBodies[E];
 }
 

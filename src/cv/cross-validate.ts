@@ -208,8 +208,9 @@ export function crossValidate(
 
   const windowOffsets = new Int32Array(nSeries + 1);
   let mostWindows = 0;
+  const plan: WindowPlan = { h, stepSize, windows: maxWindows, minContext };
   for (let i = 0; i < nSeries; i++) {
-    const count = plannedWindowCount({ h, stepSize, windows: maxWindows, minContext }, sizes[i] as number);
+    const count = plannedWindowCount(plan, sizes[i] as number);
     windowOffsets[i + 1] = (windowOffsets[i] as number) + count;
     if (count > mostWindows) mostWindows = count;
   }

@@ -28,6 +28,7 @@ import type {
 import { finetuneSeed } from "./seed.js";
 import { boundedProgress } from "../progress.js";
 import { blockMeansToEnd } from "../series/blocks.js";
+import { packSeries, seriesOffsets } from "../series/pack.js";
 
 /**
  * Peak Adam learning rate of fine-tuning. The rate follows a cosine from this
@@ -177,12 +178,8 @@ function blockMeanSeries(series: SeriesData, trainLengths: Int32Array, blocks: n
     const from = series.offsets[i] as number;
     parts.push(blockMeansToEnd(series.y.subarray(from, from + (trainLengths[i] as number)), blocks));
   }
-  const sizes = Int32Array.from(parts, (p) => p.length);
-  const offsets = new Int32Array(count + 1);
-  for (let i = 0; i < count; i++) offsets[i + 1] = (offsets[i] as number) + (sizes[i] as number);
-  const y = new Float64Array(offsets[count] as number);
-  parts.forEach((p, i) => y.set(p, offsets[i] as number));
-  return { series: { y, sizes, offsets, X: [] }, trainLengths: Int32Array.from(sizes) };
+  const { y, sizes } = packSeries(parts);
+  return { series: { y, sizes, offsets: seriesOffsets(sizes), X: [] }, trainLengths: Int32Array.from(sizes) };
 }
 
 function resolveTrainLengths(series: SeriesData, trainLengths: Int32Array | undefined): Int32Array {

@@ -193,6 +193,7 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
     intervals = calibratedIntervals(dist, seriesOfRow, calibration, request.levels, mean);
   }
 
+  const filled = missingCount(request.missing);
   return {
     mean,
     sizes,
@@ -200,6 +201,6 @@ export function runHistoricForecast(request: HistoricInput, source: ModelSource)
     weightsX: outcome.weightsX,
     contributions: block.contributions,
     finetuneWork: prepared.finetuneWork,
-    warnings: [...prepared.warnings, ...outcome.warnings, ...(missingCount(request.missing) > 0 ? [missingValuesWarning(missingCount(request.missing), series.y.length)] : [])],
+    warnings: [...prepared.warnings, ...outcome.warnings, ...(filled > 0 ? [missingValuesWarning(filled, series.y.length)] : [])],
   };
 }

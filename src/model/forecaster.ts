@@ -10,6 +10,7 @@ import type { Featurizer, WindowScale } from "./features.js";
 import { createFeaturizer } from "./featurizer.js";
 import { zeroMedianRule } from "./features-seasons.js";
 import { blockMeansToEnd } from "../series/blocks.js";
+import { medianInPlace } from "../stats/quantile.js";
 import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 import { pretrainedParameters } from "./weights.js";
 
@@ -281,8 +282,7 @@ function blockForecaster(inner: Forecaster, blocks: number, perDay: number): For
       // the last `days` points at phase p, before m
       const last = m - 1 - ((m - 1 - p) % perDay + perDay) % perDay;
       for (let d = 0; d < days; d++) column[d] = c[last - d * perDay]!;
-      const sorted = column.subarray(0, days).sort();
-      profile[p] = days % 2 === 1 ? sorted[(days - 1) >> 1]! : 0.5 * (sorted[days / 2 - 1]! + sorted[days / 2]!);
+      profile[p] = medianInPlace(column.subarray(0, days));
     }
     // blocks start at the phases congruent to m modulo `blocks` (they end at the context's end)
     const start = m % blocks;

@@ -274,11 +274,11 @@ export class NetworkRunner {
    */
   fixParameters(params: Float64Array): void {
     this.fixed = params;
-    this.fixedCopied = false;
+    // copied afresh at the next pass, even from an array copied before it was fixed
+    this.copiedFrom = null;
   }
 
   private fixed: Float64Array | null = null;
-  private fixedCopied = false;
   /** The array the kernel's copy of the parameters was last taken from. */
   private copiedFrom: Float64Array | null = null;
 
@@ -293,12 +293,11 @@ export class NetworkRunner {
     if (this.kernel.kind !== "wasm-simd") return params;
     if (params.length !== this.kernelParams.length) throw new RangeError(`expected ${this.kernelParams.length} parameters, got ${params.length}`);
     if (params === this.fixed) {
-      if (!this.fixedCopied || this.copiedFrom !== params) this.kernelParams.set(params);
-      this.fixedCopied = true;
+      // fixed parameters do not change: the copy stands while nothing else was copied over it
+      if (this.copiedFrom !== params) this.kernelParams.set(params);
       this.copiedFrom = params;
       return this.kernelParams;
     }
-    this.fixedCopied = false;
     if (unchangedBelow > 0 && params === this.copiedFrom) this.kernelParams.set(params.subarray(unchangedBelow), unchangedBelow);
     else this.kernelParams.set(params);
     this.copiedFrom = params;
@@ -498,18 +497,10 @@ export class NetworkRunner {
     const k = this.kernel;
     const dy = this.kernelRows(dOut, this.kernelDOut, rows * O);
     const xs = this.kernelRows(x, this.kernelX, rows * D);
-    // the lowest parameter the kernel writes below: the first block the pass reaches (the stem's 0 when it reaches it), else the head
+    // the lowest parameter the pass below writes: it goes down from the head while a layer's biases end above fromIndex
     let lowest = layout.headW;
-    let everyBlock = true;
-    for (let b = shape.blocks - 1; b >= 0; b--) {
-      const block = layout.blocks[b]!;
-      if (block.b2 + W <= fromIndex) {
-        everyBlock = false;
-        break;
-      }
-      lowest = block.start;
-    }
-    if (everyBlock && layout.stemB + W > fromIndex) lowest = layout.stemW;
+    if (layout.stemB + W > fromIndex) lowest = layout.stemW;
+    else for (let b = shape.blocks - 1; b >= 0 && layout.blocks[b]!.b2 + W > fromIndex; b--) lowest = layout.blocks[b]!.start;
     this.withKernelGrad(grad, (g) => {
       const last = shape.blocks;
       const dU = this.dNormed;

@@ -88,6 +88,26 @@ function packedNumbers(v: unknown): Float64Array | null {
   return out;
 }
 
+/** Whether `v` is a plain object (not null, not a list). */
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Replaces each of `keys` of `record` that holds a list of numbers by a `Float64Array`, whose buffer joins `transfer`. */
+function packFields(record: Record<string, unknown>, keys: readonly string[], transfer: ArrayBuffer[]): void {
+  for (const key of keys) {
+    const packed = packedNumbers(record[key]);
+    if (packed === null) continue;
+    record[key] = packed;
+    transfer.push(packed.buffer as ArrayBuffer);
+  }
+}
+
+/** Replaces each of `keys` of `record` that holds a `Float64Array` by a list. */
+function unpackFields(record: Record<string, unknown>, keys: readonly string[]): void {
+  for (const key of keys) if (record[key] instanceof Float64Array) record[key] = Array.from(record[key] as Float64Array);
+}
+
 /**
  * A JSON result with its per-row number lists (`mean`, scores, interval
  * bounds) as `Float64Array`s whose buffers are listed in `transfer`: they
@@ -95,40 +115,22 @@ function packedNumbers(v: unknown): Float64Array | null {
  * holding anything but numbers stay lists. {@link unpackResult} undoes it.
  */
 export function packResult(value: unknown): { value: unknown; transfer: ArrayBuffer[] } {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { value, transfer: [] };
+  if (!isRecord(value)) return { value, transfer: [] };
   const transfer: ArrayBuffer[] = [];
-  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-  for (const key of ROW_FIELDS) {
-    const packed = packedNumbers(out[key]);
-    if (packed !== null) {
-      out[key] = packed;
-      transfer.push(packed.buffer as ArrayBuffer);
-    }
-  }
-  const intervals = out.intervals;
-  if (typeof intervals === "object" && intervals !== null && !Array.isArray(intervals)) {
-    const copy: Record<string, unknown> = { ...(intervals as Record<string, unknown>) };
-    for (const key of Object.keys(copy)) {
-      const packed = packedNumbers(copy[key]);
-      if (packed !== null) {
-        copy[key] = packed;
-        transfer.push(packed.buffer as ArrayBuffer);
-      }
-    }
-    out.intervals = copy;
+  const out: Record<string, unknown> = { ...value };
+  packFields(out, ROW_FIELDS, transfer);
+  if (isRecord(out.intervals)) {
+    const bounds: Record<string, unknown> = { ...out.intervals };
+    packFields(bounds, Object.keys(bounds), transfer);
+    out.intervals = bounds;
   }
   return { value: out, transfer };
 }
 
 /** A result of {@link packResult} (or a merge of such results) with its `Float64Array`s back as lists, in place. */
 export function unpackResult<T>(value: T): T {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const out = value as Record<string, unknown>;
-  for (const key of ROW_FIELDS) if (out[key] instanceof Float64Array) out[key] = Array.from(out[key] as Float64Array);
-  const intervals = out.intervals;
-  if (typeof intervals === "object" && intervals !== null && !Array.isArray(intervals)) {
-    const bounds = intervals as Record<string, unknown>;
-    for (const key of Object.keys(bounds)) if (bounds[key] instanceof Float64Array) bounds[key] = Array.from(bounds[key] as Float64Array);
-  }
+  if (!isRecord(value)) return value;
+  unpackFields(value, ROW_FIELDS);
+  if (isRecord(value.intervals)) unpackFields(value.intervals, Object.keys(value.intervals));
   return value;
 }

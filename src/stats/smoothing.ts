@@ -11,6 +11,9 @@
  */
 export const SES_GRID: readonly number[] = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 0.9, 1];
 
+/** The end state (error, level) of the four weights of one group of {@link sesGridFit}: its scratch. */
+const SES_LANES = new Float64Array(8);
+
 /**
  * Simple exponential smoothing of x[0 .. n−1] with the weight α of
  * {@link SES_GRID} whose one-step squared error is least: level ℓ₀ = x₀,
@@ -43,12 +46,14 @@ export function sesGridFit(x: ArrayLike<number>, n: number, tolerance: number, o
   const G = SES_GRID.length;
   // Four weights run side by side (independent recurrences, each in its own
   // order, so they overlap in the CPU); the choice is made in grid order after.
-  let g = 0;
-  for (; g + 4 <= G; g += 4) {
+  // A last group of fewer than four repeats the last weight in its spare lanes
+  // and considers only its own.
+  const lanes = SES_LANES;
+  for (let g = 0; g < G; g += 4) {
     const a0 = SES_GRID[g] as number;
-    const a1 = SES_GRID[g + 1] as number;
-    const a2 = SES_GRID[g + 2] as number;
-    const a3 = SES_GRID[g + 3] as number;
+    const a1 = SES_GRID[Math.min(g + 1, G - 1)] as number;
+    const a2 = SES_GRID[Math.min(g + 2, G - 1)] as number;
+    const a3 = SES_GRID[Math.min(g + 3, G - 1)] as number;
     let l0 = x[0] as number;
     let l1 = l0;
     let l2 = l0;
@@ -72,40 +77,17 @@ export function sesGridFit(x: ArrayLike<number>, n: number, tolerance: number, o
       l2 += a2 * e2;
       l3 += a3 * e3;
     }
-    if (s0 < bestSse - tolerance) {
-      bestSse = s0;
-      bestAlpha = a0;
-      bestLevel = l0;
-    }
-    if (s1 < bestSse - tolerance) {
-      bestSse = s1;
-      bestAlpha = a1;
-      bestLevel = l1;
-    }
-    if (s2 < bestSse - tolerance) {
-      bestSse = s2;
-      bestAlpha = a2;
-      bestLevel = l2;
-    }
-    if (s3 < bestSse - tolerance) {
-      bestSse = s3;
-      bestAlpha = a3;
-      bestLevel = l3;
-    }
-  }
-  for (; g < G; g++) {
-    const alpha = SES_GRID[g] as number;
-    let level = x[0] as number;
-    let sse = 0;
-    for (let i = 1; i < n; i++) {
-      const e = (x[i] as number) - level;
-      sse += e * e;
-      level += alpha * e;
-    }
-    if (sse < bestSse - tolerance) {
-      bestSse = sse;
-      bestAlpha = alpha;
-      bestLevel = level;
+    lanes[0] = s0; lanes[1] = l0;
+    lanes[2] = s1; lanes[3] = l1;
+    lanes[4] = s2; lanes[5] = l2;
+    lanes[6] = s3; lanes[7] = l3;
+    for (let j = 0; j < 4 && g + j < G; j++) {
+      const sse = lanes[2 * j] as number;
+      if (sse < bestSse - tolerance) {
+        bestSse = sse;
+        bestAlpha = SES_GRID[g + j] as number;
+        bestLevel = lanes[2 * j + 1] as number;
+      }
     }
   }
   out[0] = bestAlpha;

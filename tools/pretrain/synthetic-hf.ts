@@ -11,7 +11,7 @@
  * @module
  */
 import type { NetworkShape } from "../../src/model/config.js";
-import { gauss, pickWeighted, type SyntheticWindow, type Uniform } from "./synthetic.js";
+import { gauss, pickWeighted, uniformIn, type SyntheticWindow, type Uniform } from "./synthetic.js";
 
 /** One training window of the seasons view: its season length is a day of steps. */
 export interface HfWindow extends SyntheticWindow {
@@ -27,12 +27,8 @@ const DAY_STEPS: readonly { m: number; weight: number }[] = [
   { m: 288, weight: 0.1 },
 ];
 
-function between(u: Uniform, lo: number, hi: number): number {
-  return lo + (hi - lo) * u();
-}
-
 function logBetween(u: Uniform, lo: number, hi: number): number {
-  return Math.exp(between(u, Math.log(lo), Math.log(hi)));
+  return Math.exp(uniformIn(u, Math.log(lo), Math.log(hi)));
 }
 
 function poisson(u: Uniform, lambda: number): number {
@@ -52,7 +48,7 @@ function dayShape(u: Uniform): (phi: number) => number {
   const kind = u();
   if (kind < 0.3) {
     const harmonics = 1 + Math.floor(u() * 4);
-    const amps = Array.from({ length: harmonics }, (_, k) => gauss(u) / Math.pow(k + 1, between(u, 0.5, 1.5)));
+    const amps = Array.from({ length: harmonics }, (_, k) => gauss(u) / Math.pow(k + 1, uniformIn(u, 0.5, 1.5)));
     const phases = Array.from({ length: harmonics }, () => u() * 2 * Math.PI);
     return (phi) => {
       let s = 0;
@@ -61,11 +57,11 @@ function dayShape(u: Uniform): (phi: number) => number {
     };
   }
   if (kind < 0.6) {
-    const rise = between(u, 6, 10) / 24;
-    const fall = between(u, 16, 21) / 24;
+    const rise = uniformIn(u, 6, 10) / 24;
+    const fall = uniformIn(u, 16, 21) / 24;
     const sharp = logBetween(u, 20, 200);
-    const lunch = u() < 0.3 ? between(u, 0.1, 0.4) : 0;
-    const night = between(u, 0, 0.4);
+    const lunch = u() < 0.3 ? uniformIn(u, 0.1, 0.4) : 0;
+    const night = uniformIn(u, 0, 0.4);
     return (phi) => {
       const on = 1 / (1 + Math.exp(-sharp * (phi - rise))) - 1 / (1 + Math.exp(-sharp * (phi - fall)));
       const dip = lunch * Math.exp(-(((phi - 12.5 / 24) * 24) ** 2) / 0.5);
@@ -73,19 +69,19 @@ function dayShape(u: Uniform): (phi: number) => number {
     };
   }
   if (kind < 0.85) {
-    const morning = between(u, 6, 10) / 24;
-    const evening = between(u, 17, 22) / 24;
-    const wM = between(u, 1, 3) / 24;
-    const wE = between(u, 1, 4) / 24;
-    const aM = between(u, 0.3, 1);
-    const aE = between(u, 0.3, 1);
-    const base = between(u, 0.1, 0.5);
+    const morning = uniformIn(u, 6, 10) / 24;
+    const evening = uniformIn(u, 17, 22) / 24;
+    const wM = uniformIn(u, 1, 3) / 24;
+    const wE = uniformIn(u, 1, 4) / 24;
+    const aM = uniformIn(u, 0.3, 1);
+    const aE = uniformIn(u, 0.3, 1);
+    const base = uniformIn(u, 0.1, 0.5);
     return (phi) => base + aM * Math.exp(-(((phi - morning) / wM) ** 2)) + aE * Math.exp(-(((phi - evening) / wE) ** 2));
   }
   const bumps = 1 + Math.floor(u() * 3);
   const at = Array.from({ length: bumps }, () => u());
-  const width = Array.from({ length: bumps }, () => between(u, 0.3, 2) / 24);
-  const height = Array.from({ length: bumps }, () => between(u, 0.5, 1));
+  const width = Array.from({ length: bumps }, () => uniformIn(u, 0.3, 2) / 24);
+  const height = Array.from({ length: bumps }, () => uniformIn(u, 0.5, 1));
   return (phi) => {
     let s = 0.1;
     for (let b = 0; b < bumps; b++) {
@@ -106,7 +102,7 @@ export function syntheticHfWindow(u: Uniform, shape: NetworkShape): HfWindow {
   const week = 7 * m;
   const O = shape.outputLength;
   const maxWeeks = m >= 288 ? 2.5 : 6;
-  const n = u() < 0.15 ? Math.max(4, Math.floor(between(u, 0.3, 7) * m)) : Math.floor(logBetween(u, 1, maxWeeks) * week);
+  const n = u() < 0.15 ? Math.max(4, Math.floor(uniformIn(u, 0.3, 7) * m)) : Math.floor(logBetween(u, 1, maxWeeks) * week);
   const T = n + O;
   const t0 = Math.floor(u() * week);
   const shapeOf = dayShape(u);
@@ -119,8 +115,8 @@ export function syntheticHfWindow(u: Uniform, shape: NetworkShape): HfWindow {
   // The week: per-day factors and a weekend that is lower and/or flatter.
   const weekend = u() < 0.75;
   const weekendStart = Math.floor(u() * 7);
-  const weekendFactor = between(u, 0.1, 0.9);
-  const weekendFlatten = between(u, 0, 1);
+  const weekendFactor = uniformIn(u, 0.1, 0.9);
+  const weekendFlatten = uniformIn(u, 0, 1);
   const dayFactor = Array.from({ length: 7 }, () => 1 + (u() < 0.5 ? 0.08 * gauss(u) : 0));
   const isWeekend = (dow: number): boolean => weekend && (dow === weekendStart || dow === (weekendStart + 1) % 7);
   const holidays = new Set<number>();
@@ -152,7 +148,7 @@ export function syntheticHfWindow(u: Uniform, shape: NetworkShape): HfWindow {
     level[t] = l;
   }
   // Noise: AR(1), heavier or lighter.
-  const phi = u() < 0.5 ? between(u, 0, 0.9) : 0;
+  const phi = u() < 0.5 ? uniformIn(u, 0, 0.9) : 0;
   const sigma = noSeason ? logBetween(u, 0.05, 0.3) : logBetween(u, 0.01, 0.35);
   const y = new Float64Array(T);
   const amplitude = logBetween(u, 0.1, 2);
@@ -175,7 +171,7 @@ export function syntheticHfWindow(u: Uniform, shape: NetworkShape): HfWindow {
     let sd = 0;
     for (let t = 1; t < T; t++) sd += Math.abs(y[t]! - y[t - 1]!);
     sd /= T;
-    for (let t = 0; t < T; t++) if (u() < rate) y[t]! += (u() < 0.7 ? 1 : -1) * between(u, 3, 10) * (sd + 1e-9);
+    for (let t = 0; t < T; t++) if (u() < rate) y[t]! += (u() < 0.7 ? 1 : -1) * uniformIn(u, 3, 10) * (sd + 1e-9);
   }
   return { context: y.slice(0, n), target: y.slice(n), seasonLength: m, longSeason: week };
 }

@@ -54,7 +54,8 @@ export function gauss(u: Uniform): number {
   return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u());
 }
 
-function uniformIn(u: Uniform, lo: number, hi: number): number {
+/** A uniform draw in [lo, hi). */
+export function uniformIn(u: Uniform, lo: number, hi: number): number {
   return lo + (hi - lo) * u();
 }
 
