@@ -201,9 +201,11 @@ function rawMatrixValues(v: unknown): number {
 /**
  * Limit items for a raw body (empty when within limits). Reads only lengths
  * and a few scalars of the raw JSON; allocates nothing proportional to it.
+ * `shortSeriesWindow`: a historic body of the SDK's in-sample routes, whose
+ * short series get one window each (counted as the run makes them).
  * @category API rules
  */
-export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: ServiceLimits): ErrorItem[] {
+export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: ServiceLimits, shortSeriesWindow = false): ErrorItem[] {
   const out: ErrorItem[] = [];
   if (!isJsonObject(raw)) return out;
   const series = ownProperty(raw, "series");
@@ -235,7 +237,7 @@ export function checkRequestLimits(endpoint: ApiEndpoint, raw: unknown, limits: 
   if (output > limits.maxValues && out.every((e) => e.loc[1] !== "h")) {
     out.push(valueError(["body", endpoint === "forecast" ? "h" : "level"], `the response would hold ${output} numbers, more than limits.maxValues = ${limits.maxValues}`));
   }
-  if (out.length === 0) out.push(...checkWorkBudget(endpoint, raw, s, limits));
+  if (out.length === 0) out.push(...checkWorkBudget(endpoint, raw, s, limits, shortSeriesWindow));
   return out;
 }
 
@@ -304,7 +306,7 @@ function servedModel(endpoint: ApiEndpoint, named: ModelName | null, freq: strin
   return endpoint === "forecast" ? defaultModel(freq, typeof h === "number" ? h : undefined) : "forecastmodel-1";
 }
 
-function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s: Record<string, unknown> | null, limits: ServiceLimits): ErrorItem[] {
+function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s: Record<string, unknown> | null, limits: ServiceLimits, shortSeriesWindow: boolean): ErrorItem[] {
   const out: ErrorItem[] = [];
   const sizesRaw = s === null ? undefined : ownProperty(s, "sizes");
   const sizes: number[] = [];
@@ -351,7 +353,9 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
     }
     if (ownProperty(raw, "refit") === true) trainingPasses = Math.max(1, most);
   } else if (endpoint === "historic") {
-    for (const n of sizes) windows += historicWindowCount(n, inputSize, horizon);
+    // the windows runHistoricForecast makes
+    const count = shortSeriesWindow ? historicWindowsWithShort : historicWindowCount;
+    for (const n of sizes) windows += count(n, inputSize, horizon);
   }
   if (windows > limits.maxNetworkWindows) {
     out.push(valueError(["body", "series"], `the model would forecast ${windows} windows for this request, more than limits.maxNetworkWindows = ${limits.maxNetworkWindows} (send fewer or shorter series, a smaller h, detection_size or level list, or split the request)`));
@@ -506,7 +510,7 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   const categorical = expandCategorical(forms.raw);
   if (categorical.errors.length > 0) throw new ValidationError(categorical.errors);
   const raw = categorical.raw;
-  const limitItems = checkRequestLimits(endpoint, raw, options.limits);
+  const limitItems = checkRequestLimits(endpoint, raw, options.limits, options.shortSeriesWindow === true);
   if (limitItems.length > 0) throw new ValidationError(limitItems);
   const schema = (options.core ? CORE_REQUEST_SCHEMAS : API_REQUEST_SCHEMAS)[endpoint];
   const errors = new ErrorCollector();

@@ -55,6 +55,20 @@ describe("POST /v2/anomaly_detection on a series shorter than inputSize + horizo
     out.mean.forEach((m, r) => expect(lo[r]! <= m && m <= hi[r]!).toBe(true));
   });
 
+  it("the work budget counts the short series' window as the run makes it", async () => {
+    // a series of 110 points has one full window (96 + 14), the short one one more: 2 windows
+    const long = Array.from({ length: 110 }, (_, t) => 50 + 8 * Math.sin((2 * Math.PI * t) / 7));
+    const two = { ...body, series: { y: [...long, ...daily], sizes: [110, 92], X: null } };
+    const tight = testService({ pipelines: DEFAULT_PIPELINES, limits: { maxNetworkWindows: 1 } });
+    const refused = await tight.handle({ method: "POST", path: "/v2/anomaly_detection", headers: bearer(KEY_A), body: JSON.stringify(two) });
+    expect(refused.status).toBe(422);
+    expect((refused.body as Detail).detail[0]!.msg).toMatch(/would forecast 2 windows/);
+    const enough = testService({ pipelines: DEFAULT_PIPELINES, limits: { maxNetworkWindows: 2 } });
+    const served = await enough.handle({ method: "POST", path: "/v2/anomaly_detection", headers: bearer(KEY_A), body: JSON.stringify(two) });
+    expect(served.status).toBe(200);
+    expect((served.body as Answer).sizes).toEqual([14, 14]);
+  });
+
   it("a series of 14 points (the horizon) is a 422 at its size, in the hosted API's words", async () => {
     const res = await send("/v2/anomaly_detection", { ...body, series: { y: daily.slice(0, 14), sizes: [14], X: null } });
     expect(res.status).toBe(422);
