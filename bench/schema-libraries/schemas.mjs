@@ -1,6 +1,7 @@
 // The forecast body (POST /v2/forecast) in each library, the same rules as src/api/schemas.ts's API_REQUEST_SCHEMAS.forecast
 // (freq as its OpenAPI pattern: the alias reading itself is custom code in every case).
 import { Type } from "@sinclair/typebox";
+import { Type as Type1 } from "typebox";
 import { z } from "zod";
 
 export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1", "forecastmodel-1-high-frequency"];
@@ -28,6 +29,30 @@ export function typeboxForecast() {
     multivariate: Type.Optional(Type.Boolean()),
     model_parameters: Type.Optional(nullable(Type.Object({}))),
     feature_contributions: Type.Optional(Type.Boolean()),
+  });
+}
+
+/** The same rules in TypeBox 1.x (the `typebox` package). */
+export function typebox1Forecast() {
+  const num = Type1.Number();
+  const matrix = Type1.Array(Type1.Array(num));
+  const nullable = (t) => Type1.Union([t, Type1.Null()]);
+  return Type1.Object({
+    series: Type1.Object({ y: Type1.Array(num), sizes: Type1.Array(Type1.Integer({ exclusiveMinimum: 0 })), X: Type1.Optional(nullable(matrix)) }),
+    freq: Type1.String({ pattern: FREQ_PATTERN }),
+    h: Type1.Integer({ exclusiveMinimum: 0 }),
+    model: Type1.Optional(Type1.Enum(MODEL_NAMES)),
+    clean_ex_first: Type1.Optional(Type1.Boolean()),
+    level: Type1.Optional(nullable(Type1.Array(Type1.Number({ minimum: 0, exclusiveMaximum: 100 }), { minItems: 1 }))),
+    X_future: Type1.Optional(nullable(matrix)),
+    finetune_steps: Type1.Optional(Type1.Integer({ minimum: 0 })),
+    finetune_loss: Type1.Optional(Type1.Enum(LOSS_NAMES)),
+    finetune_depth: Type1.Optional(Type1.Enum([1, 2, 3, 4, 5])),
+    finetuned_model_id: Type1.Optional(nullable(Type1.String({ pattern: MODEL_ID }))),
+    hist_exog: Type1.Optional(nullable(Type1.Array(Type1.Integer({ minimum: 0 })))),
+    multivariate: Type1.Optional(Type1.Boolean()),
+    model_parameters: Type1.Optional(nullable(Type1.Object({}))),
+    feature_contributions: Type1.Optional(Type1.Boolean()),
   });
 }
 
