@@ -1,6 +1,6 @@
 // The forecast body (POST /v2/forecast) in each library, the same rules as src/api/schemas.ts's API_REQUEST_SCHEMAS.forecast
 // (freq as its OpenAPI pattern: the alias reading itself is custom code in every case).
-import { Type } from "@sinclair/typebox";
+import { Type as Type034 } from "@sinclair/typebox";
 import { Type as Type1 } from "typebox";
 import { z } from "zod";
 
@@ -9,7 +9,7 @@ export const LOSS_NAMES = ["default", "mae", "mse", "rmse", "mape", "smape", "po
 export const FREQ_PATTERN = "^(?:[0-9]*(?:s|S|min|T|h|H)|D|W(?:-(?:MON|TUE|WED|THU|FRI|SAT|SUN))?|M|MS|ME)$";
 const MODEL_ID = "^[a-zA-Z0-9\\-_]{1,36}$";
 
-export function typeboxForecast() {
+export function typeboxForecast(Type = Type034) {
   const num = Type.Number();
   const matrix = Type.Array(Type.Array(num));
   const nullable = (t) => Type.Union([t, Type.Null()]);
@@ -32,28 +32,9 @@ export function typeboxForecast() {
   });
 }
 
-/** The same rules in TypeBox 1.x (the `typebox` package). */
+/** The same rules in TypeBox 1.x (the `typebox` package), whose builders are the same. */
 export function typebox1Forecast() {
-  const num = Type1.Number();
-  const matrix = Type1.Array(Type1.Array(num));
-  const nullable = (t) => Type1.Union([t, Type1.Null()]);
-  return Type1.Object({
-    series: Type1.Object({ y: Type1.Array(num), sizes: Type1.Array(Type1.Integer({ exclusiveMinimum: 0 })), X: Type1.Optional(nullable(matrix)) }),
-    freq: Type1.String({ pattern: FREQ_PATTERN }),
-    h: Type1.Integer({ exclusiveMinimum: 0 }),
-    model: Type1.Optional(Type1.Enum(MODEL_NAMES)),
-    clean_ex_first: Type1.Optional(Type1.Boolean()),
-    level: Type1.Optional(nullable(Type1.Array(Type1.Number({ minimum: 0, exclusiveMaximum: 100 }), { minItems: 1 }))),
-    X_future: Type1.Optional(nullable(matrix)),
-    finetune_steps: Type1.Optional(Type1.Integer({ minimum: 0 })),
-    finetune_loss: Type1.Optional(Type1.Enum(LOSS_NAMES)),
-    finetune_depth: Type1.Optional(Type1.Enum([1, 2, 3, 4, 5])),
-    finetuned_model_id: Type1.Optional(nullable(Type1.String({ pattern: MODEL_ID }))),
-    hist_exog: Type1.Optional(nullable(Type1.Array(Type1.Integer({ minimum: 0 })))),
-    multivariate: Type1.Optional(Type1.Boolean()),
-    model_parameters: Type1.Optional(nullable(Type1.Object({}))),
-    feature_contributions: Type1.Optional(Type1.Boolean()),
-  });
+  return typeboxForecast(Type1);
 }
 
 export function zodForecast() {
