@@ -297,3 +297,40 @@ describe("echoed inputs", () => {
     expect(c.items).toHaveLength(1000);
   });
 });
+
+describe("the compiled validator (TypeBox schema, ajv) gives the items of pydantic's strict mode", () => {
+  const y = SERIES_SCHEMA.properties.y;
+  it("a packed list is a Float64Array; NaN, ±Infinity or a non-number at i is an item at i, in index order", () => {
+    const ok = validateAgainst(y, [1, 2.5, -3], ["body", "y"], new ErrorCollector());
+    expect(ok).toBeInstanceOf(Float64Array);
+    expect(Array.from(ok as Float64Array)).toEqual([1, 2.5, -3]);
+    const c = new ErrorCollector();
+    expect(validateAgainst(y, [1, NaN, 3, "4", Infinity], ["body", "y"], c)).toBe(INVALID);
+    expect(c.items.map((i) => [i.type, i.loc.join(".")])).toEqual([
+      ["finite_number", "body.y.1"],
+      ["float_type", "body.y.3"],
+      ["finite_number", "body.y.4"],
+    ]);
+  });
+
+  it("typed arrays are read as lists, and their items checked like a list's", () => {
+    const c = new ErrorCollector();
+    validateAgainst(SERIES_SCHEMA, { y: Float64Array.of(1, NaN), sizes: Int32Array.of(0, 2), X: [Float64Array.of(1, Infinity)] }, ["s"], c);
+    expect(c.items.map((i) => [i.type, i.loc.join(".")])).toEqual([
+      ["finite_number", "s.y.1"],
+      ["greater_than_equal", "s.sizes.0"],
+      ["finite_number", "s.X.0.1"],
+    ]);
+  });
+
+  test.prop([fc.array(fc.oneof(fc.double(), fc.string(), fc.constant(null), fc.boolean()), { maxLength: 30 })])(
+    "a list of numbers: one item per bad index, in index order, and valid iff every item is a finite number",
+    (values) => {
+      const c = new ErrorCollector();
+      const r = validateAgainst(y, values, ["y"], c);
+      const bad = values.flatMap((v, i) => (typeof v === "number" && Number.isFinite(v) ? [] : [i]));
+      expect(c.items.map((i) => i.loc[1])).toEqual(bad);
+      expect(r === INVALID).toBe(bad.length > 0);
+    },
+  );
+});
