@@ -109,27 +109,17 @@ export function locateJsonError(text: string): JsonSyntaxError | null {
   for (;;) {
     if (state === 0) {
       const c = text.charCodeAt(i);
-      if (c === 0x7b) {
+      if (c === 0x7b || c === 0x5b) {
+        // `{` or `[`: its closing bracket is two code points on (`}` 0x7d, `]` 0x5d)
+        const isObject = c === 0x7b;
         i++;
         skip();
-        if (text.charCodeAt(i) === 0x7d) {
+        if (text.charCodeAt(i) === c + 2) {
           i++;
           state = 1;
         } else {
-          stack.push(1);
-          state = 2;
-        }
-        continue;
-      }
-      if (c === 0x5b) {
-        i++;
-        skip();
-        if (text.charCodeAt(i) === 0x5d) {
-          i++;
-          state = 1;
-        } else {
-          stack.push(0);
-          state = 0;
+          stack.push(isObject ? 1 : 0);
+          state = isObject ? 2 : 0;
         }
         continue;
       }
