@@ -849,3 +849,65 @@ export function toFinetuneRequest(b: ValidatedFinetuneBody, finetuned: Finetuned
   const spec = modelSpec(b, finetuned, out);
   return finish({ ...spec, series: toSeriesData(b.series) }, out);
 }
+
+/**
+ * The forecast fields of a cross-validation body that the validation of its
+ * series and model fields (as a historic body) does not read: validated
+ * against the forecast schema's properties of the same names.
+ * @category API rules
+ */
+export type CrossValidationWindowFields = Pick<ValidatedForecastBody, "level" | "hist_exog" | "multivariate" | "model_parameters">;
+
+/**
+ * The typed forecast fields every cross-validation window shares (all of a
+ * `ForecastInput` but its series and `Xfuture`), composed from the body's
+ * validated values: `base`, its series and model fields validated as a
+ * historic body; `window`, its {@link CrossValidationWindowFields}; the
+ * oldest window's `sizes` and `h`. The forecast's rules across fields are
+ * judged here, as for a forecast body of the oldest window: `hist_exog`
+ * against the features, then the model spec's (a fine-tuned model of
+ * another base model, `multivariate` with series of unequal lengths). The
+ * model is the one a forecast body of the window is served by
+ * (`servedModel`); no `feature_contributions` (the answer has none).
+ *
+ * @example
+ * ```ts
+ * const base = validateEndpointBody("historic", { series: { y: [1, 2, 3, 4], sizes: [4] }, freq: "D" }, { core: false, limits: UNLIMITED });
+ * const window = { level: [80], hist_exog: null, multivariate: false, model_parameters: null };
+ * const fields = toCrossValidationFields(base, window, [2], 2, null);
+ * [fields.model, fields.levels, fields.histExog, fields.featureContributions];
+ * // => ["forecastmodel-1", [80], [], false]
+ * ```
+ * @category API rules
+ */
+export function toCrossValidationFields(
+  base: ValidatedHistoricBody,
+  window: CrossValidationWindowFields,
+  oldestSizes: readonly number[],
+  h: number,
+  finetuned: FinetunedWeights | null,
+): Omit<ForecastInput, "series" | "Xfuture"> {
+  const out: ErrorItem[] = [];
+  histExogRules(window.hist_exog, base.series.X === null ? 0 : base.series.X.length, out);
+  if (out.length > 0) throw new ValidationError(out);
+  const body: ValidatedForecastBody = {
+    series: { y: new Float64Array(0), sizes: [...oldestSizes], X: null },
+    freq: base.freq,
+    h,
+    X_future: null,
+    level: window.level,
+    model: base.modelGiven ? base.model : servedModel("forecast", null, base.freq, h),
+    modelGiven: base.modelGiven,
+    clean_ex_first: base.clean_ex_first,
+    finetune_steps: base.finetune_steps,
+    finetune_loss: base.finetune_loss,
+    finetune_depth: base.finetune_depth,
+    finetuned_model_id: base.finetuned_model_id,
+    hist_exog: window.hist_exog,
+    multivariate: window.multivariate,
+    model_parameters: window.model_parameters,
+    feature_contributions: false,
+  };
+  const { series: _series, Xfuture: _future, ...fields } = toForecastRequest(body, finetuned);
+  return fields;
+}
