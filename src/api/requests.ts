@@ -25,7 +25,7 @@ import { calibrationPlan } from "../forecast/index.js";
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { historicWindowCount, historicWindowsWithShort } from "../historic/index.js";
 import { defaultModel, isModelName, modelParams, MODELS } from "../model/index.js";
-import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type Infer } from "./schema-validator.js";
+import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
 import { readFreq } from "./freq.js";
 
@@ -910,4 +910,31 @@ export function toCrossValidationFields(
   };
   const { series: _series, Xfuture: _future, ...fields } = toForecastRequest(body, finetuned);
   return fields;
+}
+
+/** The forecast schema's optional properties: validating `{}` against it gives their defaults. */
+const FORECAST_OPTIONAL_SCHEMA: ApiObjectSchema = { ...API_REQUEST_SCHEMAS.forecast, properties: API_REQUEST_SCHEMAS.forecast.properties.filter((p) => !p.required) };
+
+/**
+ * A validated forecast body of one series whose values were checked where
+ * they came from (the older form's rows, read by `readLegacyBody`), composed
+ * rather than written as JSON and validated again: the limits and the work
+ * budget judged as for the body `{series: {y, sizes: [y.length]}, freq, h}`
+ * (422 items at its places), every other field its schema default, and the
+ * model the body is served by.
+ *
+ * @example
+ * ```ts
+ * const b = forecastBodyOfSeries(Float64Array.of(1, 2, 3), "H", 2, DEFAULT_SERVICE_LIMITS);
+ * [b.series.sizes, b.h, b.level, b.model, b.modelGiven];
+ * // => [[3], 2, null, "forecastmodel-1-high-frequency", false]
+ * ```
+ * @category API rules
+ */
+export function forecastBodyOfSeries(y: Float64Array, freq: Freq, h: number, limits: ServiceLimits): ValidatedForecastBody {
+  const series = { y, sizes: [y.length], X: null };
+  const limitItems = checkRequestLimits("forecast", { series, freq, h }, limits);
+  if (limitItems.length > 0) throw new ValidationError(limitItems);
+  const defaults = validateAgainst(FORECAST_OPTIONAL_SCHEMA, {}, ["body"], new ErrorCollector()) as Omit<ValidatedForecastBody, "series" | "freq" | "h" | "modelGiven">;
+  return { ...defaults, series, freq, h, model: servedModel("forecast", null, freq, h), modelGiven: false };
 }

@@ -70,7 +70,22 @@ export async function endpointWork<E extends "forecast" | "anomaly" | "historic"
   missingValues = false,
   sdkInSample = false,
 ): Promise<PreparedWork> {
-  const b = validateEndpointBody(endpoint, raw, bodyOptions(ctx, missingValues, ctx.limits, sdkInSample));
+  return validatedWork(ctx, endpoint, accountId, validateEndpointBody(endpoint, raw, bodyOptions(ctx, missingValues, ctx.limits, sdkInSample)), extend);
+}
+
+/**
+ * The work of a validated body of an endpoint (`endpointWork` after
+ * validation, or a body composed from checked values, as the older form's):
+ * its fine-tuned model resolved and its typed request built now (422 on the
+ * spot), run now or later.
+ */
+export async function validatedWork<E extends "forecast" | "anomaly" | "historic">(
+  ctx: ServiceContext,
+  endpoint: E,
+  accountId: string,
+  b: ValidatedBodies[E],
+  extend?: (value: Record<string, unknown>, b: ValidatedBodies[E]) => Record<string, unknown>,
+): Promise<PreparedWork> {
   const finetuned = await resolveFinetuned(ctx, accountId, b.finetuned_model_id);
   // the typed request now: its rules (a series too short) are 422 items on the spot, also for async jobs
   const request = endpointRequest(endpoint, b, finetuned);
