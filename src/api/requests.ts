@@ -24,7 +24,7 @@ import { plannedWindowCount } from "../cv/index.js";
 import { calibrationPlan } from "../forecast/index.js";
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { historicWindowCount, historicWindowsWithShort } from "../historic/index.js";
-import { defaultModel, isModelName, modelParams, MODELS } from "../model/index.js";
+import { defaultModel, isModelName, modelParams, MODELS, requestModelParams } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
 import { readFreq } from "./freq.js";
@@ -700,6 +700,7 @@ function modelSpec(
     finetuned,
     multivariate,
     modelParameters: b.model_parameters ?? null,
+    params: modelParams(model, b.freq),
   };
 }
 
@@ -792,8 +793,8 @@ export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWe
  * or, on the SDK's in-sample routes (`shortSeries`), more than horizon points (`historicWindowsWithShort` > 0),
  * with the hosted API's words for that minimum.
  */
-function historicLengthRules(sizes: readonly number[], model: ModelName, freq: Freq, shortSeries: boolean, out: ErrorItem[]): void {
-  const { inputSize, horizon } = modelParams(model, freq);
+function historicLengthRules(sizes: readonly number[], { model, freq, params }: ModelSpec, shortSeries: boolean, out: ErrorItem[]): void {
+  const { inputSize, horizon } = requestModelParams({ model, freq, params });
   sizes.forEach((n, i) => {
     if (shortSeries) {
       if (historicWindowsWithShort(n, inputSize, horizon) > 0) return;
@@ -825,7 +826,7 @@ export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: Finetuned
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
   const shortSeries = b.shortSeriesWindow === true;
-  historicLengthRules(b.series.sizes, spec.model, spec.freq, shortSeries, out);
+  historicLengthRules(b.series.sizes, spec, shortSeries, out);
   return finish(
     {
       ...spec,

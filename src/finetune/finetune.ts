@@ -12,9 +12,9 @@ import {
   applyFinetuned,
   createNetworkForecaster,
   depthStart,
-  modelParams,
   MODELS,
   networkLossAndGradient,
+  requestModelParams,
 } from "../model/index.js";
 import type {
   FinetuneDepth,
@@ -275,7 +275,9 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   if (blocks > 1 && steps > 0) {
     // the network reads sub-half-hourly data as half-hour block means: it is tuned on them (blocks end at each series' training end)
     const blocked = blockMeanSeries(series, trainLengths, blocks);
-    return finetuneParameters({ ...spec, freq: "30min" }, blocked.series, { ...options, trainLengths: blocked.trainLengths });
+    // tuned at half-hours: the spec's resolved params (of its own freq) are left out
+    const { params: _params, ...halfHourly } = spec;
+    return finetuneParameters({ ...halfHourly, freq: "30min" }, blocked.series, { ...options, trainLengths: blocked.trainLengths });
   }
   if (steps === 0) {
     return {
@@ -334,7 +336,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
     usable[j] = tmp;
   }
 
-  const { horizon, inputSize } = modelParams(model, freq);
+  const { horizon, inputSize } = requestModelParams(spec);
   const batchSize = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, usable.length));
   const contexts = new Array<Float64Array>(batchSize);
   const targets = new Array<Float64Array>(batchSize);
