@@ -11,8 +11,8 @@ import { seriesOffsets } from "../series/index.js";
 import type { FinetunedWeights, ForecastInput, Intervals, SeriesData } from "../types.js";
 import type { ForecastResult } from "./results.js";
 import { echoedValueError } from "./json.js";
-import { toCrossValidationFields, type CrossValidationWindowFields, type ValidatedHistoricBody } from "./requests.js";
-import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema } from "./schema-validator.js";
+import { schemaWith, toCrossValidationFields, type CrossValidationWindowFields, type ValidatedHistoricBody } from "./requests.js";
+import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { API_REQUEST_SCHEMAS } from "./schemas.js";
 
 /** Most windows one cross-validation request may ask for. */
@@ -197,10 +197,7 @@ export function crossValidationWindowShapeBody(
 }
 
 /** The forecast body's properties a cross-validation body passes on to its windows that a historic body has not. */
-const WINDOW_ONLY_SCHEMA: ApiObjectSchema = {
-  ...API_REQUEST_SCHEMAS.forecast,
-  properties: API_REQUEST_SCHEMAS.forecast.properties.filter((p) => p.name === "level" || p.name === "hist_exog" || p.name === "multivariate" || p.name === "model_parameters"),
-};
+const WINDOW_ONLY_SCHEMA = schemaWith(API_REQUEST_SCHEMAS.forecast, (p) => p.name === "level" || p.name === "hist_exog" || p.name === "multivariate" || p.name === "model_parameters");
 
 /**
  * The typed forecast fields every window of a cross-validation body shares,

@@ -25,7 +25,7 @@ import { calibrationPlan } from "../forecast/index.js";
 import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
 import { historicWindowCount, historicWindowsWithShort } from "../historic/index.js";
 import { defaultModel, isModelName, modelParams, MODELS, requestModelParams } from "../model/index.js";
-import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema, type Infer } from "./schema-validator.js";
+import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema, type ApiProperty, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
 import { readFreq } from "./freq.js";
 
@@ -495,13 +495,18 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
  * `shortSeriesWindow: true` (historic bodies of the SDK's in-sample routes)
  * lets a series shorter than inputSize + horizon have one window (see
  * `HistoricInput.shortSeriesWindow`). The forms dataframe SDKs send are read
- * first (see `sdkBodyForms`).
+ * first (see `sdkBodyForms`). `checkedSeries: true` (the records entry
+ * points, whose rows were checked and packed into typed arrays) takes the
+ * body's `series` as it is ({@link ValidatedSeries}: `y` and each `X` a
+ * `Float64Array` of finite numbers, `sizes` positive integers) and validates
+ * every other field; the limits and the rules across fields are judged as
+ * for any body.
  * @category API rules
  */
 export function validateEndpointBody<E extends ApiEndpoint>(
   endpoint: E,
   body: unknown,
-  options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean; readonly shortSeriesWindow?: boolean },
+  options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean; readonly shortSeriesWindow?: boolean; readonly checkedSeries?: boolean },
 ): ValidatedBodies[E] {
   const gaps = endpoint === "forecast" || endpoint === "anomaly" || endpoint === "historic" || options.missingValues === true ? missingObservations(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body) : { raw: body, missing: null };
   const forms = sdkBodyForms(gaps.raw, options.core ? CORE_FREQS : API_FREQS);
@@ -514,9 +519,10 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   if (limitItems.length > 0) throw new ValidationError(limitItems);
   const schema = (options.core ? CORE_REQUEST_SCHEMAS : API_REQUEST_SCHEMAS)[endpoint];
   const errors = new ErrorCollector();
-  const value = validateAgainst(schema, raw, ["body"], errors);
+  const checked = options.checkedSeries === true && isJsonObject(raw);
+  const value = validateAgainst(checked ? besideSeries(schema) : schema, raw, ["body"], errors);
   if (value === INVALID) throw new ValidationError(errors.items);
-  const v = value as Record<string, unknown>;
+  const v = checked ? { series: ownProperty(raw, "series"), ...(value as Record<string, unknown>) } : (value as Record<string, unknown>);
   const cross = crossFieldRules(endpoint, v);
   if (cross.length > 0) throw new ValidationError(cross);
   if (gaps.missing !== null) v.missing = fillValidatedGaps(v.series as ValidatedSeries, gaps.missing);
@@ -913,8 +919,36 @@ export function toCrossValidationFields(
   return fields;
 }
 
+/**
+ * An object schema with only the properties `keep` keeps (in their order):
+ * what validates part of a body, its other fields being composed from values
+ * validated elsewhere.
+ *
+ * @example
+ * ```ts
+ * schemaWith(API_REQUEST_SCHEMAS.forecast, (p) => p.name === "h" || p.name === "level").properties.map((p) => p.name);
+ * // => ["h", "level"]
+ * ```
+ * @category API rules
+ */
+export function schemaWith(schema: ApiObjectSchema, keep: (property: ApiProperty) => boolean): ApiObjectSchema {
+  return { ...schema, properties: schema.properties.filter(keep) };
+}
+
+const besideSeriesSchemas = new Map<ApiObjectSchema, ApiObjectSchema>();
+
+/** The schema of a body's fields but its series (made once per schema). */
+function besideSeries(schema: ApiObjectSchema): ApiObjectSchema {
+  let out = besideSeriesSchemas.get(schema);
+  if (out === undefined) {
+    out = schemaWith(schema, (p) => p.name !== "series");
+    besideSeriesSchemas.set(schema, out);
+  }
+  return out;
+}
+
 /** The forecast schema's optional properties: validating `{}` against it gives their defaults. */
-const FORECAST_OPTIONAL_SCHEMA: ApiObjectSchema = { ...API_REQUEST_SCHEMAS.forecast, properties: API_REQUEST_SCHEMAS.forecast.properties.filter((p) => !p.required) };
+const FORECAST_OPTIONAL_SCHEMA = schemaWith(API_REQUEST_SCHEMAS.forecast, (p) => !p.required);
 
 /**
  * A validated forecast body of one series whose values were checked where
