@@ -22,7 +22,7 @@ import type {
 import { anomalyMinimumLength, anomalyWindowPlan, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
 import { plannedWindowCount } from "../cv/index.js";
 import { calibrationPlan } from "../forecast/index.js";
-import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
+import { finetuneBatchSize } from "../finetune/index.js";
 import { historicWindowCount, historicWindowsWithShort } from "../historic/index.js";
 import { defaultModel, isModelName, modelParams, MODELS, requestModelParams } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema, type ApiProperty, type Infer } from "./schema-validator.js";
@@ -275,7 +275,7 @@ export const FINETUNE_STEP_OVERHEAD_WINDOWS = 16;
  * @category API rules
  */
 export function finetuneTrainingCost(steps: number, seriesCount: number, depth: number, model: ModelName): number {
-  const batch = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, seriesCount));
+  const batch = finetuneBatchSize(seriesCount);
   const { fixedFinetuneDepth, finetuneCostWeight } = MODELS[model];
   const effectiveDepth = fixedFinetuneDepth ?? depth;
   return steps * (batch + FINETUNE_STEP_OVERHEAD_WINDOWS) * ((3 + effectiveDepth) / 4) * finetuneCostWeight;
@@ -364,7 +364,7 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
   const stepsGiven = ownProperty(raw, "finetune_steps");
   const effectiveSteps = typeof stepsGiven === "number" && Number.isInteger(stepsGiven) && stepsGiven >= 0 ? stepsGiven : steps;
   if (effectiveSteps > 0) {
-    const batch = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, sizes.length));
+    const batch = finetuneBatchSize(sizes.length);
     const depthRaw = ownProperty(raw, "finetune_depth");
     const depth = typeof depthRaw === "number" && Number.isInteger(depthRaw) && depthRaw >= 1 && depthRaw <= 5 ? depthRaw : 1;
     const training = finetuneTrainingCost(effectiveSteps, sizes.length, depth, model) * trainingPasses;

@@ -74,6 +74,21 @@ export const FINETUNE_MIN_BATCH = 32;
 export const FINETUNE_MAX_BATCH = 128;
 
 /**
+ * Windows per fine-tune step for `seriesCount` series: one per series,
+ * clamped to [`FINETUNE_MIN_BATCH`, `FINETUNE_MAX_BATCH`]. The run reads it
+ * with the series it can tune on, the work budget with the series sent.
+ *
+ * @example
+ * ```ts
+ * [finetuneBatchSize(3), finetuneBatchSize(100), finetuneBatchSize(1000)]; // => [32, 100, 128]
+ * ```
+ * @category Fine-tuning
+ */
+export function finetuneBatchSize(seriesCount: number): number {
+  return Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, seriesCount));
+}
+
+/**
  * Depth that is used for `forecastmodel-2.1`: the API says fine-tune depth is
  * effective only for `forecastmodel-1` and `forecastmodel-1-long-horizon`, so
  * any requested depth fine-tunes the output end (with a warning when it is not 1).
@@ -337,7 +352,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   }
 
   const { horizon, inputSize } = requestModelParams(spec);
-  const batchSize = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, usable.length));
+  const batchSize = finetuneBatchSize(usable.length);
   const contexts = new Array<Float64Array>(batchSize);
   const targets = new Array<Float64Array>(batchSize);
   const batch = { contexts, targets };
