@@ -799,8 +799,9 @@ export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWe
  * or, on the SDK's in-sample routes (`shortSeries`), more than horizon points (`historicWindowsWithShort` > 0),
  * with the hosted API's words for that minimum.
  */
-function historicLengthRules(sizes: readonly number[], { model, freq, params }: ModelSpec, shortSeries: boolean, out: ErrorItem[]): void {
-  const { inputSize, horizon } = requestModelParams({ model, freq, params });
+function historicLengthRules(sizes: readonly number[], spec: ModelSpec, shortSeries: boolean, out: ErrorItem[]): void {
+  const { model, freq } = spec;
+  const { inputSize, horizon } = requestModelParams(spec);
   sizes.forEach((n, i) => {
     if (shortSeries) {
       if (historicWindowsWithShort(n, inputSize, horizon) > 0) return;
