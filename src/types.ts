@@ -31,7 +31,8 @@ export type SubDailyFreq = `${"" | number}${"s" | "S" | "min" | "T" | "h" | "H"}
 /**
  * A daily or longer frequency as a pandas alias: `D`; `W` or `W-MON` …
  * `W-SUN`; `M`, `MS`, `ME`; `Q`, `QS`, `QE`, `Y`, `YS`, `YE`, `A`, `AS`, each
- * also anchored on a month (`QS-DEC`). The anchor does not change the model.
+ * also anchored on a month (`QS-DEC`); and their business forms (`BMS`,
+ * `CBME`, `BQS-DEC`, `BA-DEC`). The anchor does not change the model.
  * @category Types
  */
 export type CalendarFreq =
@@ -41,19 +42,33 @@ export type CalendarFreq =
   | "M"
   | "MS"
   | "ME"
-  | `${"Q" | "QS" | "QE" | "Y" | "YS" | "YE" | "A" | "AS"}${"" | `-${"JAN" | "FEB" | "MAR" | "APR" | "MAY" | "JUN" | "JUL" | "AUG" | "SEP" | "OCT" | "NOV" | "DEC"}`}`;
+  | "BM"
+  | "BMS"
+  | "BME"
+  | "CBM"
+  | "CBMS"
+  | "CBME"
+  | `${"Q" | "QS" | "QE" | "BQ" | "BQS" | "BQE" | "Y" | "YS" | "YE" | "A" | "AS" | "BA" | "BAS" | "BY" | "BYS" | "BYE"}${"" | `-${"JAN" | "FEB" | "MAR" | "APR" | "MAY" | "JUN" | "JUL" | "AUG" | "SEP" | "OCT" | "NOV" | "DEC"}`}`;
+
+/**
+ * A business calendar that steps over closed days or hours: business days
+ * `B` (custom: `C`) and business hours `BH` (custom: `CBH`). The steps are
+ * counted, not timed (see `parseFreq`).
+ * @category Types
+ */
+export type BusinessFreq = "B" | "C" | "BH" | "CBH";
 
 /**
  * Series frequency: one of the six classes' letters (`"H"`, `"D"`, `"W"`,
  * `"M"`, `"Q"`, `"Y"`), a sub-daily pandas alias with a multiple (`"5min"`,
  * `"15T"`, `"30s"`, `"2h"`) or a calendar pandas alias (`"MS"`, `"W-SUN"`,
- * `"QS-DEC"`). The HTTP API takes every one of them except the quarterly and
+ * `"QS-DEC"`) or a business calendar (`"B"`, `"BH"`, `"CBH"`). The HTTP API takes every one of them except the quarterly and
  * yearly ones; the core functions take them all. Validated requests carry
  * the canonical name (`parseFreq(alias).name`: `"15T"` becomes `"15min"`,
  * `"MS"` becomes `"M"`).
  * @category Types
  */
-export type Freq = ModelFreq | SubDailyFreq | CalendarFreq;
+export type Freq = ModelFreq | SubDailyFreq | CalendarFreq | BusinessFreq;
 
 /**
  * Names of the pretrained models.

@@ -1,6 +1,7 @@
 // The forecast body (POST /v2/forecast) in each library, the same rules as src/api/schemas.ts's API_REQUEST_SCHEMAS.forecast
 // (freq as its OpenAPI pattern: the alias reading itself is custom code in every case).
-import { Type } from "@sinclair/typebox";
+import { Type as Type034 } from "@sinclair/typebox";
+import { Type as Type1 } from "typebox";
 import { z } from "zod";
 
 export const MODEL_NAMES = ["forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1", "forecastmodel-1-high-frequency"];
@@ -8,7 +9,7 @@ export const LOSS_NAMES = ["default", "mae", "mse", "rmse", "mape", "smape", "po
 export const FREQ_PATTERN = "^(?:[0-9]*(?:s|S|min|T|h|H)|D|W(?:-(?:MON|TUE|WED|THU|FRI|SAT|SUN))?|M|MS|ME)$";
 const MODEL_ID = "^[a-zA-Z0-9\\-_]{1,36}$";
 
-export function typeboxForecast() {
+export function typeboxForecast(Type = Type034) {
   const num = Type.Number();
   const matrix = Type.Array(Type.Array(num));
   const nullable = (t) => Type.Union([t, Type.Null()]);
@@ -29,6 +30,11 @@ export function typeboxForecast() {
     model_parameters: Type.Optional(nullable(Type.Object({}))),
     feature_contributions: Type.Optional(Type.Boolean()),
   });
+}
+
+/** The same rules in TypeBox 1.x (the `typebox` package), whose builders are the same. */
+export function typebox1Forecast() {
+  return typeboxForecast(Type1);
 }
 
 export function zodForecast() {

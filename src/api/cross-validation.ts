@@ -197,7 +197,7 @@ export function crossValidationWindowShapeBody(
 }
 
 /** The forecast body's properties a cross-validation body passes on to its windows that a historic body has not. */
-const WINDOW_ONLY_SCHEMA = schemaWith(API_REQUEST_SCHEMAS.forecast, (p) => p.name === "level" || p.name === "hist_exog" || p.name === "multivariate" || p.name === "model_parameters");
+const WINDOW_ONLY_SCHEMA = schemaWith(API_REQUEST_SCHEMAS.forecast, (name) => name === "level" || name === "hist_exog" || name === "multivariate" || name === "model_parameters");
 
 /**
  * The typed forecast fields every window of a cross-validation body shares,

@@ -223,7 +223,7 @@ export function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, optio
  */
 function unknownFieldsWarning(endpoint: ApiEndpoint, raw: unknown): string | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
-  const known = new Set<string>(CORE_REQUEST_SCHEMAS[endpoint].properties.map((p) => p.name));
+  const known = new Set<string>(Object.keys(CORE_REQUEST_SCHEMAS[endpoint].properties));
   const unknown = Object.keys(raw).filter((k) => !known.has(k)).sort();
   if (unknown.length === 0) return null;
   return `unknown field${unknown.length === 1 ? "" : "s"} ignored: ${unknown.map((k) => `'${k}'`).join(", ")} (known fields: ${[...known].sort().join(", ")})`;

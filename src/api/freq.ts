@@ -6,7 +6,7 @@
  * 422 that refuses one. What an alias means is `parseFreq` (src/series/freq.ts).
  * @module
  */
-import { freqRefusal, parseFreq } from "../series/freq.js";
+import { businessFreqs, freqRefusal, parseFreq } from "../series/freq.js";
 import { FREQ_ANCHORS, FREQUENCIES, MODEL_FREQS } from "../series/frequencies.js";
 import type { Freq, ModelFreq } from "../types.js";
 
@@ -74,15 +74,23 @@ export function acceptedFreqAliases(freqs: readonly ModelFreq[]): string {
  *
  * @example
  * ```ts
- * acceptedFreqText(["D", "M"]); // => "D, M (or MS, ME)"
+ * acceptedFreqText(["D", "M"]); // => "D, M (or MS, ME); business calendars B, C, BMS, CBME, …"
  * acceptedFreqText(["H"]).startsWith("H (or h), and sub-daily steps <k>s (or <k>S), <k>min (or <k>T)"); // => true
  * ```
  * @category API rules
  */
 export function acceptedFreqText(freqs: readonly ModelFreq[]): string {
   const calendar = acceptedFreqAliases(freqs);
-  if (!freqs.includes("H")) return calendar;
-  return `${calendar}, and sub-daily steps <k>s (or <k>S), <k>min (or <k>T), <k>h (or <k>H), k ≥ 1, that divide a day evenly (s, 30s, min, 5min, 15min, 30min, 2h, 6h, 12h, …)`;
+  const business = businessText(freqs);
+  if (!freqs.includes("H")) return `${calendar}${business}`;
+  return `${calendar}, and sub-daily steps <k>s (or <k>S), <k>min (or <k>T), <k>h (or <k>H), k ≥ 1, that divide a day evenly (s, 30s, min, 5min, 15min, 30min, 2h, 6h, 12h, …)${business}`;
+}
+
+/** The business calendars among the classes `freqs`, as a clause of {@link acceptedFreqText}: `; business calendars B, C, BH, CBH, BMS, …`. */
+function businessText(freqs: readonly ModelFreq[]): string {
+  const steps = MODEL_FREQS.filter((f) => freqs.includes(f)).flatMap(businessFreqs);
+  const calendars = [...steps, ...(freqs.includes("M") ? ["BMS", "CBME"] : []), ...(freqs.includes("Q") ? ["BQS-DEC"] : []), ...(freqs.includes("Y") ? ["BA-DEC"] : [])];
+  return calendars.length === 0 ? "" : `; business calendars ${calendars.join(", ")}, …`;
 }
 
 /**
@@ -113,6 +121,7 @@ export function freqRefusalAmong(value: unknown, freqs: readonly string[]): stri
  * ```ts
  * new RegExp(freqPattern(["H", "D"])).test("15min"); // => true
  * new RegExp(freqPattern(["H", "D"])).test("MS"); // => false
+ * new RegExp(freqPattern(["H", "D"])).test("CBH"); // => true
  * ```
  * @category API rules
  */
@@ -123,7 +132,9 @@ export function freqPattern(freqs: readonly ModelFreq[]): string {
 /** The pattern of one class's aliases: its bases, each optionally anchored; any `<k>` and sub-daily unit for `H`. */
 function aliasPattern(freq: ModelFreq): string {
   const aliases = FREQUENCIES[freq].aliases;
-  if (aliases === null) return "[0-9]*(?:s|S|min|T|h|H)";
+  const business = businessFreqs(freq);
+  if (aliases === null) return ["[0-9]*(?:s|S|min|T|h|H)", ...business].join("|");
+  if (business.length > 0) return [...aliases.bases, ...business].join("|");
   if (aliases.anchor === null) return aliases.bases.join("|");
   const bases = aliases.bases.length === 1 ? (aliases.bases[0] as string) : `(?:${aliases.bases.join("|")})`;
   return `${bases}(?:-(?:${FREQ_ANCHORS[aliases.anchor].join("|")}))?`;

@@ -1,9 +1,10 @@
 /**
  * GET /openapi.json: the OpenAPI 3.1 description, built from the route
- * table (src/api/routes.ts) and the same schemas that validate requests.
+ * table (src/api/routes.ts) and the JSON Schema of the TypeBox types that
+ * validate requests (src/api/schemas.ts).
  * @module
  */
-import { toJsonSchema, type ApiObjectSchema } from "./schema-validator.js";
+import type { ApiObjectSchema } from "./schema-validator.js";
 import { API_ERROR_SCHEMA, DETAIL_MESSAGE_SCHEMA } from "./schemas.js";
 
 /**
@@ -70,6 +71,35 @@ const validationErrorComponents = {
     required: ["detail"],
   },
 };
+
+/**
+ * A schema's JSON Schema as the document shows it (TypeBox's, without its
+ * codecs): every titled object becomes a `$ref` to a component of that name,
+ * collected into `components` the first time it is met, and an `enum` of
+ * strings or of integers says its `type` (for client generators).
+ */
+function toJsonSchema(schema: unknown, components: Record<string, unknown>): Record<string, unknown> {
+  return withRefs(JSON.parse(JSON.stringify(schema)), components) as Record<string, unknown>;
+}
+
+function withRefs(node: unknown, components: Record<string, unknown>): unknown {
+  if (Array.isArray(node)) return node.map((n) => withRefs(n, components));
+  if (node === null || typeof node !== "object") return node;
+  const entries = Object.entries(node as Record<string, unknown>);
+  const title = (node as Record<string, unknown>).title;
+  const component = typeof title === "string" && (node as Record<string, unknown>).type === "object";
+  if (component && Object.prototype.hasOwnProperty.call(components, title)) return { $ref: `#/components/schemas/${title}` };
+  if (component) components[title] = {}; // the name first, so the components keep the order they are met in
+  const out = Object.fromEntries(entries.map(([k, v]) => [k, k === "default" || k === "enum" ? v : withRefs(v, components)]));
+  const values = out.enum as unknown[] | undefined;
+  if (values !== undefined && out.type === undefined) {
+    if (values.every((v) => typeof v === "string")) out.type = "string";
+    else if (values.every((v) => Number.isInteger(v))) out.type = "integer";
+  }
+  if (!component) return out;
+  components[title] = out;
+  return { $ref: `#/components/schemas/${title}` };
+}
 
 function json(ref: Record<string, unknown>, description: string): Record<string, unknown> {
   return { description, content: { "application/json": { schema: ref } } };

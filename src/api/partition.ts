@@ -15,6 +15,7 @@ import { notAnObjectError, ValidationError, type ErrorItem } from "./errors.js";
 import { parseRequestBody } from "./entry-points.js";
 import { checkSeriesInput } from "./series-input.js";
 import { ErrorCollector, validateAgainst } from "./schema-validator.js";
+import { HORIZON_SCHEMA } from "./schemas.js";
 
 /**
  * Which endpoint a request body is for.
@@ -141,7 +142,7 @@ function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
   if (!isObject(body)) return [notAnObjectError(["body"], body)];
   const collector = new ErrorCollector();
   const forecast = kind === "forecast" && body.X_future !== undefined && body.X_future !== null;
-  if (forecast) validateAgainst({ kind: "integer", gt: 0 }, body.h, ["body", "h"], collector);
+  if (forecast) validateAgainst(HORIZON_SCHEMA, body.h, ["body", "h"], collector);
   const h = typeof body.h === "number" && Number.isInteger(body.h) && body.h > 0 ? body.h : undefined;
   const check = checkSeriesInput(body.series, forecast ? { XFuture: body.X_future, h, histExog: body.hist_exog } : {});
   return [...collector.items, ...check.errors];

@@ -25,7 +25,7 @@ import { calibrationPlan } from "../forecast/index.js";
 import { finetuneBatchSize } from "../finetune/index.js";
 import { historicWindowCount, historicWindowsWithShort } from "../historic/index.js";
 import { defaultModel, isModelName, modelParams, MODELS, requestModelParams } from "../model/index.js";
-import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema, type ApiProperty, type Infer } from "./schema-validator.js";
+import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
 import { readFreq } from "./freq.js";
 
@@ -921,19 +921,21 @@ export function toCrossValidationFields(
 }
 
 /**
- * An object schema with only the properties `keep` keeps (in their order):
- * what validates part of a body, its other fields being composed from values
- * validated elsewhere.
+ * An object schema with only the properties whose names `keep` keeps (in
+ * their order, each the same schema, with its default): what validates part
+ * of a body, its other fields being composed from values validated elsewhere.
  *
  * @example
  * ```ts
- * schemaWith(API_REQUEST_SCHEMAS.forecast, (p) => p.name === "h" || p.name === "level").properties.map((p) => p.name);
+ * Object.keys(schemaWith(API_REQUEST_SCHEMAS.forecast, (name) => name === "h" || name === "level").properties);
  * // => ["h", "level"]
  * ```
  * @category API rules
  */
-export function schemaWith(schema: ApiObjectSchema, keep: (property: ApiProperty) => boolean): ApiObjectSchema {
-  return { ...schema, properties: schema.properties.filter(keep) };
+export function schemaWith(schema: ApiObjectSchema, keep: (name: string) => boolean): ApiObjectSchema {
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([name]) => keep(name)));
+  const required: readonly string[] | undefined = schema.required;
+  return (required === undefined ? { ...schema, properties } : { ...schema, properties, required: required.filter(keep) }) as ApiObjectSchema;
 }
 
 const besideSeriesSchemas = new Map<ApiObjectSchema, ApiObjectSchema>();
@@ -942,14 +944,15 @@ const besideSeriesSchemas = new Map<ApiObjectSchema, ApiObjectSchema>();
 function besideSeries(schema: ApiObjectSchema): ApiObjectSchema {
   let out = besideSeriesSchemas.get(schema);
   if (out === undefined) {
-    out = schemaWith(schema, (p) => p.name !== "series");
+    out = schemaWith(schema, (name) => name !== "series");
     besideSeriesSchemas.set(schema, out);
   }
   return out;
 }
 
 /** The forecast schema's optional properties: validating `{}` against it gives their defaults. */
-const FORECAST_OPTIONAL_SCHEMA = schemaWith(API_REQUEST_SCHEMAS.forecast, (p) => !p.required);
+const FORECAST_REQUIRED: readonly string[] = API_REQUEST_SCHEMAS.forecast.required ?? [];
+const FORECAST_OPTIONAL_SCHEMA = schemaWith(API_REQUEST_SCHEMAS.forecast, (name) => !FORECAST_REQUIRED.includes(name));
 
 /**
  * A validated forecast body of one series whose values were checked where

@@ -6,7 +6,7 @@
  * @module
  */
 import type { Freq, ModelName } from "../types.js";
-import { MODEL_NAMES, modelParams } from "../model/config.js";
+import { modelParams } from "../model/config.js";
 import { ValidationError, valueError } from "./errors.js";
 import { historicAnomalyBody, scalarLevelItems } from "./historic-anomaly.js";
 import { historicAnomalyFlags } from "../historic/anomaly.js";
@@ -21,7 +21,7 @@ import { endpointWork, prepareWork, runFinetune, validatedWork, validateFinetune
 import type { ValidatedBodies } from "./requests.js";
 import type { ForecastResult } from "./results.js";
 import { ErrorCollector, INVALID, validateAgainst } from "./schema-validator.js";
-import { MODEL_ID_PATTERN } from "./schemas.js";
+import { MODEL_ID_SCHEMA, MODEL_NAME_SCHEMA } from "./schemas.js";
 import { isKnownBearer, nowText, readBody, readModelBody, type ServiceContext } from "./service-context.js";
 import type { ServiceAccount, ServiceRequest } from "./service-types.js";
 
@@ -153,7 +153,7 @@ export async function listModelsHandler({ ctx, account }: AccountCall): Promise<
 function pathModelId(params: Readonly<Record<string, string>>): string {
   const id = params.finetuned_model_id as string;
   const errors = new ErrorCollector();
-  if (validateAgainst({ kind: "string", pattern: MODEL_ID_PATTERN }, id, ["path", "finetuned_model_id"], errors) === INVALID) throw new ValidationError(errors.items);
+  if (validateAgainst(MODEL_ID_SCHEMA, id, ["path", "finetuned_model_id"], errors) === INVALID) throw new ValidationError(errors.items);
   return id;
 }
 
@@ -187,7 +187,7 @@ export async function modelParamsHandler({ ctx, request }: AccountCall): Promise
   const model = given === null ? null : (canonicalModelName(given, ctx.aliasTable) as string);
   const freqText = query.get("freq");
   if (model === null) errors.add({ type: "missing", loc: ["query", "model"], msg: "Field required", input: null });
-  else validateAgainst({ kind: "literal", values: MODEL_NAMES }, model, ["query", "model"], errors);
+  else validateAgainst(MODEL_NAME_SCHEMA, model, ["query", "model"], errors);
   let freq: Freq | null = null;
   if (freqText === null) errors.add({ type: "missing", loc: ["query", "freq"], msg: "Field required", input: null });
   else {

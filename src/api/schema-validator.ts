@@ -1,238 +1,83 @@
 /**
- * A small schema language for request bodies, with a validator in the style of
- * pydantic v2 strict mode and an emitter of JSON Schema (OpenAPI 3.1). The
- * request shapes are written once, as data, in `schemas.ts`; both the 422
- * items and GET /openapi.json come from them.
+ * Validation of request bodies against their TypeBox schemas (`schemas.ts`):
+ * ajv compiles each schema's JSON Schema once, on first use, and its error
+ * list is mapped to pydantic v2 strict-mode items (`loc`, `msg`, `type`,
+ * `input`, `ctx`) in the order pydantic reports them (properties in schema
+ * order, depth first). A valid value is then decoded: defaults filled in,
+ * the schema's codecs applied (`series.y` into a `Float64Array`, a frequency
+ * alias into its canonical name).
  * @module
  */
+import { Ajv, _, type ErrorObject, type KeywordCxt, type ValidateFunction } from "ajv";
+import { IsCodec, type StaticDecode, type TCodec, type TObject, type TSchema, type TUnsafe } from "typebox";
 import { NOT_AN_OBJECT, type ErrorItem } from "./errors.js";
 import { echoInput } from "./json.js";
 
 /**
- * Bounds of a numeric field (pydantic `gt`, `ge`, `lt`, `le`).
+ * Any schema of the API: a TypeBox type, that is a JSON Schema object.
  * @category API rules
  */
-export interface ApiNumericBounds {
-  /** Exclusive lower bound. */
-  readonly gt?: number;
-  /** Inclusive lower bound. */
-  readonly ge?: number;
-  /** Exclusive upper bound. */
-  readonly lt?: number;
-  /** Inclusive upper bound. */
-  readonly le?: number;
-}
-
+export type ApiSchema = TSchema;
 /**
- * An integer: a JSON number with no fractional part inside ±(2^53 − 1); booleans and strings are refused.
+ * A model: a TypeBox object type with a `title` (its component name in the OpenAPI document).
  * @category API rules
  */
-export interface ApiIntegerSchema extends ApiNumericBounds {
-  /** Discriminant. */
-  readonly kind: "integer";
-}
-
-/**
- * A finite JSON number (NaN and ±Infinity are refused with `finite_number`).
- * @category API rules
- */
-export interface ApiNumberSchema extends ApiNumericBounds {
-  /** Discriminant. */
-  readonly kind: "number";
-}
-
-/**
- * `true` or `false` only.
- * @category API rules
- */
-export interface ApiBooleanSchema {
-  /** Discriminant. */
-  readonly kind: "boolean";
-}
-
-/**
- * A string, optionally matching a regular expression (whole string, as pydantic).
- * @category API rules
- */
-export interface ApiStringSchema {
-  /** Discriminant. */
-  readonly kind: "string";
-  /** Regular expression source the value must match. */
-  readonly pattern?: string;
-}
-
-/**
- * One of a fixed set of strings or numbers (compared with `===`).
- * @category API rules
- */
-export interface ApiLiteralSchema {
-  /** Discriminant. */
-  readonly kind: "literal";
-  /** Allowed values. */
-  readonly values: readonly (string | number)[];
-}
+export type ApiObjectSchema = TObject;
 
 /**
  * A string read through a table of aliases (the frequency: `"15T"` is
- * `"15min"`, `"MS"` is `"M"`): it validates into the canonical value `read`
- * gives. A value `read` refuses, or one that is not a string, is a
- * `literal_error` whose message says why (`refusal`) and lists what is
- * accepted (`expected`, also its `ctx`).
+ * `"15min"`, `"MS"` is `"M"`), attached to a string schema under {@link ALIAS}.
+ * A value `read` refuses, or one that is not a string, is a `literal_error`
+ * whose message says why (`refusal`) and lists what is accepted (`expected`, also its `ctx`).
  * @category API rules
  */
-export interface ApiAliasSchema<T extends string = string> {
-  /** Discriminant. */
-  readonly kind: "alias";
+export interface ApiAlias {
   /** What the value names, for the message (`"frequency"`: "Input should be a supported frequency: …"). */
   readonly what: string;
   /** The canonical value of an accepted string, or null. */
-  readonly read: (text: string) => T | null;
-  /** Why a value is refused, one clause (e.g. `'7min' is a step of 420 s, which does not divide a day (86400 s) evenly`). */
+  readonly read: (text: string) => string | null;
+  /** Why a value is refused, one clause. */
   readonly refusal: (value: unknown) => string;
   /** What is accepted, in words. */
   readonly expected: string;
-  /** A regular expression every accepted string matches (the OpenAPI document's `pattern`; it may match more). */
-  readonly pattern: string;
 }
 
 /**
- * A JSON array. `packed: "float64"` (items must be numbers) validates into a `Float64Array`.
+ * Key of a string schema's {@link ApiAlias} (a symbol: it is not part of the JSON Schema).
  * @category API rules
  */
-export interface ApiArraySchema {
-  /** Discriminant. */
-  readonly kind: "array";
-  /** Schema of every item. */
-  readonly items: ApiSchema;
-  /** Minimum number of items (`too_short` below it). */
-  readonly minItems?: number;
-  /** Validate straight into a typed array (items must be an `ApiNumberSchema`). */
-  readonly packed?: "float64";
-}
+export const ALIAS: unique symbol = Symbol("alias");
 
 /**
- * A model: an object with named properties; unknown properties are ignored.
+ * A string schema read through an alias table: validated into `T`, the canonical value.
  * @category API rules
  */
-export interface ApiObjectSchema {
-  /** Discriminant. */
-  readonly kind: "object";
-  /** Component name in the OpenAPI document. */
-  readonly name: string;
-  /** What the object is, for the OpenAPI document. */
-  readonly description: string;
-  /** Properties, in the order errors are reported. */
-  readonly properties: readonly ApiProperty[];
-}
+export type ApiAliasSchema<T extends string> = TCodec<TUnsafe<T>, T> & { readonly [ALIAS]: ApiAlias };
 
 /**
- * A free-form JSON object (`dict`).
- * @category API rules
- */
-export interface ApiDictSchema {
-  /** Discriminant. */
-  readonly kind: "dict";
-}
-
-/**
- * `null` or the inner schema (errors are those of the inner schema, as pydantic reports them).
- * @category API rules
- */
-export interface ApiNullableSchema {
-  /** Discriminant. */
-  readonly kind: "nullable";
-  /** Schema of a non-null value. */
-  readonly inner: ApiSchema;
-}
-
-/**
- * Any schema of the language.
- * @category API rules
- */
-export type ApiSchema =
-  | ApiIntegerSchema
-  | ApiNumberSchema
-  | ApiBooleanSchema
-  | ApiStringSchema
-  | ApiLiteralSchema
-  | ApiAliasSchema
-  | ApiArraySchema
-  | ApiObjectSchema
-  | ApiDictSchema
-  | ApiNullableSchema;
-
-/**
- * One property of a model.
- * @category API rules
- */
-export interface ApiProperty {
-  /** JSON property name. */
-  readonly name: string;
-  /** Its schema. */
-  readonly schema: ApiSchema;
-  /** Whether it must be present (`missing` otherwise). */
-  readonly required: boolean;
-  /** Value used when absent (only for optional properties). */
-  readonly default?: unknown;
-  /** What it means, for the OpenAPI document. */
-  readonly description: string;
-}
-
-/**
- * The value {@link validateAgainst} gives for a schema, as a type: numbers
- * for `integer` and `number`, the listed values for `literal`, what `read`
- * returns for `alias`, a
- * `Float64Array` for a packed array, an object of the properties (an absent
- * optional property has its default, or null without one) for `object`, and
- * `| null` for `nullable` (`unknown` below 8 levels of nesting, where no
- * request reaches). The validated request types are derived from the schema
- * data with it, so the data and the types cannot disagree.
+ * The value a schema validates into: TypeBox's decoded type, with every
+ * optional property present (its default, or null). The validated request
+ * types are derived from the schemas with it, so the two cannot disagree.
  *
  * @example
  * ```ts
- * // (types only) Infer<{ kind: "nullable"; inner: { kind: "array"; items: { kind: "integer" } } }> is number[] | null
+ * // (types only) Infer<TObject<{ h: TInteger; X: TOptional<TUnion<[TArray<TNumber>, TNull]>> }>> is { readonly h: number; readonly X: number[] | null }
  * const nothing = null;
  * nothing;
  * // => null
  * ```
  * @category API rules
  */
-export type Infer<S, Depth extends unknown[] = []> = Depth["length"] extends 8
-  ? unknown
-  : S extends { readonly kind: "integer" | "number" }
-    ? number
-    : S extends { readonly kind: "boolean" }
-      ? boolean
-      : S extends { readonly kind: "string" }
-        ? string
-        : S extends { readonly kind: "literal"; readonly values: readonly (infer V)[] }
-          ? V
-          : S extends { readonly kind: "alias"; readonly read: (text: string) => infer A }
-            ? Exclude<A, null>
-          : S extends { readonly kind: "array"; readonly packed: "float64" }
-            ? Float64Array
-            : S extends { readonly kind: "array"; readonly items: infer I }
-              ? Infer<I, [...Depth, 1]>[]
-              : S extends { readonly kind: "object"; readonly properties: readonly (infer P)[] }
-                ? { readonly [Q in P as Q extends { readonly name: infer N extends string } ? N : never]: InferProperty<Q, [...Depth, 1]> }
-                : S extends { readonly kind: "dict" }
-                  ? Record<string, unknown>
-                  : S extends { readonly kind: "nullable"; readonly inner: infer I }
-                    ? Infer<I, [...Depth, 1]> | null
-                    : never;
+export type Infer<S extends TSchema> = Filled<StaticDecode<S>>;
 
-/**
- * The validated value of one property: required or with a default, its
- * schema's value; optional without a default, that or null.
- * @category API rules
- */
-type InferProperty<P, Depth extends unknown[] = []> = P extends { readonly schema: infer S; readonly required: true }
-  ? Infer<S, Depth>
-  : P extends { readonly schema: infer S; readonly default: unknown }
-    ? Infer<S, Depth>
-    : P extends { readonly schema: infer S }
-      ? Infer<S, Depth> | null
-      : never;
+/** Optional properties made present (absent ones are filled), recursively through plain objects. */
+type Filled<T> = T extends ArrayBufferView | readonly unknown[] | ((...args: never[]) => unknown)
+  ? T
+  : T extends object
+    ? string extends keyof T
+      ? T
+      : { readonly [K in keyof T]-?: Filled<Exclude<T[K], undefined>> }
+    : T;
 
 /**
  * Marker returned by the validator for an invalid value.
@@ -256,26 +101,14 @@ export class ErrorCollector {
 }
 
 type Loc = readonly (string | number)[];
-
-function item(type: string, loc: Loc, msg: string, input: unknown, ctx?: Record<string, unknown>): ErrorItem {
-  const out: ErrorItem = { type, loc: [...loc], msg };
-  const echoed = echoInput(input);
-  if (echoed.ok) out.input = echoed.value;
-  if (ctx !== undefined) out.ctx = ctx;
-  return out;
-}
-
-/** Python-like rendering of a literal value inside a message: strings quoted with '. */
-function reprLiteral(v: string | number): string {
-  return typeof v === "string" ? `'${v}'` : String(v);
-}
+type Node = Record<string, unknown> & { readonly [ALIAS]?: ApiAlias };
 
 /**
  * "'a', 'b' or 'c'" as pydantic writes the expected values of a literal.
  * @category API rules
  */
 export function expectedLiteralText(values: readonly (string | number)[]): string {
-  const parts = values.map(reprLiteral);
+  const parts = values.map((v) => (typeof v === "string" ? `'${v}'` : String(v)));
   if (parts.length <= 1) return parts.join("");
   return `${parts.slice(0, -1).join(", ")} or ${parts[parts.length - 1]}`;
 }
@@ -288,13 +121,17 @@ export function isJsonObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v);
 }
 
+/** A typed array of numbers (accepted where a list is, as already-parsed bodies may hold them). */
+function isNumericView(v: unknown): v is ArrayLike<number> {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
+}
+
 /**
  * True for a JSON array or a numeric typed array (accepted from already-parsed bodies).
  * @category API rules
  */
 export function isArrayLike(v: unknown): v is ArrayLike<unknown> {
-  if (Array.isArray(v)) return true;
-  return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
+  return Array.isArray(v) || isNumericView(v);
 }
 
 /**
@@ -305,235 +142,336 @@ export function ownProperty(obj: Record<string, unknown>, key: string): unknown 
   return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
 }
 
-function checkBounds(b: ApiNumericBounds, v: number, loc: Loc, errors: ErrorCollector): boolean {
-  if (b.gt !== undefined && !(v > b.gt)) {
-    errors.add(item("greater_than", loc, `Input should be greater than ${b.gt}`, v, { gt: b.gt }));
-    return false;
-  }
-  if (b.ge !== undefined && !(v >= b.ge)) {
-    errors.add(item("greater_than_equal", loc, `Input should be greater than or equal to ${b.ge}`, v, { ge: b.ge }));
-    return false;
-  }
-  if (b.lt !== undefined && !(v < b.lt)) {
-    errors.add(item("less_than", loc, `Input should be less than ${b.lt}`, v, { lt: b.lt }));
-    return false;
-  }
-  if (b.le !== undefined && !(v <= b.le)) {
-    errors.add(item("less_than_equal", loc, `Input should be less than or equal to ${b.le}`, v, { le: b.le }));
-    return false;
-  }
-  return true;
+// ---------------------------------------------------------------- the schema's shape, as the mapping reads it
+
+/** The non-null member of a nullable schema (`anyOf: [inner, {type: "null"}]`), or the schema itself. */
+function nonNull(node: Node): Node {
+  const anyOf = node.anyOf as Node[] | undefined;
+  return anyOf === undefined ? node : (anyOf.find((s) => s.type !== "null") as Node);
+}
+const isNullable = (node: Node): boolean => Array.isArray(node.anyOf) && (node.anyOf as Node[]).some((s) => s.type === "null");
+const propertiesOf = (node: Node): Record<string, Node> | undefined => node.properties as Record<string, Node> | undefined;
+
+// ---------------------------------------------------------------- ajv: the compiled validators
+
+/** Readers of the alias schemas compiled so far, by the index the compiled schema names. */
+const aliasReaders: ((text: string) => string | null)[] = [];
+
+/** A list of finite numbers validated into a Float64Array (the codec {@link float64}). */
+function isPacked(node: Node): boolean {
+  return IsCodec(node) && node["~codec"].decode === float64;
 }
 
-const patternCache = new Map<string, RegExp>();
-function compiled(pattern: string): RegExp {
-  let re = patternCache.get(pattern);
-  if (re === undefined) {
-    re = new RegExp(pattern);
-    patternCache.set(pattern, re);
-  }
-  return re;
+/**
+ * The JSON Schema ajv compiles: the schema's own, plus the rules of pydantic's
+ * strict mode that JSON Schema leaves open (finite numbers, safe integers,
+ * objects that are not typed arrays, aliases read by their table). `packedItems:
+ * false` leaves the items of a packed list to the loop that packs them.
+ */
+function forAjv(node: Node, packedItems: boolean): Record<string, unknown> {
+  if (!packedItems && isPacked(node)) return { type: "array" };
+  const out: Record<string, unknown> = { ...node };
+  if (node.type === "number") out["x-finite"] = true;
+  if (node.type === "integer") out["x-safe-integer"] = true;
+  if (node.type === "object") out["x-plain-object"] = true;
+  const alias = node[ALIAS];
+  if (alias !== undefined) out["x-alias"] = aliasReaders.push(alias.read) - 1;
+  if (node.items !== undefined) out.items = forAjv(node.items as Node, packedItems);
+  if (node.anyOf !== undefined) out.anyOf = (node.anyOf as Node[]).map((s) => forAjv(s, packedItems));
+  const properties = propertiesOf(node);
+  if (properties !== undefined) out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, forAjv(v, packedItems)]));
+  return out;
 }
 
-function validateNumber(schema: ApiNumberSchema, v: unknown, loc: Loc, errors: ErrorCollector): number | typeof INVALID {
-  if (typeof v !== "number") {
-    errors.add(item("float_type", loc, "Input should be a valid number", v));
-    return INVALID;
-  }
-  if (!Number.isFinite(v)) {
-    errors.add(item("finite_number", loc, "Input should be a finite number", v));
-    return INVALID;
-  }
-  return checkBounds(schema, v, loc, errors) ? v : INVALID;
+const ajvInstances: { fast?: Ajv; full?: Ajv } = {};
+/** ajv with pydantic's rules as keywords: `full` reports every error, `fast` only says whether there is one. */
+function ajv(kind: "fast" | "full"): Ajv {
+  const made = ajvInstances[kind];
+  if (made !== undefined) return made;
+  // patterns without the u flag, as the RegExp of JavaScript (and of the validator before ajv) reads them
+  const a = new Ajv({ allErrors: kind === "full", strict: false, validateSchema: false, addUsedSchema: false, unicodeRegExp: false });
+  const inline = (keyword: string, type: "number" | "object", failWhen: (cxt: KeywordCxt) => ReturnType<typeof _>): void => {
+    a.addKeyword({ keyword, type, schemaType: "boolean", code: (cxt: KeywordCxt) => cxt.fail(failWhen(cxt)) });
+  };
+  inline("x-finite", "number", (cxt) => _`!isFinite(${cxt.data})`);
+  inline("x-safe-integer", "number", (cxt) => _`!Number.isSafeInteger(${cxt.data})`);
+  inline("x-plain-object", "object", (cxt) => _`ArrayBuffer.isView(${cxt.data})`);
+  a.addKeyword({ keyword: "x-alias", type: "string", schemaType: "number", validate: (index: number, data: string) => aliasReaders[index]!(data) !== null });
+  return (ajvInstances[kind] = a);
 }
 
-function validatePackedFloat64(schema: ApiArraySchema, v: ArrayLike<unknown>, loc: Loc, errors: ErrorCollector): Float64Array | typeof INVALID {
-  const itemSchema = schema.items as ApiNumberSchema;
-  const n = v.length;
-  const out = new Float64Array(n);
-  const hasBounds = itemSchema.gt !== undefined || itemSchema.ge !== undefined || itemSchema.lt !== undefined || itemSchema.le !== undefined;
-  let ok = true;
-  for (let i = 0; i < n; i++) {
-    const x = v[i];
-    if (typeof x === "number" && Number.isFinite(x) && !hasBounds) {
-      out[i] = x;
+/**
+ * A schema's two compiled checks, each made on first use (compiling costs
+ * milliseconds that an import should not pay): `fast` (the first error only;
+ * the items of packed lists left to the packing loop) says whether a value is
+ * valid, `full` gives every error of an invalid one.
+ */
+const compiled = { fast: new WeakMap<TSchema, ValidateFunction>(), full: new WeakMap<TSchema, ValidateFunction>() };
+function compiledCheck(schema: TSchema, kind: "fast" | "full"): ValidateFunction {
+  let check = compiled[kind].get(schema);
+  if (check === undefined) {
+    check = ajv(kind).compile(forAjv(schema as Node, kind === "full"));
+    compiled[kind].set(schema, check);
+  }
+  return check;
+}
+
+/**
+ * Compiles the checks of valid values of `schemas` now, so that a service
+ * does not compile them in the middle of its first requests (where the event
+ * loop would stall for the milliseconds it takes, delaying lease renewals).
+ *
+ * @example
+ * ```ts
+ * precompileSchemas([HORIZON_SCHEMA]);
+ * validateAgainst(HORIZON_SCHEMA, 3, ["body", "h"], new ErrorCollector());
+ * // => 3
+ * ```
+ * @category API rules
+ */
+export function precompileSchemas(schemas: readonly TSchema[]): void {
+  for (const schema of schemas) compiledCheck(schema, "fast");
+}
+
+// ---------------------------------------------------------------- ajv's errors as pydantic items
+
+function item(type: string, loc: Loc, msg: string, input: unknown, ctx?: Record<string, unknown>): ErrorItem {
+  const out: ErrorItem = { type, loc: [...loc], msg };
+  const echoed = echoInput(input);
+  if (echoed.ok) out.input = echoed.value;
+  if (ctx !== undefined) out.ctx = ctx;
+  return out;
+}
+
+/** The first bound `v` breaks, in pydantic's order (gt, ge, lt, le), as an item. */
+function boundItem(node: Node, v: number, loc: Loc): ErrorItem | null {
+  const { exclusiveMinimum: gt, minimum: ge, exclusiveMaximum: lt, maximum: le } = node as Record<string, number | undefined>;
+  if (gt !== undefined && !(v > gt)) return item("greater_than", loc, `Input should be greater than ${gt}`, v, { gt });
+  if (ge !== undefined && !(v >= ge)) return item("greater_than_equal", loc, `Input should be greater than or equal to ${ge}`, v, { ge });
+  if (lt !== undefined && !(v < lt)) return item("less_than", loc, `Input should be less than ${lt}`, v, { lt });
+  if (le !== undefined && !(v <= le)) return item("less_than_equal", loc, `Input should be less than or equal to ${le}`, v, { le });
+  return null;
+}
+
+/** The item of a scalar (number, integer, boolean, string, enum, alias) that its schema refuses, or null. */
+function scalarItem(node: Node, value: unknown, loc: Loc): ErrorItem | null {
+  const alias = node[ALIAS];
+  if (alias !== undefined) {
+    if (typeof value === "string" && alias.read(value) !== null) return null;
+    return item("literal_error", loc, `Input should be a supported ${alias.what}: ${alias.refusal(value)}; accepted: ${alias.expected}`, value, { expected: alias.expected });
+  }
+  if (Array.isArray(node.enum)) {
+    const values = node.enum as (string | number)[];
+    if ((typeof value === "string" || typeof value === "number") && values.includes(value)) return null;
+    const expected = expectedLiteralText(values);
+    return item("literal_error", loc, `Input should be ${expected}`, value, { expected });
+  }
+  switch (node.type) {
+    case "integer":
+      if (typeof value !== "number" || !Number.isSafeInteger(value)) return item("int_type", loc, "Input should be a valid integer", value);
+      return boundItem(node, value, loc);
+    case "number":
+      if (typeof value !== "number") return item("float_type", loc, "Input should be a valid number", value);
+      if (!Number.isFinite(value)) return item("finite_number", loc, "Input should be a finite number", value);
+      return boundItem(node, value, loc);
+    case "boolean":
+      return typeof value === "boolean" ? null : item("bool_type", loc, "Input should be a valid boolean", value);
+    case "string": {
+      if (typeof value !== "string") return item("string_type", loc, "Input should be a valid string", value);
+      const pattern = node.pattern as string | undefined;
+      if (pattern === undefined || new RegExp(pattern).test(value)) return null;
+      return item("string_pattern_mismatch", loc, `String should match pattern '${pattern}'`, value, { pattern });
+    }
+  }
+  return null;
+}
+
+/**
+ * The item of the value at `loc` itself (not of what it contains), as
+ * pydantic words it, or null when the value is right at this level.
+ */
+function itemAt(schema: Node, value: unknown, loc: Loc): ErrorItem | null {
+  if (value === null && isNullable(schema)) return null;
+  const node = nonNull(schema);
+  if (node.type === "object") {
+    if (isJsonObject(value)) return null;
+    if (propertiesOf(node) === undefined) return item("dict_type", loc, "Input should be a valid dictionary", value);
+    return item(NOT_AN_OBJECT.type, loc, NOT_AN_OBJECT.msg, value);
+  }
+  if (node.type === "array") {
+    if (!Array.isArray(value)) return item("list_type", loc, "Input should be a valid list", value);
+    const min = node.minItems as number | undefined;
+    if (min === undefined || value.length >= min) return null;
+    return item("too_short", loc, `List should have at least ${min} item${min === 1 ? "" : "s"} after validation, not ${value.length}`, value, {
+      field_type: "List",
+      min_length: min,
+      actual_length: value.length,
+    });
+  }
+  return scalarItem(node, value, loc);
+}
+
+/** Where an ajv error points: the schema and value there, its `loc`, and its position in pydantic's order (property index or item index per level). */
+interface Place {
+  readonly node: Node;
+  readonly value: unknown;
+  readonly loc: (string | number)[];
+  readonly order: number[];
+}
+
+/** Follows a JSON pointer (ajv's `instancePath`) down the schema and the value. */
+function placeOf(schema: Node, value: unknown, loc: Loc, pointer: string): Place {
+  const place = { node: schema, value, loc: [...loc], order: [] as number[] };
+  if (pointer === "") return place;
+  for (const raw of pointer.slice(1).split("/")) {
+    const segment = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    const node = nonNull(place.node);
+    const properties = propertiesOf(node);
+    if (node.type === "array") {
+      const index = Number(segment);
+      place.node = node.items as Node;
+      place.value = (place.value as unknown[])[index];
+      place.loc.push(index);
+      place.order.push(index);
+    } else {
+      place.node = (properties?.[segment] ?? {}) as Node;
+      place.value = ownProperty(place.value as Record<string, unknown>, segment);
+      place.loc.push(segment);
+      place.order.push(properties === undefined ? 0 : Object.keys(properties).indexOf(segment));
+    }
+  }
+  return place;
+}
+
+/** pydantic's order: depth first in schema order; what a value contains before the value's own item. */
+function compareOrder(a: readonly number[], b: readonly number[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return b.length - a.length;
+}
+
+/** ajv's errors of `value` as pydantic items, one per place, in pydantic's order. */
+function pydanticItems(schema: Node, value: unknown, loc: Loc, errors: readonly ErrorObject[]): ErrorItem[] {
+  const found = new Map<string, { item: ErrorItem; order: number[] }>();
+  for (const error of errors) {
+    const place = placeOf(schema, value, loc, error.instancePath);
+    if (error.keyword === "required") {
+      const name = (error.params as { missingProperty: string }).missingProperty;
+      const properties = propertiesOf(nonNull(place.node)) ?? {};
+      const order = [...place.order, Object.keys(properties).indexOf(name)];
+      found.set(JSON.stringify(order), { item: item("missing", [...place.loc, name], "Field required", place.value), order });
       continue;
     }
-    const r = validateNumber(itemSchema, x, [...loc, i], errors);
-    if (r === INVALID) {
-      ok = false;
-      if (errors.full) return INVALID;
-    } else out[i] = r;
+    const key = JSON.stringify(place.order);
+    if (found.has(key)) continue;
+    const at = itemAt(place.node, place.value, place.loc);
+    if (at !== null) found.set(key, { item: at, order: place.order });
   }
-  return ok ? out : INVALID;
+  return [...found.values()].sort((a, b) => compareOrder(a.order, b.order)).map((f) => f.item);
+}
+
+// ---------------------------------------------------------------- a valid value, decoded
+
+/** Typed arrays where the schema has lists, read as lists (copying only what holds one); the value otherwise. */
+function plainArrays(schema: Node, value: unknown): unknown {
+  const node = nonNull(schema);
+  if (isNumericView(value)) return node.type === "array" ? Array.from(value) : value;
+  const descend = (inner: Node, v: unknown): unknown => (v !== null && typeof v === "object" ? plainArrays(inner, v) : v);
+  if (Array.isArray(value) && node.type === "array") {
+    const items = nonNull(node.items as Node);
+    if (items.type !== "array" && items.type !== "object") return value;
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const v = descend(items, value[i]);
+      if (v !== value[i]) (out ??= value.slice())[i] = v;
+    }
+    return out ?? value;
+  }
+  const properties = propertiesOf(node);
+  if (!isJsonObject(value) || properties === undefined) return value;
+  let out: Record<string, unknown> | null = null;
+  for (const [name, inner] of Object.entries(properties)) {
+    const raw = ownProperty(value, name);
+    const v = descend(inner, raw);
+    if (v !== raw) (out ??= { ...value })[name] = v;
+  }
+  return out ?? value;
 }
 
 /**
- * Validates `value` against `schema`, adding pydantic-style items to `errors`;
- * returns the validated value (defaults filled in, packed arrays as
- * `Float64Array`) or `INVALID`. Never mutates `value`.
+ * A numeric list as a Float64Array: the codec of `series.y` and the feature rows.
+ *
+ * @example
+ * ```ts
+ * float64([1, 2.5]);
+ * // => Float64Array(2) [1, 2.5]
+ * ```
  * @category API rules
  */
-export function validateAgainst(schema: ApiSchema, value: unknown, loc: Loc, errors: ErrorCollector): unknown {
-  switch (schema.kind) {
-    case "integer": {
-      if (typeof value !== "number" || !Number.isSafeInteger(value)) {
-        errors.add(item("int_type", loc, "Input should be a valid integer", value));
-        return INVALID;
-      }
-      return checkBounds(schema, value, loc, errors) ? value : INVALID;
-    }
-    case "number":
-      return validateNumber(schema, value, loc, errors);
-    case "boolean":
-      if (typeof value !== "boolean") {
-        errors.add(item("bool_type", loc, "Input should be a valid boolean", value));
-        return INVALID;
-      }
-      return value;
-    case "string":
-      if (typeof value !== "string") {
-        errors.add(item("string_type", loc, "Input should be a valid string", value));
-        return INVALID;
-      }
-      if (schema.pattern !== undefined && !compiled(schema.pattern).test(value)) {
-        errors.add(item("string_pattern_mismatch", loc, `String should match pattern '${schema.pattern}'`, value, { pattern: schema.pattern }));
-        return INVALID;
-      }
-      return value;
-    case "literal": {
-      if ((typeof value === "string" || typeof value === "number") && schema.values.includes(value)) return value;
-      const expected = expectedLiteralText(schema.values);
-      errors.add(item("literal_error", loc, `Input should be ${expected}`, value, { expected }));
-      return INVALID;
-    }
-    case "alias": {
-      const read = typeof value === "string" ? schema.read(value) : null;
-      if (read !== null) return read;
-      errors.add(item("literal_error", loc, `Input should be a supported ${schema.what}: ${schema.refusal(value)}; accepted: ${schema.expected}`, value, { expected: schema.expected }));
-      return INVALID;
-    }
-    case "array": {
-      if (!isArrayLike(value)) {
-        errors.add(item("list_type", loc, "Input should be a valid list", value));
-        return INVALID;
-      }
-      let result: unknown;
-      if (schema.packed === "float64") result = validatePackedFloat64(schema, value, loc, errors);
-      else {
-        const out: unknown[] = new Array(value.length);
-        let ok = true;
-        for (let i = 0; i < value.length; i++) {
-          const r = validateAgainst(schema.items, value[i], [...loc, i], errors);
-          if (r === INVALID) {
-            ok = false;
-            if (errors.full) return INVALID;
-          } else out[i] = r;
-        }
-        result = ok ? out : INVALID;
-      }
-      if (schema.minItems !== undefined && value.length < schema.minItems) {
-        const min = schema.minItems;
-        errors.add(
-          item("too_short", loc, `List should have at least ${min} item${min === 1 ? "" : "s"} after validation, not ${value.length}`, value, {
-            field_type: "List",
-            min_length: min,
-            actual_length: value.length,
-          }),
-        );
-        return INVALID;
-      }
-      return result;
-    }
-    case "object": {
-      if (!isJsonObject(value)) {
-        errors.add(item(NOT_AN_OBJECT.type, loc, NOT_AN_OBJECT.msg, value));
-        return INVALID;
-      }
-      const out: Record<string, unknown> = {};
-      let ok = true;
-      for (const prop of schema.properties) {
-        const raw = ownProperty(value, prop.name);
-        if (raw === undefined) {
-          if (prop.required) {
-            errors.add(item("missing", [...loc, prop.name], "Field required", value));
-            ok = false;
-          } else out[prop.name] = prop.default === undefined ? null : structuredClone(prop.default);
-          continue;
-        }
-        const r = validateAgainst(prop.schema, raw, [...loc, prop.name], errors);
-        if (r === INVALID) ok = false;
-        else out[prop.name] = r;
-        if (errors.full) return INVALID;
-      }
-      return ok ? out : INVALID;
-    }
-    case "dict":
-      if (!isJsonObject(value)) {
-        errors.add(item("dict_type", loc, "Input should be a valid dictionary", value));
-        return INVALID;
-      }
-      return value;
-    case "nullable":
-      if (value === null) return null;
-      return validateAgainst(schema.inner, value, loc, errors);
+export function float64(values: readonly number[]): Float64Array {
+  return Float64Array.from(values);
+}
+
+/** Thrown inside {@link decode} when a packed list holds something other than a finite number. */
+const NOT_FINITE = new Error("a packed list holds something other than a finite number");
+
+/** The list as a Float64Array, checking each item is a finite number as it goes (the check ajv's fast pass leaves to this loop). */
+function packFinite(values: readonly unknown[]): Float64Array {
+  const n = values.length;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = values[i];
+    if (typeof x !== "number" || x - x !== 0) throw NOT_FINITE;
+    out[i] = x;
   }
+  return out;
+}
+
+/** The validated value: lists and objects copied, absent optional properties filled (default, or null), codecs applied. */
+function decode(schema: Node, value: unknown): unknown {
+  if (value === null) return null;
+  const node = nonNull(schema);
+  if (isPacked(node)) return packFinite(value as unknown[]);
+  let out = value;
+  const properties = propertiesOf(node);
+  if (properties !== undefined) {
+    const object: Record<string, unknown> = {};
+    for (const [name, inner] of Object.entries(properties)) {
+      const raw = ownProperty(value as Record<string, unknown>, name);
+      object[name] = raw !== undefined ? decode(inner, raw) : inner.default === undefined ? null : structuredClone(inner.default);
+    }
+    out = object;
+  } else if (node.type === "array" && !IsCodec(node)) out = (value as unknown[]).map((v) => decode(node.items as Node, v));
+  const alias = node[ALIAS];
+  if (alias !== undefined) return alias.read(out as string);
+  return IsCodec(node) ? node["~codec"].decode(out) : out;
 }
 
 /**
- * JSON Schema (2020-12, as OpenAPI 3.1 uses it) of a schema; models become `$ref`s collected into `components`.
+ * Validates `value` against `schema`, adding pydantic-style items to `errors`
+ * (at `loc` and below, in pydantic's order); returns the validated value
+ * (defaults filled in, codecs applied) or `INVALID`. Never mutates `value`.
+ *
+ * @example
+ * ```ts
+ * const errors = new ErrorCollector();
+ * validateAgainst(HORIZON_SCHEMA, 0, ["body", "h"], errors); // HORIZON_SCHEMA is Type.Integer({ exclusiveMinimum: 0 })
+ * errors.items;
+ * // => [{ type: "greater_than", loc: ["body", "h"], msg: "Input should be greater than 0", input: 0, ctx: { gt: 0 } }]
+ * ```
  * @category API rules
  */
-export function toJsonSchema(schema: ApiSchema, components: Record<string, unknown>): Record<string, unknown> {
-  switch (schema.kind) {
-    case "integer":
-    case "number": {
-      const out: Record<string, unknown> = { type: schema.kind };
-      if (schema.gt !== undefined) out.exclusiveMinimum = schema.gt;
-      if (schema.ge !== undefined) out.minimum = schema.ge;
-      if (schema.lt !== undefined) out.exclusiveMaximum = schema.lt;
-      if (schema.le !== undefined) out.maximum = schema.le;
-      return out;
+export function validateAgainst<S extends TSchema>(schema: S, value: unknown, loc: Loc, errors: ErrorCollector): Infer<S> | typeof INVALID {
+  const plain = plainArrays(schema as Node, value);
+  if (compiledCheck(schema, "fast")(plain)) {
+    try {
+      return decode(schema as Node, plain) as Infer<S>;
+    } catch (e) {
+      if (e !== NOT_FINITE) throw e;
     }
-    case "boolean":
-      return { type: "boolean" };
-    case "string":
-      return schema.pattern === undefined ? { type: "string" } : { type: "string", pattern: schema.pattern };
-    case "literal": {
-      const allStrings = schema.values.every((v) => typeof v === "string");
-      const allInts = schema.values.every((v) => typeof v === "number" && Number.isInteger(v));
-      const out: Record<string, unknown> = { enum: [...schema.values] };
-      if (allStrings) out.type = "string";
-      else if (allInts) out.type = "integer";
-      return out;
-    }
-    case "alias":
-      return { type: "string", pattern: schema.pattern };
-    case "array": {
-      const out: Record<string, unknown> = { type: "array", items: toJsonSchema(schema.items, components) };
-      if (schema.minItems !== undefined) out.minItems = schema.minItems;
-      return out;
-    }
-    case "object": {
-      if (!Object.prototype.hasOwnProperty.call(components, schema.name)) {
-        components[schema.name] = {}; // reserve the name first so a self-referencing schema terminates
-        const properties: Record<string, unknown> = {};
-        const required: string[] = [];
-        for (const p of schema.properties) {
-          const s: Record<string, unknown> = { ...toJsonSchema(p.schema, components), description: p.description };
-          if (!p.required && p.default !== undefined) s.default = p.default;
-          properties[p.name] = s;
-          if (p.required) required.push(p.name);
-        }
-        const def: Record<string, unknown> = { type: "object", title: schema.name, description: schema.description, properties };
-        if (required.length > 0) def.required = required;
-        components[schema.name] = def;
-      }
-      return { $ref: `#/components/schemas/${schema.name}` };
-    }
-    case "dict":
-      return { type: "object", additionalProperties: true };
-    case "nullable":
-      return { anyOf: [toJsonSchema(schema.inner, components), { type: "null" }] };
   }
+  const full = compiledCheck(schema, "full");
+  full(plain);
+  for (const e of pydanticItems(schema as Node, plain, loc, full.errors ?? [])) errors.add(e);
+  return INVALID;
 }

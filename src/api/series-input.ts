@@ -40,13 +40,6 @@ export interface SeriesInputCheck {
   readonly errors: ErrorItem[];
 }
 
-/** The schema of one property of `SERIES_SCHEMA`. */
-function seriesProperty(name: string) {
-  const p = SERIES_SCHEMA.properties.find((q) => q.name === name);
-  if (p === undefined) throw new Error(`SERIES_SCHEMA has no property ${name}`);
-  return p.schema;
-}
-
 /** A value validated alone (its items discarded), or null when invalid. */
 function quietly(schema: Parameters<typeof validateAgainst>[0], value: unknown): unknown {
   const r = validateAgainst(schema, value, [], new ErrorCollector());
@@ -103,7 +96,7 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
   const rawY = isJsonObject(input) ? ownProperty(input, "y") : undefined;
   const yLength = isArrayLike(rawY) ? rawY.length : null;
   // the sizes as validated, or (when something else in the series is invalid) validated alone
-  const sizes = value !== INVALID ? (value as ValidatedSeries).sizes : isJsonObject(input) ? (quietly(seriesProperty("sizes"), ownProperty(input, "sizes")) as number[] | null) : null;
+  const sizes = value !== INVALID ? (value as ValidatedSeries).sizes : isJsonObject(input) ? (quietly(SERIES_SCHEMA.properties.sizes, ownProperty(input, "sizes")) as number[] | null) : null;
   const rawX = isJsonObject(input) ? ownProperty(input, "X") : undefined;
   const features = isArrayLike(rawX) ? rawX.length : rawX === undefined || rawX === null ? 0 : null;
   if (yLength !== null) {

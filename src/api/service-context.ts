@@ -57,6 +57,8 @@ export interface ServiceContext {
   readonly coreFreqs: boolean;
   /** The frequency classes bodies and `GET /model_params` accept. */
   readonly freqClasses: readonly ModelFreq[];
+  /** Whether answers report `weights_x` (`ServiceOptions.featureWeights`). */
+  readonly featureWeights: boolean;
   /** Called after an async route stored a pending job. */
   readonly onJobSubmitted: ServiceOptions["onJobSubmitted"];
   /** Reservations made so far by this service (the counter of `reservationId`). */
@@ -106,6 +108,7 @@ export function createContext(options: ServiceOptions): ServiceContext {
     aliasTable: modelAliasTable(options.modelAliases),
     coreFreqs,
     freqClasses: coreFreqs ? CORE_FREQS : API_FREQS,
+    featureWeights: options.featureWeights !== false,
     onJobSubmitted: options.onJobSubmitted,
     reservations: 0,
   };
@@ -145,8 +148,17 @@ export async function runOn<E extends PipelineEndpoint>(
   request: Parameters<typeof runEndpoint<E>>[1],
   onProgress?: ProgressCallback,
 ): Promise<ReturnType<typeof runEndpoint<E>>> {
-  if (ctx.pool === undefined) return runEndpoint(endpoint, onProgress === undefined ? request : { ...request, onProgress }, ctx.pipelines);
-  return (await (onProgress === undefined ? ctx.pool.runEndpoint(endpoint, request) : ctx.pool.runEndpoint(endpoint, request, { onProgress }))) as ReturnType<typeof runEndpoint<E>>;
+  const result =
+    ctx.pool === undefined
+      ? await runEndpoint(endpoint, onProgress === undefined ? request : { ...request, onProgress }, ctx.pipelines)
+      : ((await (onProgress === undefined ? ctx.pool.runEndpoint(endpoint, request) : ctx.pool.runEndpoint(endpoint, request, { onProgress }))) as ReturnType<typeof runEndpoint<E>>);
+  return ctx.featureWeights ? result : withoutFeatureWeights(result);
+}
+
+/** A result whose `weights_x` (when it has one) is null: the host does not report the features' weights (`ServiceOptions.featureWeights`). */
+function withoutFeatureWeights<T>(result: T): T {
+  const r = result as { weights_x?: unknown };
+  return r !== null && typeof r === "object" && r.weights_x !== undefined && r.weights_x !== null ? ({ ...r, weights_x: null } as T) : result;
 }
 
 /** The 401 (no such key) or 429 (credits used up) of the API. */

@@ -97,6 +97,15 @@ export interface ServiceOptions {
    * send such data (its test suite forecasts `Q-DEC` and `Y` series).
    */
   readonly quarterlyAndYearly?: boolean;
+  /**
+   * Report `weights_x`, the fitted coefficient of each exogenous feature, on
+   * answers with features (default true, as the contract defines it). A host
+   * serving the hosted API's Python SDK sets false: the hosted service no
+   * longer returns the weights, and that SDK's own test suite checks that a
+   * forecast with features leaves its client without them. The field is
+   * then null; means, intervals and feature contributions are unchanged.
+   */
+  readonly featureWeights?: boolean;
 }
 
 /**

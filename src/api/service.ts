@@ -14,6 +14,8 @@ import { runPaid, runStoredJob, submitPaid } from "./paid-work.js";
 import { callPeriods, type RouteAnswer } from "./route-handlers.js";
 import { matchRoute, type Route } from "./routes.js";
 import { HttpError, JSON_HEADERS } from "./responses.js";
+import { precompileSchemas } from "./schema-validator.js";
+import { API_REQUEST_SCHEMAS } from "./schemas.js";
 import { authenticate, checkCredits, createContext, freshUuid, type ServiceContext } from "./service-context.js";
 import type { ForecastService, JobRunOutcome, ServiceOptions, ServiceRequest, ServiceResponse } from "./service-types.js";
 
@@ -46,6 +48,7 @@ export type { RunJobsSummary } from "./jobs.js";
  */
 export function createService(options: ServiceOptions): ForecastService {
   const ctx = createContext(options);
+  precompileSchemas(Object.values(API_REQUEST_SCHEMAS));
   const runJobs = (): Promise<RunJobsSummary> => runPendingJobs(ctx.store, ctx.jobClock, (job) => runStoredJob(ctx, job));
   const runJob = async (jobId: string): Promise<JobRunOutcome | null> => {
     const status = await runOneJob(ctx.store, ctx.jobClock, jobId, (job) => runStoredJob(ctx, job));

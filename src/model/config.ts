@@ -1,5 +1,4 @@
 import { parseFreq, stepInWords, type FreqInfo } from "../series/freq.js";
-import { FREQUENCIES } from "../series/frequencies.js";
 import type { FinetuneDepth, Freq, ModelFreq, ModelName, ModelParams, ModelSpec } from "../types.js";
 
 /**
@@ -177,13 +176,18 @@ function freqInfo(freq: Freq): FreqInfo {
  * sub-daily steps (`"5min"`, `"2h"`) have the hourly horizon, and as season
  * length their steps per day when the network knows that season
  * (`KNOWN_SEASON_LENGTHS`: `"2h"` 12, `"6h"` 4), else 1: the network's
- * 96-point context cannot hold a day of 5-minute data.
+ * 96-point context cannot hold a day of 5-minute data. Business calendars
+ * follow the same rule with their own seasons: business days (`"B"`) have
+ * the daily horizon and a week of 5, business hours (`"BH"`) the hourly
+ * horizon and a day of 8, which only a network of the `"seasons"` view
+ * reads (else 1); custom business hours (`"CBH"`) have none.
  *
  * @example
  * ```ts
  * modelParams("forecastmodel-1", "M"); // => { inputSize: 96, horizon: 18, seasonLength: 12 }
  * modelParams("forecastmodel-1", "2h"); // => { inputSize: 96, horizon: 24, seasonLength: 12 }
  * modelParams("forecastmodel-1", "15min"); // => { inputSize: 96, horizon: 24, seasonLength: 1 }
+ * modelParams("forecastmodel-1", "B"); // => { inputSize: 96, horizon: 14, seasonLength: 1 }
  * ```
  * @category Entry points
  */
@@ -194,9 +198,10 @@ export function modelParams(model: ModelName, freq: Freq): ModelParams {
   const perDay = info.stepsPerDay;
   const blocks = aggregationFactor(model, freq);
   if (blocks > 1) return { inputSize: shape.contextLength * blocks, horizon: horizon * blocks, seasonLength: perDay! };
-  const known = shape.view === "seasons" || (perDay !== null && KNOWN_SEASON_LENGTHS.includes(perDay));
-  const seasonLength = perDay === null ? FREQUENCIES[info.modelFreq].seasonLength : known ? perDay : 1;
-  return { inputSize: shape.contextLength, horizon, seasonLength };
+  // a day of steps for sub-daily data, else the frequency's first season (Y and custom business hours: none)
+  const season = perDay ?? info.seasons[0] ?? 1;
+  const known = shape.view === "seasons" || KNOWN_SEASON_LENGTHS.includes(season);
+  return { inputSize: shape.contextLength, horizon, seasonLength: known ? season : 1 };
 }
 
 /**
@@ -305,7 +310,7 @@ export function defaultModel(freq: string, h?: number): ModelName {
 
 /**
  * The second, longer season a model reads at a frequency, in steps, or 0:
- * a week of steps (7 × the steps of a day) for sub-daily data with a model
+ * a week of steps (7 × the steps of a day; 40 for business hours) for sub-daily data with a model
  * of the `"seasons"` view (`forecastmodel-1-high-frequency`); 0 for every
  * other model and frequency. The network uses it only when the history
  * holds a whole week.
@@ -321,8 +326,9 @@ export function defaultModel(freq: string, h?: number): ModelName {
  */
 export function longSeasonLength(model: ModelName, freq: Freq): number {
   const shape = networkShape(model);
-  const perDay = freqInfo(freq).stepsPerDay;
-  return shape.view === "seasons" && perDay !== null ? 7 * perDay : 0;
+  const info = freqInfo(freq);
+  // the week of steps a sub-daily frequency implies (7 days; 5 of business hours)
+  return shape.view === "seasons" && info.stepsPerDay !== null ? (info.seasons[1] ?? 0) : 0;
 }
 
 /**

@@ -22,14 +22,25 @@ export interface FreqInfo {
   readonly name: Freq;
   /** The class of the network's tables (season length, native horizon): every sub-daily step is `"H"`. */
   readonly modelFreq: ModelFreq;
-  /** Seconds between two points: sub-daily steps, D (86400) and W (604800); null for M, Q, Y (calendar months). */
+  /**
+   * Seconds between two points: sub-daily steps, D (86400) and W (604800),
+   * business hours (3600, within opening hours); null for M, Q, Y (calendar
+   * months) and business days.
+   */
   readonly stepSeconds: number | null;
-  /** Points per day for sub-daily steps (24 for `"H"`, 288 for `"5min"`); null for D and longer. */
+  /**
+   * Points per day for sub-daily steps (24 for `"H"`, 288 for `"5min"`, 8
+   * for business hours `"BH"`); null for D and longer, and for custom
+   * business hours (`"CBH"`, whose opening hours the alias does not carry).
+   */
   readonly stepsPerDay: number | null;
   /**
    * The seasons (in steps) the frequency implies, shortest first: sub-daily,
    * a day and a week of steps (a season of one step is dropped: `"12h"` has
-   * [2, 14], `"H"` [24, 168]); D [7]; W [52]; M [12]; Q [4]; Y none.
+   * [2, 14], `"H"` [24, 168]); D [7]; W [52]; M [12]; Q [4]; Y none;
+   * business days (`B`, `C`) a business week [5]; business hours (`BH`, 09:00
+   * to 17:00) a day and a week of open hours [8, 40]; custom business hours
+   * (`CBH`) none.
    */
   readonly seasons: readonly number[];
 }
@@ -69,6 +80,38 @@ function buildCalendarAliases(): ReadonlyMap<string, FreqInfo> {
 }
 
 const CALENDAR_ALIASES = buildCalendarAliases();
+
+/**
+ * The business calendars that step over closed days or hours: business
+ * days (`B`; `C`, custom business days, whose holidays the alias does not
+ * carry) are daily data with a week of 5 steps; business hours (`BH`,
+ * pandas' default 09:00 to 17:00) are hourly steps with a day of 8 and a
+ * week of 40; custom business hours (`CBH`) are hourly steps whose day the
+ * alias does not say, so they imply no season. (Business months, quarters
+ * and years are one step a month, quarter or year: aliases of M, Q and Y.)
+ */
+const BUSINESS_INFO: ReadonlyMap<string, FreqInfo> = new Map([
+  ["B", frozen({ name: "B", modelFreq: "D", stepSeconds: null, stepsPerDay: null, seasons: [5] })],
+  ["C", frozen({ name: "C", modelFreq: "D", stepSeconds: null, stepsPerDay: null, seasons: [5] })],
+  ["BH", frozen({ name: "BH", modelFreq: "H", stepSeconds: 3600, stepsPerDay: 8, seasons: [8, 40] })],
+  ["CBH", frozen({ name: "CBH", modelFreq: "H", stepSeconds: 3600, stepsPerDay: null, seasons: [] })],
+]);
+
+/**
+ * The business calendars of a frequency class, for the API's accepted list
+ * and pattern: `B`, `C` are daily, `BH`, `CBH` sub-daily.
+ *
+ * @example
+ * ```ts
+ * businessFreqs("D"); // => ["B", "C"]
+ * businessFreqs("H"); // => ["BH", "CBH"]
+ * businessFreqs("M"); // => []
+ * ```
+ * @category Series
+ */
+export function businessFreqs(modelFreq: ModelFreq): string[] {
+  return [...BUSINESS_INFO].filter(([, info]) => info.modelFreq === modelFreq).map(([name]) => name);
+}
 
 /** The canonical name of a sub-daily step: one hour is "H", else the largest whole unit. */
 function subDailyName(stepSeconds: number): Freq {
@@ -115,7 +158,13 @@ export function subDailyFreq(stepSeconds: number): FreqInfo | null {
  *   `15T`, `h`, `2h`, `12h` (a step of a whole day, e.g. `24h`, is `D`);
  * - `D`; `W`, `W-MON` … `W-SUN`; `M`, `MS`, `ME`; `Q`, `QS`, `QE`, `Y`,
  *   `YS`, `YE`, `A`, `AS`, each also anchored on a month (`QS-DEC`). The
- *   anchor does not change the model's parameters and is dropped.
+ *   anchor does not change the model's parameters and is dropped;
+ * - business calendars without a multiple: business days `B` and `C`
+ *   (class D, a season of 5), business hours `BH` (class H, seasons 8 and
+ *   40) and `CBH` (class H, no season: its opening hours are custom), and
+ *   business months, quarters and years (`BMS`, `CBME`, `BQS-DEC`,
+ *   `BA-DEC`, …), which are M, Q and Y. The steps are counted, not timed:
+ *   a closed night or weekend is no gap.
  *
  * Cost: O(length of the alias).
  *
@@ -125,12 +174,14 @@ export function subDailyFreq(stepSeconds: number): FreqInfo | null {
  * parseFreq("h")?.name; // => "H"
  * parseFreq("MS"); // => { name: "M", modelFreq: "M", stepSeconds: null, stepsPerDay: null, seasons: [12] }
  * parseFreq("7min"); // => null
+ * parseFreq("BH"); // => { name: "BH", modelFreq: "H", stepSeconds: 3600, stepsPerDay: 8, seasons: [8, 40] }
+ * parseFreq("BQS-DEC")?.name; // => "Q"
  * ```
  * @category Series
  */
 export function parseFreq(alias: string): FreqInfo | null {
   if (typeof alias !== "string") return null;
-  const calendar = CALENDAR_ALIASES.get(alias);
+  const calendar = CALENDAR_ALIASES.get(alias) ?? BUSINESS_INFO.get(alias);
   if (calendar !== undefined) return calendar;
   const m = SUB_DAILY.exec(alias);
   if (m === null) return null;
@@ -140,14 +191,14 @@ export function parseFreq(alias: string): FreqInfo | null {
 
 /**
  * Why `alias` is not a frequency (one sentence), or null when
- * {@link parseFreq} accepts it. pandas' business calendars (`B`, `BH`,
- * `CBH`, `CBMS`, `BQS-DEC`, …) are named and refused as not supported.
+ * {@link parseFreq} accepts it. A business calendar with a multiple (`2BH`,
+ * `3B`) is named and refused.
  *
  * @example
  * ```ts
  * freqRefusal("7min"); // => "'7min' is a step of 420 s, which does not divide a day (86400 s) evenly"
  * freqRefusal("1.5h"); // => "'1.5h': the multiple of a sub-daily unit must be a positive integer, not 1.5"
- * freqRefusal("CBH")!.startsWith("'CBH' is custom business hours, which is not supported"); // => true
+ * freqRefusal("2BH"); // => "'2BH' is business hours with a multiple, which is not supported: a business calendar is one step at a time (B, C, BH, CBH, BMS, BQS-DEC, …)"
  * freqRefusal("5min"); // => null
  * ```
  * @category Series
@@ -166,9 +217,9 @@ export function freqRefusal(alias: string): string | null {
   const n = NUMBER_THEN_UNIT.exec(alias);
   if (n !== null) return `'${alias}': the multiple of a sub-daily unit must be a positive integer, not ${n[1]}`;
   const business = BUSINESS_CALENDAR.exec(alias);
-  const calendar = business === null ? undefined : BUSINESS_CALENDARS[business[2] as string];
+  const calendar = business === null || business[1] === "" ? undefined : BUSINESS_CALENDARS[business[2] as string];
   if (calendar !== undefined) {
-    return `'${alias}' is ${calendar}, which is not supported: steps on a business calendar (business days or hours, custom business calendars) are not evenly spaced in time; send the series at an evenly spaced frequency (e.g. 'h' or 'D')`;
+    return `'${alias}' is ${calendar} with a multiple, which is not supported: a business calendar is one step at a time (B, C, BH, CBH, BMS, BQS-DEC, …)`;
   }
   return `'${alias}' is not a frequency alias`;
 }
@@ -176,7 +227,7 @@ export function freqRefusal(alias: string): string | null {
 /** A pandas business-calendar alias: an optional multiple, the calendar, an optional anchor (`2BH`, `CBMS`, `BQS-DEC`). */
 const BUSINESS_CALENDAR = /^([0-9]*)([A-Z]+)(-[A-Z]{3})?$/;
 
-/** What each pandas business-calendar alias is, for the refusal. */
+/** What each pandas business-calendar alias is, for the refusal of one with a multiple. */
 const BUSINESS_CALENDARS: Readonly<Record<string, string>> = Object.freeze({
   B: "business days",
   C: "custom business days",

@@ -71,12 +71,12 @@ export const FREQUENCIES: Readonly<Record<ModelFreq, FrequencyEntry>> = {
   D: { words: "daily", seasonLength: 7, stepSeconds: 86_400, seasons: [7], aliases: { bases: ["D"], anchor: null }, shown: "D", httpApi: true },
   /** Weekly, on any weekday. */
   W: { words: "weekly", seasonLength: 52, stepSeconds: 7 * 86_400, seasons: [52], aliases: { bases: ["W"], anchor: "weekday" }, shown: "W (or W-SUN, W-MON, …)", httpApi: true },
-  /** Monthly (start or end). */
-  M: { words: "monthly", seasonLength: 12, stepSeconds: null, seasons: [12], aliases: { bases: ["M", "MS", "ME"], anchor: null }, shown: "M (or MS, ME)", httpApi: true },
-  /** Quarterly, anchored on any month. */
-  Q: { words: "quarterly", seasonLength: 4, stepSeconds: null, seasons: [4], aliases: { bases: ["Q", "QS", "QE"], anchor: "month" }, shown: "Q (or QS, QE, QS-DEC, …)", httpApi: false },
-  /** Yearly, anchored on any month. */
-  Y: { words: "yearly", seasonLength: 1, stepSeconds: null, seasons: [], aliases: { bases: ["Y", "YS", "YE", "A", "AS"], anchor: "month" }, shown: "Y (or YS, YE, A, AS, YS-DEC, …)", httpApi: false },
+  /** Monthly (start or end, of the calendar or the business month). */
+  M: { words: "monthly", seasonLength: 12, stepSeconds: null, seasons: [12], aliases: { bases: ["M", "MS", "ME", "BM", "BMS", "BME", "CBM", "CBMS", "CBME"], anchor: null }, shown: "M (or MS, ME)", httpApi: true },
+  /** Quarterly (calendar or business quarters), anchored on any month. */
+  Q: { words: "quarterly", seasonLength: 4, stepSeconds: null, seasons: [4], aliases: { bases: ["Q", "QS", "QE", "BQ", "BQS", "BQE"], anchor: "month" }, shown: "Q (or QS, QE, QS-DEC, …)", httpApi: false },
+  /** Yearly (calendar or business years), anchored on any month. */
+  Y: { words: "yearly", seasonLength: 1, stepSeconds: null, seasons: [], aliases: { bases: ["Y", "YS", "YE", "A", "AS", "BA", "BAS", "BY", "BYS", "BYE"], anchor: "month" }, shown: "Y (or YS, YE, A, AS, YS-DEC, …)", httpApi: false },
 };
 
 /**

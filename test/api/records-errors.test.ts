@@ -73,3 +73,13 @@ describe("a column of numbers written as strings", () => {
     expect(validationDetail(() => forecastRecords(oneBad, { h: 2 })).map((d) => d.loc)).toEqual([["rows", 5, "y"]]);
   });
 });
+
+describe("a business calendar in the records API", () => {
+  it.each(["B", "BH", "CBH"])("freq %s is one item at freq saying the timestamps cannot be read on it, and what to send instead", (freq) => {
+    const days = Array.from({ length: 30 }, (_, t) => ({ unique_id: "a", ds: `2024-01-${String(t + 1).padStart(2, "0")}`, y: 10 + (t % 5) }));
+    const detail = validationDetail(() => forecastRecords(days, { h: 2, freq: freq as never }));
+    expect(detail.map((d) => d.loc)).toEqual([["freq"]]);
+    expect(detail[0]!.msg).toContain(`freq ${freq} is a business calendar`);
+    expect(detail[0]!.msg).toContain("send the series as { y, sizes }");
+  });
+});

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import type { ErrorItem } from "../../src/api/errors.js";
 import { echoInput, locateJsonError, readJsonBody } from "../../src/api/json.js";
+import { Type } from "typebox";
 import { ErrorCollector, INVALID, expectedLiteralText, validateAgainst, type ApiSchema } from "../../src/api/schema-validator.js";
+import { SERIES_SCHEMA } from "../../src/api/schemas.js";
 import { checkRequestLimits, DEFAULT_SERVICE_LIMITS, resolveLimits, UNLIMITED, validateEndpointBody, toForecastRequest } from "../../src/api/requests.js";
 import { validationDetail as detailOf } from "./helpers.js";
 
@@ -17,7 +19,7 @@ const forecastBody = (extra: Record<string, unknown>) => ({ ...base, ...extra })
 const validate = (body: unknown) => validateEndpointBody("forecast", body, { core: false, limits: DEFAULT_SERVICE_LIMITS });
 
 describe("strict types, as pydantic v2 strict mode", () => {
-  const int: ApiSchema = { kind: "integer", gt: 0 };
+  const int: ApiSchema = Type.Integer({ exclusiveMinimum: 0 });
   it.each([
     ["3", "int_type"],
     [1.5, "int_type"],
@@ -45,33 +47,33 @@ describe("strict types, as pydantic v2 strict mode", () => {
     [NaN, "finite_number"],
     [Infinity, "finite_number"],
   ])("number field given %j gives %s", (input, type) => {
-    expect(errorsOf({ kind: "number" }, input)[0]?.type).toBe(type);
+    expect(errorsOf(Type.Number(), input)[0]?.type).toBe(type);
   });
 
   it("non-finite inputs are echoed as strings so the body stays JSON", () => {
-    expect(errorsOf({ kind: "number" }, -Infinity)[0]?.input).toBe("-Infinity");
+    expect(errorsOf(Type.Number(), -Infinity)[0]?.input).toBe("-Infinity");
   });
 
   it("booleans: 'true' and 1 are not booleans", () => {
-    expect(errorsOf({ kind: "boolean" }, "true")[0]?.type).toBe("bool_type");
-    expect(errorsOf({ kind: "boolean" }, 1)[0]?.type).toBe("bool_type");
-    expect(errorsOf({ kind: "boolean" }, false)).toEqual([]);
+    expect(errorsOf(Type.Boolean(), "true")[0]?.type).toBe("bool_type");
+    expect(errorsOf(Type.Boolean(), 1)[0]?.type).toBe("bool_type");
+    expect(errorsOf(Type.Boolean(), false)).toEqual([]);
   });
 
   it("strings, patterns, literals, lists, dicts", () => {
-    expect(errorsOf({ kind: "string" }, 5)[0]?.type).toBe("string_type");
-    const p = errorsOf({ kind: "string", pattern: "^[a-z]{1,3}$" }, "abcd")[0];
+    expect(errorsOf(Type.String(), 5)[0]?.type).toBe("string_type");
+    const p = errorsOf(Type.String({ pattern: "^[a-z]{1,3}$" }), "abcd")[0];
     expect(p).toMatchObject({ type: "string_pattern_mismatch", msg: "String should match pattern '^[a-z]{1,3}$'", ctx: { pattern: "^[a-z]{1,3}$" } });
-    const l = errorsOf({ kind: "literal", values: ["D", "M", "H", "W"] }, "Q")[0];
+    const l = errorsOf(Type.Enum(["D", "M", "H", "W"]), "Q")[0];
     expect(l).toMatchObject({ type: "literal_error", msg: "Input should be 'D', 'M', 'H' or 'W'", ctx: { expected: "'D', 'M', 'H' or 'W'" } });
-    expect(errorsOf({ kind: "literal", values: [1, 2, 3, 4, 5] }, "1")[0]?.type).toBe("literal_error");
-    expect(errorsOf({ kind: "array", items: { kind: "number" } }, { 0: 1 })[0]?.type).toBe("list_type");
-    expect(errorsOf({ kind: "dict" }, [1])[0]?.type).toBe("dict_type");
-    expect(errorsOf({ kind: "object", name: "M", description: "", properties: [] }, "x")[0]?.type).toBe("model_attributes_type");
+    expect(errorsOf(Type.Enum([1, 2, 3, 4, 5]), "1")[0]?.type).toBe("literal_error");
+    expect(errorsOf(Type.Array(Type.Number()), { 0: 1 })[0]?.type).toBe("list_type");
+    expect(errorsOf(Type.Record(Type.String(), Type.Unknown()), [1])[0]?.type).toBe("dict_type");
+    expect(errorsOf(Type.Object({}, { title: "M" }), "x")[0]?.type).toBe("model_attributes_type");
   });
 
   it("too_short carries pydantic's ctx", () => {
-    expect(errorsOf({ kind: "array", items: { kind: "number" }, minItems: 1 }, [])[0]).toEqual({
+    expect(errorsOf(Type.Array(Type.Number(), { minItems: 1 }), [])[0]).toEqual({
       type: "too_short",
       loc: ["body", "x"],
       msg: "List should have at least 1 item after validation, not 0",
@@ -287,11 +289,48 @@ describe("echoed inputs", () => {
     expect(JSON.stringify(body)).toBe(before);
   });
   it("INVALID is a unique marker", () => {
-    expect(validateAgainst({ kind: "boolean" }, 1, [], new ErrorCollector())).toBe(INVALID);
+    expect(validateAgainst(Type.Boolean(), 1, [], new ErrorCollector())).toBe(INVALID);
   });
   it("stops after 1000 items", () => {
     const c = new ErrorCollector();
-    validateAgainst({ kind: "array", items: { kind: "number" }, packed: "float64" }, new Array(5000).fill("x"), ["body"], c);
+    validateAgainst(SERIES_SCHEMA.properties.y, new Array(5000).fill("x"), ["body"], c);
     expect(c.items).toHaveLength(1000);
   });
+});
+
+describe("the compiled validator (TypeBox schema, ajv) gives the items of pydantic's strict mode", () => {
+  const y = SERIES_SCHEMA.properties.y;
+  it("a packed list is a Float64Array; NaN, ±Infinity or a non-number at i is an item at i, in index order", () => {
+    const ok = validateAgainst(y, [1, 2.5, -3], ["body", "y"], new ErrorCollector());
+    expect(ok).toBeInstanceOf(Float64Array);
+    expect(Array.from(ok as Float64Array)).toEqual([1, 2.5, -3]);
+    const c = new ErrorCollector();
+    expect(validateAgainst(y, [1, NaN, 3, "4", Infinity], ["body", "y"], c)).toBe(INVALID);
+    expect(c.items.map((i) => [i.type, i.loc.join(".")])).toEqual([
+      ["finite_number", "body.y.1"],
+      ["float_type", "body.y.3"],
+      ["finite_number", "body.y.4"],
+    ]);
+  });
+
+  it("typed arrays are read as lists, and their items checked like a list's", () => {
+    const c = new ErrorCollector();
+    validateAgainst(SERIES_SCHEMA, { y: Float64Array.of(1, NaN), sizes: Int32Array.of(0, 2), X: [Float64Array.of(1, Infinity)] }, ["s"], c);
+    expect(c.items.map((i) => [i.type, i.loc.join(".")])).toEqual([
+      ["finite_number", "s.y.1"],
+      ["greater_than_equal", "s.sizes.0"],
+      ["finite_number", "s.X.0.1"],
+    ]);
+  });
+
+  test.prop([fc.array(fc.oneof(fc.double(), fc.string(), fc.constant(null), fc.boolean()), { maxLength: 30 })])(
+    "a list of numbers: one item per bad index, in index order, and valid iff every item is a finite number",
+    (values) => {
+      const c = new ErrorCollector();
+      const r = validateAgainst(y, values, ["y"], c);
+      const bad = values.flatMap((v, i) => (typeof v === "number" && Number.isFinite(v) ? [] : [i]));
+      expect(c.items.map((i) => i.loc[1])).toEqual(bad);
+      expect(r === INVALID).toBe(bad.length > 0);
+    },
+  );
 });

@@ -1,6 +1,6 @@
 /**
  * The `Freq` type and the run time accept the same aliases. Calendar aliases
- * are a finite set: the list below (written out once, 116 aliases) is
+ * are a finite set: the list below (written out once as bases × anchors, 226 aliases) is
  * checked both ways at compile time (every entry is a `Freq`, and
  * `CalendarFreq` holds nothing else) and at run time (parseFreq accepts
  * exactly these among every base × anchor a pandas user might write).
@@ -11,31 +11,43 @@
 import fc from "fast-check";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { freqRefusal, parseFreq } from "../../src/series/freq.js";
-import type { CalendarFreq, Freq, SubDailyFreq } from "../../src/types.js";
+import type { BusinessFreq, CalendarFreq, Freq, SubDailyFreq } from "../../src/types.js";
 
-const CALENDAR = [
-  "D", "W", "W-MON", "W-TUE", "W-WED", "W-THU", "W-FRI", "W-SAT", "W-SUN", "M", "MS", "ME", "Q",
-  "Q-JAN", "Q-FEB", "Q-MAR", "Q-APR", "Q-MAY", "Q-JUN", "Q-JUL", "Q-AUG", "Q-SEP", "Q-OCT", "Q-NOV", "Q-DEC", "QS",
-  "QS-JAN", "QS-FEB", "QS-MAR", "QS-APR", "QS-MAY", "QS-JUN", "QS-JUL", "QS-AUG", "QS-SEP", "QS-OCT", "QS-NOV", "QS-DEC", "QE",
-  "QE-JAN", "QE-FEB", "QE-MAR", "QE-APR", "QE-MAY", "QE-JUN", "QE-JUL", "QE-AUG", "QE-SEP", "QE-OCT", "QE-NOV", "QE-DEC", "Y",
-  "Y-JAN", "Y-FEB", "Y-MAR", "Y-APR", "Y-MAY", "Y-JUN", "Y-JUL", "Y-AUG", "Y-SEP", "Y-OCT", "Y-NOV", "Y-DEC", "YS",
-  "YS-JAN", "YS-FEB", "YS-MAR", "YS-APR", "YS-MAY", "YS-JUN", "YS-JUL", "YS-AUG", "YS-SEP", "YS-OCT", "YS-NOV", "YS-DEC", "YE",
-  "YE-JAN", "YE-FEB", "YE-MAR", "YE-APR", "YE-MAY", "YE-JUN", "YE-JUL", "YE-AUG", "YE-SEP", "YE-OCT", "YE-NOV", "YE-DEC", "A",
-  "A-JAN", "A-FEB", "A-MAR", "A-APR", "A-MAY", "A-JUN", "A-JUL", "A-AUG", "A-SEP", "A-OCT", "A-NOV", "A-DEC", "AS",
-  "AS-JAN", "AS-FEB", "AS-MAR", "AS-APR", "AS-MAY", "AS-JUN", "AS-JUL", "AS-AUG", "AS-SEP", "AS-OCT", "AS-NOV", "AS-DEC",
-] as const satisfies readonly Freq[];
+// Written here, independently of src/types.ts: the aliases without an anchor, and the bases each month may anchor.
+const UNANCHORED = ["D", "W", "M", "MS", "ME", "BM", "BMS", "BME", "CBM", "CBMS", "CBME"] as const;
+const WEEKDAYS = ["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN"] as const;
+const MONTH_ANCHORED = ["Q", "QS", "QE", "BQ", "BQS", "BQE", "Y", "YS", "YE", "A", "AS", "BA", "BAS", "BY", "BYS", "BYE"] as const;
+const MONTHS = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"] as const;
+type Listed =
+  | (typeof UNANCHORED)[number]
+  | `W-${(typeof WEEKDAYS)[number]}`
+  | (typeof MONTH_ANCHORED)[number]
+  | `${(typeof MONTH_ANCHORED)[number]}-${(typeof MONTHS)[number]}`;
+const CALENDAR: readonly Listed[] = [
+  ...UNANCHORED,
+  ...WEEKDAYS.map((d) => `W-${d}` as const),
+  ...MONTH_ANCHORED.flatMap((b) => [b, ...MONTHS.map((m) => `${b}-${m}` as const)]),
+] satisfies readonly Freq[];
+
+const BUSINESS = ["B", "C", "BH", "CBH"] as const satisfies readonly Freq[];
 
 describe("Freq and parseFreq accept the same aliases", () => {
   it("CalendarFreq is exactly the written-out list (compile time)", () => {
-    expectTypeOf<(typeof CALENDAR)[number]>().toEqualTypeOf<CalendarFreq>();
+    expectTypeOf<Listed>().toEqualTypeOf<CalendarFreq>();
     expect(new Set(CALENDAR).size).toBe(CALENDAR.length);
+    expect(CALENDAR.length).toBe(226);
+  });
+
+  it("BusinessFreq is exactly the four business calendars, each its own canonical name", () => {
+    expectTypeOf<(typeof BUSINESS)[number]>().toEqualTypeOf<BusinessFreq>();
+    for (const alias of BUSINESS) expect(parseFreq(alias)?.name).toBe(alias);
   });
 
   it("parseFreq accepts exactly the listed calendar aliases among every base × anchor", () => {
-    const bases = ["D", "B", "C", "W", "M", "MS", "ME", "SM", "SMS", "BM", "BMS", "BME", "CBMS", "Q", "QS", "QE", "BQ", "BQS", "BQE", "Y", "YS", "YE", "A", "AS", "BA", "BY", "BYS", "d", "w", "m", "q", "y", "ms", "qs", "ys"];
+    const bases = ["D", "B", "C", "W", "M", "MS", "ME", "SM", "SMS", "BM", "BMS", "BME", "CBM", "CBMS", "CBME", "Q", "QS", "QE", "BQ", "BQS", "BQE", "Y", "YS", "YE", "A", "AS", "BA", "BAS", "BY", "BYS", "BYE", "BH", "CBH", "d", "w", "m", "q", "y", "ms", "qs", "ys"];
     const anchors = ["", ...["MON", "TUE", "WED", "THU", "FRI", "SAT", "SUN", "JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC", "XYZ"].map((a) => `-${a}`)];
     const accepted = bases.flatMap((b) => anchors.map((a) => b + a)).filter((alias) => parseFreq(alias) !== null);
-    expect(accepted.sort()).toEqual([...CALENDAR].sort());
+    expect(accepted.sort()).toEqual([...CALENDAR, ...BUSINESS].sort());
   });
 
   it("every sub-daily step parseFreq accepts is a SubDailyFreq, and the names it gives are Freqs", () => {

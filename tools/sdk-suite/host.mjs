@@ -1,6 +1,6 @@
 // The node:http host of docs/http-server.md, set up for the hosted API's
 // Python SDK (NixtlaClient): its model names (SDK_MODEL_ALIASES), quarterly
-// and yearly frequencies, one account with key $SDK_HOST_KEY (default
+// and yearly frequencies, no weights_x (featureWeights: false), one account with key $SDK_HOST_KEY (default
 // "key-1") and credits enough for the whole suite, async jobs run every
 // 200 ms. Run from the repo root after `npx tsc -p tsconfig.build.json`:
 //   node tools/sdk-suite/host.mjs [port]     (default 8099)
@@ -15,6 +15,7 @@ const service = createService({
   clock: () => new Date(),
   modelAliases: SDK_MODEL_ALIASES,
   quarterlyAndYearly: true,
+  featureWeights: false,
 });
 
 const server = createServer(async (req, res) => {
