@@ -95,6 +95,28 @@ async function loadAugurs() {
   return { MSTL: mstl.MSTL, AutoETS: ets.AutoETS };
 }
 
+/**
+ * For each series in order: a fresh augurs model from `make`, fitted on its
+ * history, read by `read`, then freed (augurs models hold WebAssembly memory).
+ */
+async function eachAugursFit<Model extends { fit(y: number[]): void; free(): void }, Out>(
+  data: readonly M1Series[],
+  make: (augurs: Awaited<ReturnType<typeof loadAugurs>>) => Model,
+  read: (model: Model, s: M1Series) => Out,
+): Promise<Out[]> {
+  const augurs = await loadAugurs();
+  return data.map((s) => {
+    const model = make(augurs);
+    model.fit(s.x as number[]);
+    const out = read(model, s);
+    model.free();
+    return out;
+  });
+}
+
+/** Mean of per-series values, summed in series order. */
+const meanOf = (values: readonly number[]): number => values.reduce((acc, v) => acc + v, 0) / values.length;
+
 const WORKLOADS: readonly Workload[] = [
   {
     name: "fm-forecast",
@@ -112,16 +134,7 @@ const WORKLOADS: readonly Workload[] = [
     library: "@bsull/augurs MSTL([12]) + AutoETS trend",
     peerOf: "fm-forecast",
     async run(data) {
-      const { MSTL } = await loadAugurs();
-      let total = 0;
-      for (const s of data) {
-        const model = MSTL.ets([12]);
-        model.fit(s.x as number[]);
-        const f = model.predict(H_FORECAST, 0.95);
-        model.free();
-        total += smape(s.xx, f.point, 0);
-      }
-      return { smape: total / data.length };
+      return { smape: meanOf(await eachAugursFit(data, ({ MSTL }) => MSTL.ets([12]), (model, s) => smape(s.xx, model.predict(H_FORECAST, 0.95).point, 0))) };
     },
   },
   {
@@ -130,16 +143,7 @@ const WORKLOADS: readonly Workload[] = [
     library: '@bsull/augurs AutoETS "ZZN" (no seasonal models)',
     peerOf: "fm-forecast",
     async run(data) {
-      const { AutoETS } = await loadAugurs();
-      let total = 0;
-      for (const s of data) {
-        const model = new AutoETS(12, "ZZN");
-        model.fit(s.x as number[]);
-        const f = model.predict(H_FORECAST, 0.95);
-        model.free();
-        total += smape(s.xx, f.point, 0);
-      }
-      return { smape: total / data.length };
+      return { smape: meanOf(await eachAugursFit(data, ({ AutoETS }) => new AutoETS(12, "ZZN"), (model, s) => smape(s.xx, model.predict(H_FORECAST, 0.95).point, 0))) };
     },
   },
   {
@@ -158,20 +162,16 @@ const WORKLOADS: readonly Workload[] = [
     library: "@bsull/augurs MSTL([12]) in-sample interval",
     peerOf: "fm-anomaly",
     async run(data) {
-      const { MSTL } = await loadAugurs();
+      const fits = await eachAugursFit(data, ({ MSTL }) => MSTL.ets([12]), (model) => model.predictInSample(LEVEL / 100));
       let flagged = 0;
-      for (const s of data) {
-        const model = MSTL.ets([12]);
-        model.fit(s.x as number[]);
-        const f = model.predictInSample(LEVEL / 100);
-        model.free();
-        const lo = f.intervals?.lower ?? [];
-        const hi = f.intervals?.upper ?? [];
+      data.forEach((s, i) => {
+        const lo = fits[i]!.intervals?.lower ?? [];
+        const hi = fits[i]!.intervals?.upper ?? [];
         for (let t = s.x.length - DETECTION_SIZE; t < s.x.length; t++) {
           const y = s.x[t] as number;
           if (y < (lo[t] as number) || y > (hi[t] as number)) flagged++;
         }
-      }
+      });
       return { flagged };
     },
   },
@@ -193,13 +193,7 @@ const WORKLOADS: readonly Workload[] = [
     peerOf: "fm-historic",
     select: (s) => s.x.length >= HISTORIC_MIN,
     async run(data) {
-      const { MSTL } = await loadAugurs();
-      for (const s of data) {
-        const model = MSTL.ets([12]);
-        model.fit(s.x as number[]);
-        model.predictInSample(0.95);
-        model.free();
-      }
+      await eachAugursFit(data, ({ MSTL }) => MSTL.ets([12]), (model) => model.predictInSample(0.95));
       return {};
     },
   },

@@ -11,7 +11,7 @@
  *   npm run eval:hourly      (or: npm run build && node dist/bench/eval-hourly.js [--no-write])
  */
 import "../src/model/weights/default.js";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { forecast } from "../src/api/entry-points.js";
 import { UNLIMITED } from "../src/api/requests.js";
@@ -20,20 +20,16 @@ import { bestProjection, PROFILE_CYCLES, seasonalNaiveProjection, seasonalProfil
 import type { ModelName } from "../src/types.js";
 import { GROUPS, HORIZONS, loadHourly, MAX_HORIZON, PARTS, type Group, type HourlySeries, type Origin, type Part } from "../tools/datasets/hourly-data.js";
 import { mase, smape } from "./m1.js";
+import { readRBaselines, type RForecasts } from "./r-baselines.js";
 
 const outPath = process.argv.includes("--no-write") ? null : "docs/hourly-accuracy.md";
 const { series, origins, dropped } = loadHourly();
 
-interface RBaseline {
+interface RBaseline extends RForecasts {
   part: Part;
-  origin: number;
-  ets: number[] | null;
-  stlf: number[] | null;
-  tbats: number[] | null;
 }
-const R_FILE = "bench/data/hourly-baselines.json";
 // Without the R file (while it is being made) the R columns stay empty; the document is written only with it complete.
-const rData = (existsSync(R_FILE) ? JSON.parse(readFileSync(R_FILE, "utf8")) : { r: "", forecast: "", series: {} }) as { r: string; forecast: string; series: Record<string, RBaseline[]> };
+const rData = readRBaselines<RBaseline>("bench/data/hourly-baselines.json");
 let missingR = 0;
 
 const METHODS = [

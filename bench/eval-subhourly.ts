@@ -13,13 +13,14 @@
  * history before it. A forecast sees the whole history before its origin.
  */
 import "../src/model/weights/default.js";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { forecast, UNLIMITED } from "../src/api/index.js";
 import { seasonalNaiveProjection, seasonalProfileProjection } from "../src/series/index.js";
 import type { Freq, ModelName } from "../src/types.js";
 import { cloudMonitoringStreams } from "../tools/datasets/cloud-monitoring-data.js";
 import { mase, smape } from "./m1.js";
+import { readRBaselines, type RForecasts } from "./r-baselines.js";
 import { blockMeansToEnd } from "../src/series/blocks.js";
 
 const ORIGINS_PER_PART = 6;
@@ -79,14 +80,7 @@ if (exportArg > 0) {
 }
 
 /** R's forecasts (bench/data/subhourly-baselines.json), by series id@freq and origin; absent until the R script has run. */
-interface RBaseline {
-  origin: number;
-  ets: number[] | null;
-  stlf: number[] | null;
-  tbats: number[] | null;
-}
-const R_FILE = "bench/data/subhourly-baselines.json";
-const rData = (existsSync(R_FILE) ? JSON.parse(readFileSync(R_FILE, "utf8")) : { r: "", forecast: "", series: {} }) as { r: string; forecast: string; series: Record<string, RBaseline[]> };
+const rData = readRBaselines<RForecasts>("bench/data/subhourly-baselines.json");
 const rForecast = (s: Series, origin: number, method: "ets" | "stlf" | "tbats"): Float64Array | null => {
   const found = rData.series[`${s.id}@${s.freq}`]?.find((o) => o.origin === origin)?.[method];
   return found === undefined || found === null ? null : Float64Array.from(found);

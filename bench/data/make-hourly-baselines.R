@@ -26,47 +26,9 @@
 # - tbats: tbats(msts(x, c(day, week)), use.parallel = FALSE) at the LAST
 #   origin of each part only, and not on per-minute series (a period of
 #   1,440 costs minutes per fit); other origins store null.
-suppressPackageStartupMessages({ library(forecast) })
-args <- commandArgs(trailingOnly = TRUE)
-input <- if (length(args) >= 1) args[1] else "/tmp/hourly-series.json"
-d <- jsonlite::fromJSON(input, simplifyVector = FALSE)
-range <- if (length(args) >= 3) as.integer(args[2]):as.integer(args[3]) else seq_along(d$series)
-cache <- "/tmp/hourly-baselines-cache"
-dir.create(cache, showWarnings = FALSE)
-H <- d$horizon
-fc <- function(expr) tryCatch(signif(as.numeric(expr), 7), error = function(e) { message("  failed: ", conditionMessage(e)); NULL })
-out <- list()
-started <- Sys.time()
-for (si in range) {
-  s <- d$series[[si]]
-  cached <- file.path(cache, paste0(si, ".rds"))
-  if (file.exists(cached)) next
-  y <- as.numeric(unlist(s$y))
-  day <- s$day
-  cap <- if (day >= 1440) 4 * day else 28 * day
-  parts <- vapply(s$origins, function(o) o$part, "")
-  last_of_part <- vapply(seq_along(s$origins), function(i) !any(parts[-seq_len(i)] == parts[i]), TRUE)
-  origins <- list()
-  for (i in seq_along(s$origins)) {
-    o <- s$origins[[i]]$origin
-    x <- y[max(1, o - cap + 1):o]
-    per <- if (length(x) >= 14 * day) c(day, 7 * day) else day
-    ets_f <- fc(suppressWarnings(forecast(ets(ts(x, frequency = day)), h = H)$mean))
-    stlf_f <- fc(stlf(msts(x, seasonal.periods = per), h = H)$mean)
-    tbats_f <- NULL
-    if (last_of_part[i] && day < 1440) tbats_f <- fc(forecast(tbats(msts(x, seasonal.periods = per), use.parallel = FALSE), h = H)$mean)
-    origins[[i]] <- list(part = s$origins[[i]]$part, origin = o, train = length(x), ets = ets_f, stlf = stlf_f, tbats = tbats_f)
-  }
-  saveRDS(list(id = s$id, origins = origins), cached)
-  cat(s$id, length(origins), "origins,", round(as.numeric(difftime(Sys.time(), started, units = "mins")), 1), "min\n")
-}
-files <- file.path(cache, paste0(seq_along(d$series), ".rds"))
-if (!all(file.exists(files))) {
-  cat(sum(file.exists(files)), "of", length(files), "series done; the JSON is written when all are\n")
-  quit(status = 0)
-}
-for (f in files) { r <- readRDS(f); out[[r$id]] <- r$origins }
-meta <- list(generated_by = "Rscript bench/data/make-hourly-baselines.R (see its header)", r = R.version.string,
-  forecast = as.character(packageVersion("forecast")), horizon = H, series = out)
-writeLines(jsonlite::toJSON(meta, auto_unbox = TRUE, digits = NA, null = "null"), "bench/data/hourly-baselines.json")
-cat(length(out), "series,", round(as.numeric(difftime(Sys.time(), started, units = "mins")), 1), "min\n")
+source("bench/data/baselines.R")
+make_baselines("hourly",
+  cap = function(day) if (day >= 1440) 4 * day else 28 * day,
+  horizon = function(d, s) d$horizon,
+  with_tbats = function(day) day < 1440,
+  meta = function(d) list(horizon = d$horizon))

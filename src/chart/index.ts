@@ -935,6 +935,59 @@ function seriesHistory(history: readonly ChartHistoryRow[], id: string | number,
   return rows;
 }
 
+/** The rows of a records result given as the rows or as the result holding them (`{ rows }`), or a RangeError naming what they must be. */
+function recordsResultRows<Row>(given: unknown, fn: string, what: string, producer: string): readonly Row[] {
+  const rows: unknown = Array.isArray(given) ? given : (given as { rows?: unknown }).rows;
+  if (!Array.isArray(rows)) throw new RangeError(`${fn}: with record rows as history, ${what} must be the rows of ${producer} (or its result)`);
+  return rows as readonly Row[];
+}
+
+/**
+ * The series a records chart shows (options.unique_id, else the first row's):
+ * its id, its result rows and its history rows in time order, or a RangeError
+ * when the result (`what`) has no rows, or none of that id.
+ */
+function chartedRecords<Row extends ChartForecastRow>(history: readonly ChartHistoryRow[], rows: readonly Row[], options: PlotOptions, fn: string, what: string): { id: string | number; own: Row[]; past: ChartHistoryRow[] } {
+  if (rows.length === 0) throw new RangeError(`${fn}: ${what} has no rows`);
+  const id = options.unique_id ?? (rows[0] as Row).unique_id;
+  const own = rows.filter((r) => r.unique_id === id);
+  if (own.length === 0) throw new RangeError(`${fn}: ${what} has no rows of unique_id ${String(id)}`);
+  return { id, own, past: seriesHistory(history, id, fn) };
+}
+
+/** How {@link plotForecast} or {@link plotAnomalies} builds its chart from record rows, or from a request body and its JSON result. */
+interface RecordsOrJsonChart<Row, Result> {
+  /** The function's name, for its errors. */
+  readonly fn: string;
+  /** The second argument's name, and the records function that makes its rows (for the error when it is not rows). */
+  readonly what: string;
+  readonly producer: string;
+  /** The fields a JSON result must have, and the fields its error lists. */
+  readonly required: readonly string[];
+  readonly listed: string;
+  readonly records: (history: readonly ChartHistoryRow[], rows: readonly Row[], options: PlotOptions) => AnomalyChartInput;
+  readonly json: (request: AnomalyChartRequest, result: Result, options: PlotOptions) => AnomalyChartInput;
+}
+
+/** The SVG of a chart whose history is record rows (dates on the time axis) or a request body, as `chart` says. */
+function plotRecordsOrJson<Row, Result>(history: readonly ChartHistoryRow[] | AnomalyChartRequest, given: unknown, options: PlotOptions, chart: RecordsOrJsonChart<Row, Result>): string {
+  checkPlotOptions(options, chart.fn);
+  if (Array.isArray(history)) {
+    const rows = recordsResultRows<Row>(given, chart.fn, chart.what, chart.producer);
+    return renderAnomalyChart(withDateTicks(chart.records(history, rows, options)));
+  }
+  checkRequestBody(history, chart.fn);
+  const result = given as Record<string, unknown> | null;
+  if (Array.isArray(given) || result === null || typeof result !== "object" || chart.required.some((field) => result[field] === undefined)) {
+    throw new RangeError(`${chart.fn}: with a request body as history, ${chart.what} must be its JSON result {${chart.listed}}`);
+  }
+  return renderAnomalyChart(chart.json(history as AnomalyChartRequest, given as Result, options));
+}
+
+/** The charts of {@link plotForecast} and {@link plotAnomalies}. */
+const FORECAST_CHART: RecordsOrJsonChart<ChartForecastRow, ForecastChartResult> = { fn: "plotForecast", what: "forecast", producer: "forecastRecords", required: ["mean", "sizes"], listed: "mean, sizes, intervals", records: recordsForecastInput, json: jsonForecastInput };
+const ANOMALY_CHART: RecordsOrJsonChart<ChartAnomalyRow, AnomalyChartResult> = { fn: "plotAnomalies", what: "detection", producer: "detectAnomaliesRecords", required: ["idxs"], listed: "mean, sizes, idxs, anomaly, intervals", records: recordsAnomalyInput, json: jsonAnomalyInput };
+
 /** Size and title fields of a chart input from the options. */
 function frame(options: PlotOptions, title: string): Pick<AnomalyChartInput, "title" | "width" | "height"> {
   return { title: options.title ?? title, ...(options.width !== undefined ? { width: options.width } : {}), ...(options.height !== undefined ? { height: options.height } : {}) };
@@ -981,28 +1034,12 @@ export function plotForecast(
   forecast: readonly ChartForecastRow[] | { readonly rows: readonly ChartForecastRow[] } | ForecastChartResult,
   options: PlotOptions = {},
 ): string {
-  const fn = "plotForecast";
-  checkPlotOptions(options, fn);
-  if (Array.isArray(history)) {
-    const rows: readonly ChartForecastRow[] | undefined = Array.isArray(forecast) ? forecast : (forecast as { rows?: readonly ChartForecastRow[] }).rows;
-    if (!Array.isArray(rows)) throw new RangeError(`${fn}: with record rows as history, forecast must be the rows of forecastRecords (or its result)`);
-    return renderAnomalyChart(withDateTicks(recordsForecastInput(history, rows, options)));
-  }
-  checkRequestBody(history, fn);
-  const result = forecast as ForecastChartResult;
-  if (Array.isArray(forecast) || result === null || typeof result !== "object" || result.mean === undefined || result.sizes === undefined) {
-    throw new RangeError(`${fn}: with a request body as history, forecast must be its JSON result {mean, sizes, intervals}`);
-  }
-  return renderAnomalyChart(jsonForecastInput(history as AnomalyChartRequest, result, options));
+  return plotRecordsOrJson(history, forecast, options, FORECAST_CHART);
 }
 
 function recordsForecastInput(history: readonly ChartHistoryRow[], forecastRows: readonly ChartForecastRow[], options: PlotOptions): AnomalyChartInput {
   const fn = "plotForecast";
-  if (forecastRows.length === 0) throw new RangeError(`${fn}: forecast has no rows`);
-  const id = options.unique_id ?? (forecastRows[0] as ChartForecastRow).unique_id;
-  const future = forecastRows.filter((r) => r.unique_id === id);
-  if (future.length === 0) throw new RangeError(`${fn}: forecast has no rows of unique_id ${String(id)}`);
-  const past = seriesHistory(history, id, fn);
+  const { id, own: future, past } = chartedRecords(history, forecastRows, options, fn, "forecast");
   const shown = past.slice(firstShown(past.length, options));
   const levels = chosenLevels(boundLevels(Object.keys(future[0] as ChartForecastRow)), options.level, fn);
   const column = (key: string): number[] => future.map((r) => numberField(r, key));
@@ -1072,34 +1109,19 @@ export function plotAnomalies(
   detection: readonly ChartAnomalyRow[] | { readonly rows: readonly ChartAnomalyRow[] } | AnomalyChartResult,
   options: PlotOptions = {},
 ): string {
-  const fn = "plotAnomalies";
-  checkPlotOptions(options, fn);
-  let input: AnomalyChartInput;
-  if (Array.isArray(history)) {
-    const rows: readonly ChartAnomalyRow[] | undefined = Array.isArray(detection) ? detection : (detection as { rows?: readonly ChartAnomalyRow[] }).rows;
-    if (!Array.isArray(rows)) throw new RangeError(`${fn}: with record rows as history, detection must be the rows of detectAnomaliesRecords (or its result)`);
-    input = withDateTicks(recordsAnomalyInput(history, rows, options));
-  } else {
-    checkRequestBody(history, fn);
-    const result = detection as AnomalyChartResult;
-    if (Array.isArray(detection) || result === null || typeof result !== "object" || result.idxs === undefined) {
-      throw new RangeError(`${fn}: with a request body as history, detection must be its JSON result {mean, sizes, idxs, anomaly, intervals}`);
-    }
-    const index = options.seriesIndex ?? 0;
-    const full = anomalyChartInput(history as AnomalyChartRequest, result, index, frame(options, `series ${index}: anomalies in the last ${String(result.sizes[index] ?? 0)} points`));
-    const from = firstShown(full.values.length, options);
-    input = cropAnomalyChartInput(full, from);
-  }
-  return renderAnomalyChart(input);
+  return plotRecordsOrJson(history, detection, options, ANOMALY_CHART);
+}
+
+/** The chart input of one series (options.seriesIndex) of an anomaly request body and its JSON result. */
+function jsonAnomalyInput(request: AnomalyChartRequest, result: AnomalyChartResult, options: PlotOptions): AnomalyChartInput {
+  const index = options.seriesIndex ?? 0;
+  const full = anomalyChartInput(request, result, index, frame(options, `series ${index}: anomalies in the last ${String(result.sizes[index] ?? 0)} points`));
+  return cropAnomalyChartInput(full, firstShown(full.values.length, options));
 }
 
 function recordsAnomalyInput(history: readonly ChartHistoryRow[], detected: readonly ChartAnomalyRow[], options: PlotOptions): AnomalyChartInput {
   const fn = "plotAnomalies";
-  if (detected.length === 0) throw new RangeError(`${fn}: detection has no rows`);
-  const id = options.unique_id ?? (detected[0] as ChartAnomalyRow).unique_id;
-  const judged = detected.filter((r) => r.unique_id === id);
-  if (judged.length === 0) throw new RangeError(`${fn}: detection has no rows of unique_id ${String(id)}`);
-  const past = seriesHistory(history, id, fn);
+  const { id, own: judged, past } = chartedRecords(history, detected, options, fn, "detection");
   const position = new Map(past.map((r, i) => [timeKey(r.ds), i]));
   const at = judged.map((r) => {
     const p = position.get(timeKey(r.ds));

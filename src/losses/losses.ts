@@ -89,6 +89,25 @@ function sign(x: number): number {
 }
 
 /**
+ * The term of element i of a loss that is a mean of per-element terms: its
+ * share of the loss (already divided by n), with gradOut[i] written.
+ */
+type ElementTerm = (p: number, a: number, n: number, gradOut: Float64Array, i: number) => number;
+
+/**
+ * A loss that is a mean of per-element terms: checks the lengths, 0 for empty
+ * input, else the Neumaier-compensated sum of `term` over the elements in order.
+ */
+function sumOfTerms(pred: Float64Array, actual: Float64Array, gradOut: Float64Array, term: ElementTerm): number {
+  checkLengths(pred, actual, gradOut);
+  const n = pred.length;
+  if (n === 0) return 0;
+  const acc = freshAccumulator();
+  for (let i = 0; i < n; i++) neumaierAdd(acc, term(pred[i] as number, actual[i] as number, n, gradOut, i));
+  return finishSum(acc[0] as number, acc[1] as number);
+}
+
+/**
  * Options of {@link createScaledHuberLoss}.
  *
  * @example
@@ -210,18 +229,14 @@ export const defaultRobustLoss: FinetuneLossFunction = createScaledHuberLoss();
  * @category Fine-tuning losses
  */
 export function maeLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
-  checkLengths(pred, actual, gradOut);
-  const n = pred.length;
-  if (n === 0) return 0;
-  const acc = freshAccumulator();
-  for (let i = 0; i < n; i++) {
-    const e = (pred[i] as number) - (actual[i] as number);
-    const x = Math.abs(e) / n;
-    neumaierAdd(acc, x);
-    gradOut[i] = sign(e) / n;
-  }
-  return finishSum(acc[0] as number, acc[1] as number);
+  return sumOfTerms(pred, actual, gradOut, absoluteErrorTerm);
 }
+
+const absoluteErrorTerm: ElementTerm = (p, a, n, gradOut, i) => {
+  const e = p - a;
+  gradOut[i] = sign(e) / n;
+  return Math.abs(e) / n;
+};
 
 /**
  * Mean squared error `mean_i (pred_i - actual_i)^2`; gradient
@@ -240,18 +255,14 @@ export function maeLoss(pred: Float64Array, actual: Float64Array, gradOut: Float
  * @category Fine-tuning losses
  */
 export function mseLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
-  checkLengths(pred, actual, gradOut);
-  const n = pred.length;
-  if (n === 0) return 0;
-  const acc = freshAccumulator();
-  for (let i = 0; i < n; i++) {
-    const e = (pred[i] as number) - (actual[i] as number);
-    const x = (e * e) / n;
-    neumaierAdd(acc, x);
-    gradOut[i] = (2 * e) / n;
-  }
-  return finishSum(acc[0] as number, acc[1] as number);
+  return sumOfTerms(pred, actual, gradOut, squaredErrorTerm);
 }
+
+const squaredErrorTerm: ElementTerm = (p, a, n, gradOut, i) => {
+  const e = p - a;
+  gradOut[i] = (2 * e) / n;
+  return (e * e) / n;
+};
 
 /**
  * Root mean squared error `sqrt(mean_i (pred_i - actual_i)^2)`; gradient
@@ -373,27 +384,22 @@ export function mapeLoss(pred: Float64Array, actual: Float64Array, gradOut: Floa
  * @category Fine-tuning losses
  */
 export function smapeLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
-  checkLengths(pred, actual, gradOut);
-  const n = pred.length;
-  if (n === 0) return 0;
-  const acc = freshAccumulator();
-  for (let i = 0; i < n; i++) {
-    const p = pred[i] as number;
-    const a = actual[i] as number;
-    // halves, so that neither the difference nor the denominator overflows
-    const halfDiff = p / 2 - a / 2;
-    const halfDenom = Math.abs(p) / 2 + Math.abs(a) / 2;
-    if (halfDenom === 0 || p === a) {
-      gradOut[i] = 0;
-      continue;
-    }
-    const f = (2 * Math.abs(halfDiff)) / halfDenom;
-    const x = f / n;
-    neumaierAdd(acc, x);
-    gradOut[i] = (sign(halfDiff) - (f / 2) * sign(p)) / halfDenom / n;
-  }
-  return finishSum(acc[0] as number, acc[1] as number);
+  return sumOfTerms(pred, actual, gradOut, symmetricPercentageTerm);
 }
+
+// A perfect element adds 0, which leaves the running sum (>= 0 or NaN) as it is.
+const symmetricPercentageTerm: ElementTerm = (p, a, n, gradOut, i) => {
+  // halves, so that neither the difference nor the denominator overflows
+  const halfDiff = p / 2 - a / 2;
+  const halfDenom = Math.abs(p) / 2 + Math.abs(a) / 2;
+  if (halfDenom === 0 || p === a) {
+    gradOut[i] = 0;
+    return 0;
+  }
+  const f = (2 * Math.abs(halfDiff)) / halfDenom;
+  gradOut[i] = (sign(halfDiff) - (f / 2) * sign(p)) / halfDenom / n;
+  return f / n;
+};
 
 /** `x - log1p(x)` for x > -1, accurate (and >= 0) also for tiny |x|. */
 function xMinusLog1p(x: number): number {
@@ -445,48 +451,45 @@ function xMinusLog1p(x: number): number {
  * @category Fine-tuning losses
  */
 export function poissonLoss(pred: Float64Array, actual: Float64Array, gradOut: Float64Array): number {
-  checkLengths(pred, actual, gradOut);
-  const n = pred.length;
-  if (n === 0) return 0;
-  const c = POISSON_LOSS_LINEAR_FRACTION;
-  const tailSlope = 1 - 1 / c;
-  const valueAtThreshold = c - 1 - Math.log(c); // per unit of a
-  const acc = freshAccumulator();
-  for (let i = 0; i < n; i++) {
-    const p = pred[i] as number;
-    const a = actual[i] as number;
-    let value: number;
-    let grad: number;
-    if (a < 0) {
-      value = Math.abs(p - a);
-      grad = sign(p - a);
-    } else if (a === 0) {
-      if (p >= 0) {
-        value = p;
-        grad = p > 0 ? 1 : 0;
-      } else {
-        value = tailSlope * p;
-        grad = tailSlope;
-      }
-    } else {
-      const threshold = c * a;
-      if (p >= threshold) {
-        const x = (p - a) / a;
-        // a * (r - 1 - ln r), r = p / a: as a * (x - log1p(x)) near r = 1 (no cancellation),
-        // as (p - a) - a (ln p - ln a) for r > 2 (no overflow of p / a)
-        value = x <= 1 ? a * xMinusLog1p(x) : p - a - a * (Math.log(p) - Math.log(a));
-        grad = 1 - a / p;
-      } else {
-        value = a * valueAtThreshold + tailSlope * (p - threshold);
-        grad = tailSlope;
-      }
-    }
-    const x = value / n;
-    neumaierAdd(acc, x);
-    gradOut[i] = grad / n;
-  }
-  return finishSum(acc[0] as number, acc[1] as number);
+  return sumOfTerms(pred, actual, gradOut, poissonTerm);
 }
+
+const POISSON_TAIL_SLOPE = 1 - 1 / POISSON_LOSS_LINEAR_FRACTION;
+/** The tangent's value at the threshold, per unit of a. */
+const POISSON_VALUE_AT_THRESHOLD = POISSON_LOSS_LINEAR_FRACTION - 1 - Math.log(POISSON_LOSS_LINEAR_FRACTION);
+
+const poissonTerm: ElementTerm = (p, a, n, gradOut, i) => {
+  const c = POISSON_LOSS_LINEAR_FRACTION;
+  const tailSlope = POISSON_TAIL_SLOPE;
+  let value: number;
+  let grad: number;
+  if (a < 0) {
+    value = Math.abs(p - a);
+    grad = sign(p - a);
+  } else if (a === 0) {
+    if (p >= 0) {
+      value = p;
+      grad = p > 0 ? 1 : 0;
+    } else {
+      value = tailSlope * p;
+      grad = tailSlope;
+    }
+  } else {
+    const threshold = c * a;
+    if (p >= threshold) {
+      const x = (p - a) / a;
+      // a * (r - 1 - ln r), r = p / a: as a * (x - log1p(x)) near r = 1 (no cancellation),
+      // as (p - a) - a (ln p - ln a) for r > 2 (no overflow of p / a)
+      value = x <= 1 ? a * xMinusLog1p(x) : p - a - a * (Math.log(p) - Math.log(a));
+      grad = 1 - a / p;
+    } else {
+      value = a * POISSON_VALUE_AT_THRESHOLD + tailSlope * (p - threshold);
+      grad = tailSlope;
+    }
+  }
+  gradOut[i] = grad / n;
+  return value / n;
+};
 
 /**
  * The losses table: one entry per fine-tune loss, name → loss function, in

@@ -302,25 +302,10 @@ export class WindowFeaturizer implements Featurizer {
    * series' scale), and a value 10⁻¹⁷ of the largest rebuilt so is noise.
    */
   private multiplicativeFactors(n: number, m: number): boolean {
-    const u = this.u;
-    const uTrend = this.uTrend;
     const factors = this.factors;
-    const counts = this.counts;
-    factors.fill(0, 0, m);
-    counts.fill(0, 0, m);
-    const half = Math.floor(m / 2);
-    centredMeans(u, half, n - half, m, uTrend);
-    for (let t = half; t < n - half; t++) {
-      const trend = uTrend[t]!;
-      if (!(trend > 0)) return false;
-      factors[t % m]! += u[t]! / trend;
-      counts[t % m]! += 1;
-    }
+    if (!phaseMeans(this.u, n, m, this.uTrend, this.counts, factors, true)) return false;
     let total = 0;
-    for (let p = 0; p < m; p++) {
-      factors[p] = counts[p]! > 0 ? factors[p]! / counts[p]! : 1;
-      total += factors[p]!;
-    }
+    for (let p = 0; p < m; p++) total += factors[p]!;
     const norm = total / m;
     for (let p = 0; p < m; p++) factors[p]! /= norm;
     return true;
@@ -331,23 +316,12 @@ export class WindowFeaturizer implements Featurizer {
     const z = this.z;
     const trend = this.trend;
     const seasonal = this.seasonal;
-    const counts = this.counts;
-    seasonal.fill(0, 0, m);
-    counts.fill(0, 0, m);
+    phaseMeans(z, n, m, trend, this.counts, seasonal, false);
     const half = Math.floor(m / 2);
     let detrendedVar = 0;
     let used = 0;
-    centredMeans(z, half, n - half, m, trend);
-    for (let t = half; t < n - half; t++) {
-      const d = z[t]! - trend[t]!;
-      seasonal[t % m]! += d;
-      counts[t % m]! += 1;
-    }
     let mean = 0;
-    for (let p = 0; p < m; p++) {
-      seasonal[p] = counts[p]! > 0 ? seasonal[p]! / counts[p]! : 0;
-      mean += seasonal[p]!;
-    }
+    for (let p = 0; p < m; p++) mean += seasonal[p]!;
     mean /= m;
     for (let p = 0; p < m; p++) seasonal[p]! -= mean;
     // Seasonal strength: share of the detrended variance the indices explain.
@@ -407,6 +381,34 @@ export function standardiseWindow(window: Float64Array, from: number, count: num
   moments[0] = mean;
   moments[1] = sd;
   moments[2] = maxAbs;
+}
+
+/**
+ * Classical decomposition's per-phase means: with `trend` the centred moving
+ * average of `values` (written for t in [⌊m/2⌋, n − ⌊m/2⌋)), out[p] is the
+ * mean over those t with t mod m = p of values[t] / trend[t] (multiplicative)
+ * or values[t] − trend[t] (additive); a phase with no such t gets 1 or 0.
+ * Multiplicative: false (out left partial) as soon as a centred mean is not > 0.
+ * `counts` is scratch of m slots.
+ */
+function phaseMeans(values: Float64Array, n: number, m: number, trend: Float64Array, counts: Float64Array, out: Float64Array, multiplicative: boolean): boolean {
+  out.fill(0, 0, m);
+  counts.fill(0, 0, m);
+  const half = Math.floor(m / 2);
+  centredMeans(values, half, n - half, m, trend);
+  for (let t = half; t < n - half; t++) {
+    const level = trend[t]!;
+    if (multiplicative) {
+      if (!(level > 0)) return false;
+      out[t % m]! += values[t]! / level;
+    } else {
+      out[t % m]! += values[t]! - level;
+    }
+    counts[t % m]! += 1;
+  }
+  const empty = multiplicative ? 1 : 0;
+  for (let p = 0; p < m; p++) out[p] = counts[p]! > 0 ? out[p]! / counts[p]! : empty;
+  return true;
 }
 
 /**

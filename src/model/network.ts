@@ -86,40 +86,33 @@ export function parameterLayout(shape: NetworkShape): ParameterLayout {
   const F = shape.hidden;
   const O = shape.outputLength;
   let at = 0;
-  const stemW = at;
-  at += W * D;
-  const stemB = at;
-  at += W;
+  /** The offset of the next tensor of `size` values, laid out one after another. */
+  const take = (size: number): number => {
+    const start = at;
+    at += size;
+    return start;
+  };
+  const stemW = take(W * D);
+  const stemB = take(W);
   const blocks: { start: number; w1: number; b1: number; w2: number; b2: number }[] = [];
   for (let b = 0; b < shape.blocks; b++) {
     const start = at;
-    const w1 = at;
-    at += F * W;
-    const b1 = at;
-    at += F;
-    const w2 = at;
-    at += W * F;
-    const b2 = at;
-    at += W;
+    const w1 = take(F * W);
+    const b1 = take(F);
+    const w2 = take(W * F);
+    const b2 = take(W);
     blocks.push({ start, w1, b1, w2, b2 });
   }
   const headStart = at;
-  const headW = at;
-  at += O * W;
-  const headB = at;
-  at += O;
-  const mix = at;
-  at += shape.projections * O;
+  const headW = take(O * W);
+  const headB = take(O);
+  const mix = take(shape.projections * O);
   const spreadStart = at;
   const spreadInput = W + META_COUNT;
-  const spreadW1 = at;
-  at += SPREAD_HIDDEN * spreadInput;
-  const spreadB1 = at;
-  at += SPREAD_HIDDEN;
-  const spreadW2 = at;
-  at += spreadRawSize(O) * SPREAD_HIDDEN;
-  const spreadB2 = at;
-  at += spreadRawSize(O);
+  const spreadW1 = take(SPREAD_HIDDEN * spreadInput);
+  const spreadB1 = take(SPREAD_HIDDEN);
+  const spreadW2 = take(spreadRawSize(O) * SPREAD_HIDDEN);
+  const spreadB2 = take(spreadRawSize(O));
   return { inputSize: D, stemW, stemB, blocks, headStart, headW, headB, mix, spreadStart, spreadInput, spreadW1, spreadB1, spreadW2, spreadB2, total: at };
 }
 

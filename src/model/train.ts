@@ -42,6 +42,14 @@ export interface TrainingBatch {
   readonly groups?: Int32Array;
 }
 
+/** What a training pass does with each chunk of a batch (see BatchGradient.forEachChunk). */
+interface ChunkPass {
+  forward(xs: Float64Array, rows: number): void;
+  /** Row r of the chunk: its `len` usable target steps, its target and its window's scale. */
+  sample(r: number, len: number, target: Float64Array, scale: WindowScale): void;
+  backward(xs: Float64Array, rows: number): void;
+}
+
 /**
  * Computes the loss and gradient of one network shape over batches. Keeps its
  * buffers between calls; not safe to share between concurrent users.
@@ -85,6 +93,28 @@ export class BatchGradient {
     return this.scales[i]!.constant ? 0 : Math.min(batch.targets[i]!.length, this.shape.outputLength);
   }
 
+  /**
+   * Runs a featurised batch through `pass` chunk by chunk (the runner's batch
+   * size of rows at a time, in order): `forward` on the chunk's inputs, then
+   * `sample` for each row r whose window has usable steps (see usableSteps),
+   * then `backward`.
+   */
+  private forEachChunk(batch: TrainingBatch, pass: ChunkPass): void {
+    const n = batch.contexts.length;
+    const D = this.featurizer.layout.size;
+    const chunk = this.runner.maxBatch;
+    for (let c0 = 0; c0 < n; c0 += chunk) {
+      const rows = Math.min(chunk, n - c0);
+      const xs = this.x.subarray(c0 * D, (c0 + rows) * D);
+      pass.forward(xs, rows);
+      for (let r = 0; r < rows; r++) {
+        const len = this.usableSteps(batch, c0 + r);
+        if (len > 0) pass.sample(r, len, batch.targets[c0 + r]!, this.scales[c0 + r]!);
+      }
+      pass.backward(xs, rows);
+    }
+  }
+
   /** Featurises a batch into `this.x` (and its scales), peers included. */
   private featurizeBatch(batch: TrainingBatch): void {
     const n = batch.contexts.length;
@@ -121,7 +151,6 @@ export class BatchGradient {
   runSpread(params: Float64Array, batch: TrainingBatch, grad: Float64Array): number {
     const n = batch.contexts.length;
     this.featurizeBatch(batch);
-    const D = this.featurizer.layout.size;
     const O = this.shape.outputLength;
     const G = SPREAD_LEVELS.length;
     const chunk = this.runner.maxBatch;
@@ -133,18 +162,13 @@ export class BatchGradient {
     const dSpread = this.dSpread;
     grad.fill(0);
     let total = 0;
-    for (let c0 = 0; c0 < n; c0 += chunk) {
-      const rows = Math.min(chunk, n - c0);
-      const xs = this.x.subarray(c0 * D, (c0 + rows) * D);
-      this.runner.forward(params, xs, rows, this.out);
-      this.runner.forwardSpread(params, xs, rows, spread);
-      dSpread.fill(0, 0, rows * O * SPREAD_PER_STEP);
-      for (let r = 0; r < rows; r++) {
-        const i = c0 + r;
-        const len = this.usableSteps(batch, i);
-        if (len === 0) continue;
-        const target = batch.targets[i]!;
-        const s = this.scales[i]!;
+    this.forEachChunk(batch, {
+      forward: (xs, rows) => {
+        this.runner.forward(params, xs, rows, this.out);
+        this.runner.forwardSpread(params, xs, rows, spread);
+        dSpread.fill(0, 0, rows * O * SPREAD_PER_STEP);
+      },
+      sample: (r, len, target, s) => {
         const weight = 1 / (n * len * SPREAD_PER_STEP);
         let sampleLoss = 0;
         for (let k = 0; k < len; k++) {
@@ -165,9 +189,9 @@ export class BatchGradient {
           }
         }
         total += sampleLoss / (len * SPREAD_PER_STEP);
-      }
-      this.runner.backwardSpread(params, rows, dSpread, grad);
-    }
+      },
+      backward: (_xs, rows) => this.runner.backwardSpread(params, rows, dSpread, grad),
+    });
     return total / Math.max(n, 1);
   }
 
@@ -182,23 +206,15 @@ export class BatchGradient {
   run(params: Float64Array, batch: TrainingBatch, loss: SampleLoss, grad: Float64Array, fromIndex: number, standardised: boolean, unchangedBelow = 0): number {
     const n = batch.contexts.length;
     this.featurizeBatch(batch);
-    const D = this.featurizer.layout.size;
     const O = this.shape.outputLength;
-    const x = this.x;
     grad.fill(0);
     let total = 0;
-    const chunk = this.runner.maxBatch;
-    for (let c0 = 0; c0 < n; c0 += chunk) {
-      const rows = Math.min(chunk, n - c0);
-      const xs = x.subarray(c0 * D, (c0 + rows) * D);
-      this.runner.forward(params, xs, rows, this.out, unchangedBelow);
-      this.dOut.fill(0, 0, rows * O);
-      for (let r = 0; r < rows; r++) {
-        const i = c0 + r;
-        const len = this.usableSteps(batch, i);
-        if (len === 0) continue;
-        const target = batch.targets[i]!;
-        const s = this.scales[i]!;
+    this.forEachChunk(batch, {
+      forward: (xs, rows) => {
+        this.runner.forward(params, xs, rows, this.out, unchangedBelow);
+        this.dOut.fill(0, 0, rows * O);
+      },
+      sample: (r, len, target, s) => {
         const pred = this.pred.subarray(0, len);
         const actual = this.actual.subarray(0, len);
         const gp = this.gradPred.subarray(0, len);
@@ -216,9 +232,9 @@ export class BatchGradient {
         total += loss(pred, actual, gp);
         const factor = (standardised ? 1 : s.scale) / n;
         for (let k = 0; k < len; k++) this.dOut[r * O + k] = gp[k]! * factor;
-      }
-      this.runner.backward(params, xs, rows, this.dOut, grad, fromIndex);
-    }
+      },
+      backward: (xs, rows) => this.runner.backward(params, xs, rows, this.dOut, grad, fromIndex),
+    });
     if (fromIndex > 0) grad.fill(0, 0, Math.min(fromIndex, grad.length));
     return total / Math.max(n, 1);
   }

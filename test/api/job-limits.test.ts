@@ -43,6 +43,17 @@ function clockedService(extra: Partial<ServiceOptions> = {}, credits = 1e9) {
   };
 }
 
+/** A service on the wall clock with a 60 ms lease (renewals run in real time), one unpaid account holding `credits`. */
+function liveService(store: ServiceStore, credits: number) {
+  return createService({
+    accounts: [{ id: "acct", apiKeys: [KEY], credits, hasPaymentMethod: false }],
+    clock: () => new Date(),
+    pipelines: fakePipelines,
+    store,
+    jobLimits: { leaseMs: 60 },
+  });
+}
+
 const jobId = (res: { body: unknown }): string => (res.body as { job_id: string }).job_id;
 
 describe("pending jobs are bounded per account", () => {
@@ -154,7 +165,7 @@ describe("finished jobs expire", () => {
  * a fine-tune whose worker stopped mid-job. After `kill()` no renewal
  * reaches the store any more, as from a process that died.
  */
-function stallingStore(): { store: ServiceStore; release: () => void; entered: () => boolean; kill: () => void } {
+function stallingStore(): { store: ServiceStore; release: () => void; entered: () => boolean; untilEntered: () => Promise<void>; kill: () => void } {
   const inner = createMemoryStore();
   let release = (): void => undefined;
   let entered = false;
@@ -174,13 +185,17 @@ function stallingStore(): { store: ServiceStore; release: () => void; entered: (
     },
     release: () => release(),
     entered: () => entered,
+    /** Waits (up to 50 ticks of 1 ms) for the work to reach the gate. */
+    untilEntered: async () => {
+      for (let i = 0; i < 50 && !entered; i++) await new Promise((r) => setTimeout(r, 1));
+    },
     kill: () => void (killed = true),
   };
 }
 
 describe("reservations carry a lease", () => {
   it(`a job whose worker stopped mid-run gives its credits back ${DEFAULT_JOB_LIMITS.leaseMs / 1000} s after its last renewal; a pending job keeps them`, async () => {
-    const { store, entered, kill } = stallingStore();
+    const { store, entered, untilEntered, kill } = stallingStore();
     const { service, send, advance } = clockedService({ store }, 10);
     const id = jobId(await send("/v2/finetune/async", finetuneBody));
     expect((await send("/v2/forecast", forecastBody)).status).toBe(429);
@@ -189,7 +204,7 @@ describe("reservations carry a lease", () => {
     expect((await send("/v2/forecast", forecastBody)).status).toBe(429);
     // the worker claims it and stops for good in the middle (never awaited)
     void service.runJob(id);
-    for (let i = 0; i < 50 && !entered(); i++) await new Promise((r) => setTimeout(r, 1));
+    await untilEntered();
     expect(entered()).toBe(true);
     kill();
     advance(DEFAULT_JOB_LIMITS.leaseMs - 1);
@@ -199,10 +214,10 @@ describe("reservations carry a lease", () => {
   });
 
   it("a sync request stopped mid-work frees its reservation after leaseMs (configured: 2000)", async () => {
-    const { store, entered, kill } = stallingStore();
+    const { store, entered, untilEntered, kill } = stallingStore();
     const { send, advance } = clockedService({ store, jobLimits: { leaseMs: 2000 } }, 10);
     void send("/v2/finetune", finetuneBody);
-    for (let i = 0; i < 50 && !entered(); i++) await new Promise((r) => setTimeout(r, 1));
+    await untilEntered();
     expect(entered()).toBe(true);
     kill();
     expect((await send("/v2/forecast", forecastBody)).status).toBe(429);
@@ -211,16 +226,10 @@ describe("reservations carry a lease", () => {
   });
 
   it("the lease is renewed while the work runs: a 60 ms lease holds through 300 ms of awaited work, and ends with it", async () => {
-    const { store, release, entered } = stallingStore();
-    const service = createService({
-      accounts: [{ id: "acct", apiKeys: [KEY], credits: 10, hasPaymentMethod: false }],
-      clock: () => new Date(),
-      pipelines: fakePipelines,
-      store,
-      jobLimits: { leaseMs: 60 },
-    });
+    const { store, release, untilEntered } = stallingStore();
+    const service = liveService(store, 10);
     const running = service.handle(post("/v2/finetune", finetuneBody, KEY));
-    for (let i = 0; i < 50 && !entered(); i++) await new Promise((r) => setTimeout(r, 1));
+    await untilEntered();
     await new Promise((r) => setTimeout(r, 300));
     expect((await service.handle(post("/v2/forecast", forecastBody, KEY))).status).toBe(429);
     release();
@@ -237,11 +246,11 @@ describe("a running job carries a lease", () => {
   };
 
   it("a job whose runner died is answered failed once its lease ends, not running for ever; its credits are back and it expires like any failed job", async () => {
-    const { store, entered, kill } = stallingStore();
+    const { store, entered, untilEntered, kill } = stallingStore();
     const { service, send, read, advance } = clockedService({ store }, 10);
     const id = jobId(await send("/v2/finetune/async", finetuneBody));
     void service.runJob(id);
-    for (let i = 0; i < 50 && !entered(); i++) await new Promise((r) => setTimeout(r, 1));
+    await untilEntered();
     expect(entered()).toBe(true);
     kill();
     advance(DEFAULT_JOB_LIMITS.leaseMs);
@@ -260,11 +269,11 @@ describe("a running job carries a lease", () => {
   });
 
   it("a runner that comes back after its job was declared failed keeps it failed and charges nothing", async () => {
-    const { store, release, entered, kill } = stallingStore();
+    const { store, release, untilEntered, kill } = stallingStore();
     const { service, send, read, advance } = clockedService({ store }, 1000);
     const id = jobId(await send("/v2/finetune/async", finetuneBody));
     const run = service.runJob(id);
-    for (let i = 0; i < 50 && !entered(); i++) await new Promise((r) => setTimeout(r, 1));
+    await untilEntered();
     kill(); // its renewals stop reaching the store (a frozen process), its work goes on
     advance(DEFAULT_JOB_LIMITS.leaseMs + 1);
     expect((await status(read, id)).status).toBe("failed");
@@ -275,18 +284,12 @@ describe("a running job carries a lease", () => {
   });
 
   it("a live runner renews its job: a 60 ms lease holds through 300 ms of awaited work, and the job succeeds", async () => {
-    const { store, release, entered } = stallingStore();
-    const service = createService({
-      accounts: [{ id: "acct", apiKeys: [KEY], credits: 1000, hasPaymentMethod: false }],
-      clock: () => new Date(),
-      pipelines: fakePipelines,
-      store,
-      jobLimits: { leaseMs: 60 },
-    });
+    const { store, release, untilEntered } = stallingStore();
+    const service = liveService(store, 1000);
     const read = (path: string) => service.handle(get(path, KEY));
     const id = jobId(await service.handle(post("/v2/finetune/async", finetuneBody, KEY)));
     const run = service.runJob(id);
-    for (let i = 0; i < 50 && !entered(); i++) await new Promise((r) => setTimeout(r, 1));
+    await untilEntered();
     await new Promise((r) => setTimeout(r, 300));
     expect((await status(read, id)).status).toBe("running");
     release();

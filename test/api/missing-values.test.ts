@@ -86,9 +86,20 @@ describe("missingObservations", () => {
   });
 });
 
-describe("POST /v2/forecast with missing values", () => {
+/** A service with the SDK's pipelines and model aliases, and `send`: a POST to it with key A. */
+function sdkService() {
   const service = testService({ pipelines: DEFAULT_PIPELINES, modelAliases: SDK_MODEL_ALIASES });
-  const send = (body: unknown) => service.handle({ method: "POST", path: "/v2/forecast", headers: bearer(KEY_A), body: JSON.stringify(body) });
+  const send = (path: string, body: unknown) => service.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
+  return { service, send };
+}
+
+/** One monthly series of 144 points (AirPassengers-like: trend and a multiplicative season). */
+const AIR_LENGTH = 144;
+const airLike = Array.from({ length: AIR_LENGTH }, (_, t) => (110 + 2.5 * t) * (1 + 0.15 * Math.sin((2 * Math.PI * t) / 12)));
+
+describe("POST /v2/forecast with missing values", () => {
+  const { send: post } = sdkService();
+  const send = (body: unknown) => post("/v2/forecast", body);
   // three monthly series of 120 points (AirPassengers-like: trend and a multiplicative season)
   const sizes = [120, 120, 120];
   const full = sizes.flatMap((n, i) => Array.from({ length: n }, (_, t) => (100 + 2 * t + 30 * i) * (1 + 0.2 * Math.sin((2 * Math.PI * t) / 12))));
@@ -155,10 +166,9 @@ describe("POST /v2/forecast with missing values", () => {
 });
 
 describe("POST /v2/cross_validation with missing values", () => {
-  const service = testService({ pipelines: DEFAULT_PIPELINES, modelAliases: SDK_MODEL_ALIASES });
-  const send = (path: string, body: unknown) => service.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
-  const n = 144;
-  const full = Array.from({ length: n }, (_, t) => (110 + 2.5 * t) * (1 + 0.15 * Math.sin((2 * Math.PI * t) / 12)));
+  const { send } = sdkService();
+  const n = AIR_LENGTH;
+  const full = airLike;
   const u = seedrandom("cv-gaps");
   const y: (number | null)[] = full.map((v, t) => (t > 0 && u() < 0.1 ? null : v));
   // the SDK's cross-validation payload (its test_cross_validation_with_missing_values: AirPassengers with NaNs, h 12, 2 windows)
@@ -190,10 +200,9 @@ describe("POST /v2/cross_validation with missing values", () => {
 });
 
 describe("historical anomaly detection and fine-tuning with missing values", () => {
-  const service = testService({ pipelines: DEFAULT_PIPELINES, modelAliases: SDK_MODEL_ALIASES });
-  const send = (path: string, body: unknown) => service.handle({ method: "POST", path, headers: bearer(KEY_A), body: JSON.stringify(body) });
-  const n = 144;
-  const full = Array.from({ length: n }, (_, t) => (110 + 2.5 * t) * (1 + 0.15 * Math.sin((2 * Math.PI * t) / 12)));
+  const { service, send } = sdkService();
+  const n = AIR_LENGTH;
+  const full = airLike;
   const u = seedrandom("anomaly-gaps");
   const y: (number | null)[] = full.map((v) => (u() < 0.15 ? null : v));
   y[140] = 5000; // an observed spike, to be flagged

@@ -199,6 +199,7 @@ export interface SampleWorkspace {
   dispose(): void;
 }
 
+/** The .ts files (not .d.ts) below dir, appended to out. */
 function listTs(dir: string, out: string[]): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
@@ -212,15 +213,6 @@ function sampleDir(sample: DocSample): string {
   return sample.doc.replace(/\.(md|ts)$/, "").replace(/[^\w/-]/g, "_");
 }
 
-function listSourceFiles(dir: string, out: string[]): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) listSourceFiles(p, out);
-    else if (entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts")) out.push(p);
-  }
-  return out;
-}
-
 /**
  * The ```ts blocks of every `@example` in src/ (TSDoc), as samples. Examples
  * use the library's exports without importing them, so each gets an import of
@@ -232,7 +224,7 @@ export function collectTsdocExamples(
 ): DocSample[] {
   const library = new Set(exportedNames);
   const samples: DocSample[] = [];
-  for (const path of listSourceFiles(join(REPO, "src"), []).sort()) {
+  for (const path of listTs(join(REPO, "src"), []).sort()) {
     const file = relative(REPO, path);
     const lines = readFileSync(path, "utf8").split("\n");
     let n = 0;

@@ -13,46 +13,43 @@ export function makeSeries(ys: readonly number[][], X: readonly number[][][] = [
   return { y: Float64Array.from(ys.flat()), sizes, offsets, X: feat };
 }
 
-/** Seasonal naive: repeats the last season of each context. */
-export function seasonalNaive(seasonLength: number): Forecaster {
+/** A forecaster that fills each context's h values, row i of the output, with `fill`. */
+function perContextForecaster(name: string, seasonLength: number, fill: (context: Float64Array, h: number, row: Float64Array) => void): Forecaster {
   return {
-    name: "seasonal-naive",
+    name,
     seasonLength,
     forecast(contexts, h) {
       const out = new Float64Array(contexts.length * h);
-      contexts.forEach((c, i) => {
-        const m = Math.min(seasonLength, c.length);
-        for (let k = 0; k < h; k++) out[i * h + k] = c[c.length - m + (k % m)] as number;
-      });
+      contexts.forEach((c, i) => fill(c, h, out.subarray(i * h, (i + 1) * h)));
       return out;
     },
   };
 }
 
+/** Seasonal naive: repeats the last season of each context. */
+export function seasonalNaive(seasonLength: number): Forecaster {
+  return perContextForecaster("seasonal-naive", seasonLength, (c, h, row) => {
+    const m = Math.min(seasonLength, c.length);
+    for (let k = 0; k < h; k++) row[k] = c[c.length - m + (k % m)] as number;
+  });
+}
+
 /** Seasonal mean: the mean of all context values at the same phase of the season. */
 export function seasonalMean(seasonLength: number): Forecaster {
-  return {
-    name: "seasonal-mean",
-    seasonLength,
-    forecast(contexts, h) {
-      const out = new Float64Array(contexts.length * h);
-      contexts.forEach((c, i) => {
-        const n = c.length;
-        for (let k = 0; k < h; k++) {
-          let sum = 0;
-          let count = 0;
-          for (let t = n + k - seasonLength * Math.ceil((k + 1) / seasonLength); t >= 0; t -= seasonLength) {
-            if (t < n) {
-              sum += c[t] as number;
-              count++;
-            }
-          }
-          out[i * h + k] = count > 0 ? sum / count : (c[n - 1] as number);
+  return perContextForecaster("seasonal-mean", seasonLength, (c, h, row) => {
+    const n = c.length;
+    for (let k = 0; k < h; k++) {
+      let sum = 0;
+      let count = 0;
+      for (let t = n + k - seasonLength * Math.ceil((k + 1) / seasonLength); t >= 0; t -= seasonLength) {
+        if (t < n) {
+          sum += c[t] as number;
+          count++;
         }
-      });
-      return out;
-    },
-  };
+      }
+      row[k] = count > 0 ? sum / count : (c[n - 1] as number);
+    }
+  });
 }
 
 /** Standard normal draws from a seeded generator (Box–Muller). */

@@ -5,8 +5,11 @@
  * it, so CI never skips them).
  */
 import type { RedisOptions } from "ioredis";
+import type { ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe } from "vitest";
 import { findRedisServer, REDIS_SERVER_MISSING, startRedis, type RedisUnderTest } from "../support/redis-server.js";
+import { startProcess } from "../support/start-process.js";
 
 export function redisSuite(what: string): { binary: string; suite: typeof describe } {
   const binary = findRedisServer();
@@ -43,5 +46,26 @@ export function redisForSuite(binary: string): {
     server: () => server!,
     connection: () => server!.connection(),
     onStop: (close) => void closers.push(close),
+  };
+}
+
+const loader = fileURLToPath(new URL("../support/ts-loader.mjs", import.meta.url));
+
+/**
+ * Child processes for a suite of `redisForSuite`: `start(env, lines)` runs the
+ * TypeScript file `entry` (through the test loader) with REDIS_PORT of the
+ * suite's server and `env`, and resolves once it printed "ready"; `lines`
+ * receives its later output lines. Every child still running when the suite
+ * stops is killed (SIGKILL) before the server stops.
+ */
+export function processesForSuite(redis: ReturnType<typeof redisForSuite>, entry: string): (env: Record<string, string>, lines: string[]) => Promise<ChildProcess> {
+  const children: ChildProcess[] = [];
+  redis.onStop(() => {
+    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  });
+  return async (env, lines) => {
+    const child = await startProcess(["--import", loader, entry], { REDIS_PORT: String(redis.server().port), ...env }, { marker: /^ready$/, onLine: (line) => lines.push(line) });
+    children.push(child);
+    return child;
   };
 }

@@ -8,34 +8,27 @@
  * account is served again. Skipped (or, with REQUIRE_REDIS=1, failed)
  * without redis-server.
  */
-import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { createRedisStore } from "../../docs/recipes/redis-store.js";
 import { createService } from "../../src/api/service.js";
-import { startProcess } from "../support/start-process.js";
 import { fakePipelines, post } from "../api/helpers.js";
-import { redisForSuite, redisSuite } from "./redis-gate.js";
+import { processesForSuite, redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the reservation lease test");
 
-const loader = fileURLToPath(new URL("../support/ts-loader.mjs", import.meta.url));
 const entry = fileURLToPath(new URL("./reservation-holder.ts", import.meta.url));
 const LEASE_MS = 600;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 suite("reservation leases across processes", () => {
   const redis = redisForSuite(binary);
-  const children: ChildProcess[] = [];
-  redis.onStop(() => {
-    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  });
+  const startHolder = processesForSuite(redis, entry);
 
   it("a killed process's reservation lapses after the lease; a live one's does not", async () => {
     const prefix = "lease-test:";
     const lines: string[] = [];
-    const holder = await startProcess(["--import", loader, entry], { REDIS_PORT: String(redis.server().port), PREFIX: prefix, LEASE_MS: String(LEASE_MS) }, { marker: /^ready$/, onLine: (l) => lines.push(l) });
-    children.push(holder);
+    const holder = await startHolder({ PREFIX: prefix, LEASE_MS: String(LEASE_MS) }, lines);
     for (let waited = 0; !lines.includes("holding") && waited < 20_000; waited += 20) await sleep(20);
     expect(lines).toContain("holding");
 

@@ -7,31 +7,21 @@
  * REQUIRE_REDIS=1, failed) without redis-server.
  */
 import { Redis } from "ioredis";
-import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 import { FlowProducer, QueueEvents } from "bullmq";
 import { MERGE_QUEUE, submitInParts, unpackNumbers } from "../../docs/recipes/bullmq-parts.js";
 import { detectAnomaliesOnline } from "../../src/index.js";
-import { startProcess } from "../support/start-process.js";
-import { redisForSuite, redisSuite } from "./redis-gate.js";
+import { processesForSuite, redisForSuite, redisSuite } from "./redis-gate.js";
 
 const { binary, suite } = redisSuite("the worker-process fault test");
 
-const loader = fileURLToPath(new URL("../support/ts-loader.mjs", import.meta.url));
 const entry = fileURLToPath(new URL("../../docs/recipes/parts-worker-process.ts", import.meta.url));
-
-/** Starts a worker process; resolves once it printed "ready". `lines` receives its later output lines. */
-function startWorker(port: number, env: Record<string, string>, lines: string[]): Promise<ChildProcess> {
-  return startProcess(["--import", loader, entry], { REDIS_PORT: String(port), ...env }, { marker: /^ready$/, onLine: (line) => lines.push(line) });
-}
 
 suite("worker processes", () => {
   const redis = redisForSuite(binary);
-  const children: ChildProcess[] = [];
-  redis.onStop(() => {
-    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
-  });
+  /** Starts a worker process; resolves once it printed "ready". `lines` receives its later output lines. */
+  const startWorker = processesForSuite(redis, entry);
 
   it("a worker process killed mid-part: the part is computed again elsewhere, the answer is byte-identical", async () => {
     const y: number[] = [];
@@ -44,8 +34,7 @@ suite("worker processes", () => {
 
     // the first worker stalls in every part it takes; it is killed in the middle of one
     const slowLines: string[] = [];
-    const slow = await startWorker(redis.server().port, { SLOW_PART_MS: "60000", LOCK_MS: "1000" }, slowLines);
-    children.push(slow);
+    const slow = await startWorker({ SLOW_PART_MS: "60000", LOCK_MS: "1000" }, slowLines);
     const flow = new FlowProducer({ connection: redis.connection() });
     const events = new QueueEvents(MERGE_QUEUE, { connection: redis.connection() });
     await events.waitUntilReady();
@@ -56,8 +45,7 @@ suite("worker processes", () => {
     slow.kill("SIGKILL");
 
     // a healthy worker process finishes the flow, the killed part included, once its lock has expired
-    const healthy = await startWorker(redis.server().port, { LOCK_MS: "1000" }, []);
-    children.push(healthy);
+    const healthy = await startWorker({ LOCK_MS: "1000" }, []);
     const merged = unpackNumbers(await node.job.waitUntilFinished(events, 60_000));
     expect(JSON.stringify(merged)).toBe(JSON.stringify(detectAnomaliesOnline(body)));
     healthy.kill("SIGTERM");

@@ -203,6 +203,7 @@ function linearForwardJs(x: Float64Array, rows: number, inSize: number, p: Float
       y[yb + n] = p[bOff + n]! + (b0 + b1) + (b2 + b3);
     }
   }
+  // the odd last row on its own: folding it into the loop above (paired with itself) measured 20-60% slower
   for (; r < rows; r++) {
     const xr = r * inSize;
     const yr = r * outSize;
