@@ -215,8 +215,28 @@ export interface ModelSpec {
   readonly multivariate: boolean;
   /** Free-form model parameters of the request (accepted, currently unused by the networks). */
   readonly modelParameters: Readonly<Record<string, unknown>> | null;
+  /**
+   * `modelParams(model, freq)`, resolved once where the request is built (the
+   * API's typed requests carry it); the pipelines compute it when absent
+   * (`requestModelParams`). It must be that of this `model` and `freq`: a copy
+   * of the spec with another model or freq leaves it out.
+   */
+  readonly params?: ModelParams;
   /** Reports the progress of fine-tuning and of rolling windows (see `boundedProgress`); never changes a result. */
   readonly onProgress?: ProgressCallback;
+}
+
+/**
+ * Context length, native horizon and season length of a model at a frequency.
+ * @category Network
+ */
+export interface ModelParams {
+  /** Points of history the network reads (older points are ignored; fewer are padded). */
+  readonly inputSize: number;
+  /** Native horizon: forecasts beyond it are rolled out recursively, with a warning. */
+  readonly horizon: number;
+  /** Season length used for the seasonal inputs (1 = none). */
+  readonly seasonLength: number;
 }
 
 /**

@@ -6,12 +6,14 @@
  * history before its origin.
  * @module
  */
-import { valueError, type ErrorItem } from "./errors.js";
+import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import { seriesOffsets } from "../series/index.js";
-import type { Intervals, SeriesData } from "../types.js";
+import type { FinetunedWeights, ForecastInput, Intervals, SeriesData } from "../types.js";
 import type { ForecastResult } from "./results.js";
 import { echoedValueError } from "./json.js";
-import { isJsonObject, ownProperty } from "./schema-validator.js";
+import { schemaWith, toCrossValidationFields, type CrossValidationWindowFields, type ValidatedHistoricBody } from "./requests.js";
+import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
+import { API_REQUEST_SCHEMAS } from "./schemas.js";
 
 /** Most windows one cross-validation request may ask for. */
 export const CROSS_VALIDATION_MAX_WINDOWS = 100;
@@ -192,6 +194,45 @@ export function crossValidationWindowShapeBody(
   const future = futureFeatures(raw, X.length);
   const out = { ...body, h: shape.h, series: X.length > 0 ? { y: series.y.subarray(0, rows), sizes, X: X.map((x) => x.subarray(0, rows)) } : { y: series.y.subarray(0, rows), sizes } };
   return X.length > 0 ? { ...out, X_future: X.map((x, f) => x.subarray(0, future[f] ? Math.min(x.length, sizes.length * shape.h) : 0)) } : out;
+}
+
+/** The forecast body's properties a cross-validation body passes on to its windows that a historic body has not. */
+const WINDOW_ONLY_SCHEMA = schemaWith(API_REQUEST_SCHEMAS.forecast, (name) => name === "level" || name === "hist_exog" || name === "multivariate" || name === "model_parameters");
+
+/**
+ * The typed forecast fields every window of a cross-validation body shares,
+ * validated once from the body: `level`, `hist_exog`, `multivariate` and
+ * `model_parameters` against the forecast schema (the 422 items at their
+ * place in the body), then `toCrossValidationFields` with `base`, the body's
+ * series and model fields already validated as a historic body, and the
+ * oldest window's sizes. No window body is built.
+ *
+ * @example
+ * ```ts
+ * const raw = { series: { y: [1, 2, 3, 4, 5, 6], sizes: [6] }, freq: "D", h: 2, level: [80] };
+ * const base = validateEndpointBody("historic", { series: raw.series, freq: "D" }, { core: false, limits: UNLIMITED });
+ * crossValidationFields(raw, base, { h: 2, nWindows: 2, stepSize: 2 }, null).levels; // => [80]
+ * const refusal = (): unknown => {
+ *   try {
+ *     return crossValidationFields({ ...raw, level: [100] }, base, { h: 2, nWindows: 2, stepSize: 2 }, null);
+ *   } catch (e) {
+ *     return (e as ValidationError).detail.map((item) => item.loc);
+ *   }
+ * };
+ * refusal(); // => [["body", "level", 0]]
+ * ```
+ * @category API rules
+ */
+export function crossValidationFields(
+  raw: Record<string, unknown>,
+  base: ValidatedHistoricBody,
+  shape: CrossValidationShape,
+  finetuned: FinetunedWeights | null,
+): Omit<ForecastInput, "series" | "Xfuture"> {
+  const errors = new ErrorCollector();
+  const window = validateAgainst(WINDOW_ONLY_SCHEMA, raw, ["body"], errors);
+  if (window === INVALID) throw new ValidationError(errors.items);
+  return toCrossValidationFields(base, window as CrossValidationWindowFields, windowOrigins(base.series.sizes, shape, 0), shape.h, finetuned);
 }
 
 /**

@@ -184,10 +184,24 @@ export function executeEndpoint<E extends ApiEndpoint>(endpoint: E, body: Valida
   return runEndpoint(endpoint, endpointRequest(endpoint, body, finetuned), pipelines);
 }
 
-function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: CoreCallOptions, pipelines: ApiPipelines) {
+/**
+ * What a core entry point does with a body of `endpoint`: parse, validate,
+ * resolve the fine-tuned model, run the pipeline; the validated body, the
+ * fine-tuned model and the JSON result. `checkedSeries: true` (the records
+ * entry points) takes the body's series as checked and typed where they came
+ * from (see `validateEndpointBody`).
+ *
+ * @example
+ * ```ts
+ * const y = Float64Array.from({ length: 8 }, (_, t) => t + 1);
+ * runCore("forecast", { series: { y, sizes: [8], X: null }, freq: "D", h: 2 }, {}, DEFAULT_PIPELINES, true).result.mean.length; // => 2
+ * ```
+ * @category API rules
+ */
+export function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, options: CoreCallOptions, pipelines: ApiPipelines, checkedSeries = false) {
   const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
   const raw = parseRequestBody(body);
-  const validated = validateEndpointBody(endpoint, raw, { core: true, limits });
+  const validated = validateEndpointBody(endpoint, raw, { core: true, limits, checkedSeries });
   const unknown = unknownFieldsWarning(endpoint, raw);
   let finetuned: FinetunedWeights | null = null;
   const id = validated.finetuned_model_id;
@@ -310,7 +324,23 @@ export function historicForecast<L extends number = number>(body: JsonBody<Histo
  * @category Entry points
  */
 export function finetune(body: JsonBody<FinetuneRequest>, options: CoreCallOptions = {}): FinetuneCallResult {
-  const { validated, result } = runCore("finetune", body, options, DEFAULT_PIPELINES);
+  return finetuneCallResult(runCore("finetune", body, options, DEFAULT_PIPELINES));
+}
+
+/**
+ * The result of the core `finetune` from its validated body and the pipeline's
+ * result: the tokens, the weights, and `output_model_id` or an id derived from
+ * the request's content.
+ *
+ * @example
+ * ```ts
+ * const y = Array.from({ length: 120 }, (_, t) => t % 7);
+ * const call = runCore("finetune", { series: { y, sizes: [120] }, freq: "D", finetune_steps: 1, output_model_id: "weekly" }, {}, DEFAULT_PIPELINES);
+ * [finetuneCallResult(call).finetuned_model_id, finetuneCallResult(call).finetune_tokens]; // => ["weekly", 1]
+ * ```
+ * @category API rules
+ */
+export function finetuneCallResult({ validated, result }: { readonly validated: ValidatedBodies["finetune"]; readonly result: FinetuneResult }): FinetuneCallResult {
   const id = validated.output_model_id ?? generatedModelId(validated);
   return {
     input_tokens: result.input_tokens,

@@ -8,7 +8,7 @@ import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import { stepInWords, subDailyFreq } from "../series/freq.js";
 import type { Freq } from "../types.js";
 import type { ForecastResult } from "./results.js";
-import type { ServiceLimits } from "./requests.js";
+import { forecastBodyOfSeries, type ServiceLimits, type ValidatedForecastBody } from "./requests.js";
 import { SUPPORT_TEXT } from "./responses.js";
 import { ErrorCollector, INVALID, isJsonObject, ownProperty, validateAgainst } from "./schema-validator.js";
 import { LEGACY_REQUEST_SCHEMA } from "./schemas.js";
@@ -289,10 +289,12 @@ function legacyLimits(raw: unknown, limits: ServiceLimits): ErrorItem[] {
 /**
  * Reads a body of the older request form (POST /forecastmodel): its limits,
  * then its schema, then the timestamps (`prepareLegacySeries`); the result is
- * the `/v2/forecast` body it asks for and the future timestamps to answer with.
+ * the validated `/v2/forecast` body it asks for (`forecastBodyOfSeries`: its
+ * limits and work budget judged, nothing validated again) and the future
+ * timestamps to answer with.
  * @throws ValidationError with the 422 items of the first phase that fails.
  */
-export function readLegacyBody(raw: unknown, limits: ServiceLimits): { forecastBody: Record<string, unknown>; future: string[] } {
+export function readLegacyBody(raw: unknown, limits: ServiceLimits): { forecastBody: ValidatedForecastBody; future: string[] } {
   const limitItems = legacyLimits(raw, limits);
   if (limitItems.length > 0) throw new ValidationError(limitItems);
   const errors = new ErrorCollector();
@@ -300,7 +302,7 @@ export function readLegacyBody(raw: unknown, limits: ServiceLimits): { forecastB
   if (v === INVALID) throw new ValidationError(errors.items);
   const body = v as { df: { ds: string; y: number }[]; h: number };
   const prepared = prepareLegacySeries(body.df, body.h);
-  return { forecastBody: { series: { y: prepared.y, sizes: [prepared.y.length] }, freq: prepared.freq, h: body.h }, future: prepared.future };
+  return { forecastBody: forecastBodyOfSeries(prepared.y, prepared.freq, body.h, limits), future: prepared.future };
 }
 
 /** The older form's envelope around a forecast: `{status, data: {timestamp, value, tokens}, message, details, code, requestID, support}`. */

@@ -13,12 +13,13 @@ import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import type { Freq, Intervals, LevelKey } from "../types.js";
 import type { AnomalyResult } from "./results.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest } from "./bodies.js";
-import { detectAnomaliesOnline, finetune, forecast, historicForecast, type CoreCallOptions, type FinetuneCallResult } from "./entry-points.js";
+import { finetuneCallResult, runCore, type CoreCallOptions, type FinetuneCallResult } from "./entry-points.js";
+import { DEFAULT_PIPELINES } from "./pipelines.js";
 import { prepareLegacySeries, type LegacySeries } from "./legacy.js";
 import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
 import { businessFreqs, parseFreq } from "../series/freq.js";
 import { CORE_FREQS } from "./schemas.js";
-import { DEFAULT_SERVICE_LIMITS, resolveLimits, type ServiceLimits } from "./requests.js";
+import { DEFAULT_SERVICE_LIMITS, resolveLimits, type ServiceLimits, type ValidatedSeries } from "./requests.js";
 
 /**
  * One observation: the series it belongs to, its time, its value and any
@@ -266,7 +267,8 @@ export type ForecastRecordOptions<L extends number = number> = RecordOptions<For
 
 interface PackedRecords {
   readonly ids: (string | number)[];
-  readonly series: { y: number[]; sizes: number[]; X?: number[][] };
+  /** The rows' series, checked and typed (the entry points take them as they are: `validateEndpointBody`'s `checkedSeries`). */
+  readonly series: ValidatedSeries;
   readonly features: string[];
   readonly freq: Freq;
   /** Per series: its rows in time order (global row indices) and its future timestamps. */
@@ -433,7 +435,8 @@ function packRecords(given: readonly RecordRowFields[], h: number, freq: Freq | 
     if (given === null) throw new ValidationError([valueError(["freq"], `freq is not a supported frequency: ${freqRefusalAmong(freq, CORE_FREQS)}; accepted: ${acceptedFreqText(CORE_FREQS)}`, freq)]);
     if (given !== actual) throw new ValidationError([valueError(["freq"], `freq ${freq} was given, the timestamps are ${actual}`, freq)]);
   }
-  return { ids, series: features.length > 0 ? { y, sizes, X } : { y, sizes }, features, freq: actual, parts };
+  const typed = { y: Float64Array.from(y), sizes, X: features.length > 0 ? X.map((x) => Float64Array.from(x)) : null };
+  return { ids, series: typed, features, freq: actual, parts };
 }
 
 /**
@@ -549,8 +552,8 @@ export function forecastRecords<Row extends RecordRowFields, L extends number = 
       }
     });
   }
-  const body = { ...rest, series: packed.series, freq: packed.freq, ...(X_future !== undefined ? { X_future } : {}) } as ForecastRequest;
-  const result = asRecordsCall(() => forecast(body, call));
+  const body = { ...rest, series: packed.series, freq: packed.freq, ...(X_future !== undefined ? { X_future } : {}) };
+  const result = asRecordsCall(() => runCore("forecast", body, call, DEFAULT_PIPELINES, true).result);
   return recordsResult<ForecastRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>>(rowsOf(packed.ids, packed.parts.map((p) => p.future), { mean: result.mean, ...intervalArrays(result.intervals) }), result);
 }
 
@@ -575,7 +578,7 @@ export function detectAnomaliesRecords<Row extends RecordRowFields, L extends nu
 ): RecordsResult<AnomalyRecord<Row["unique_id"], ResultDs<Row["ds"]>, L, M>> {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  const result: AnomalyResult = asRecordsCall(() => detectAnomaliesOnline({ ...rest, series: packed.series, freq: packed.freq } as AnomalyRequest, call));
+  const result: AnomalyResult = asRecordsCall(() => runCore("anomaly", { ...rest, series: packed.series, freq: packed.freq }, call, DEFAULT_PIPELINES, true).result);
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
   const yOut = result.idxs.map((r) => packed.series.y[r]);
   const arrays = { y: yOut, mean: result.mean, anomaly: result.anomaly, anomaly_score: result.anomaly_score, accumulated_anomaly_score: result.accumulated_anomaly_score };
@@ -594,7 +597,7 @@ export function historicForecastRecords<Row extends RecordRowFields, L extends n
 ): RecordsResult<HistoricRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>> {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  const result = asRecordsCall(() => historicForecast({ ...rest, series: packed.series, freq: packed.freq } as HistoricRequest, call));
+  const result = asRecordsCall(() => runCore("historic", { ...rest, series: packed.series, freq: packed.freq }, call, DEFAULT_PIPELINES, true).result);
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
   const yOut: number[] = [];
   packed.parts.forEach((p, i) => {
@@ -610,5 +613,5 @@ export function historicForecastRecords<Row extends RecordRowFields, L extends n
 export function finetuneRecords(rows: readonly RecordRowFields[], options: RecordOptions<FinetuneRequest> = {}, call: CoreCallOptions = {}): FinetuneCallResult {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  return asRecordsCall(() => finetune({ ...rest, series: packed.series, freq: packed.freq } as FinetuneRequest, call));
+  return asRecordsCall(() => finetuneCallResult(runCore("finetune", { ...rest, series: packed.series, freq: packed.freq }, call, DEFAULT_PIPELINES, true)));
 }

@@ -22,10 +22,10 @@ import type {
 import { anomalyMinimumLength, anomalyWindowPlan, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
 import { plannedWindowCount } from "../cv/index.js";
 import { calibrationPlan } from "../forecast/index.js";
-import { FINETUNE_MAX_BATCH, FINETUNE_MIN_BATCH } from "../finetune/index.js";
+import { finetuneBatchSize } from "../finetune/index.js";
 import { historicWindowCount, historicWindowsWithShort } from "../historic/index.js";
-import { defaultModel, isModelName, modelParams, MODELS } from "../model/index.js";
-import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type Infer } from "./schema-validator.js";
+import { defaultModel, isModelName, modelParams, MODELS, requestModelParams } from "../model/index.js";
+import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema, type Infer } from "./schema-validator.js";
 import { API_FREQS, API_REQUEST_SCHEMAS, CORE_FREQS, CORE_REQUEST_SCHEMAS, SERIES_SCHEMA, type ApiEndpoint } from "./schemas.js";
 import { readFreq } from "./freq.js";
 
@@ -275,7 +275,7 @@ export const FINETUNE_STEP_OVERHEAD_WINDOWS = 16;
  * @category API rules
  */
 export function finetuneTrainingCost(steps: number, seriesCount: number, depth: number, model: ModelName): number {
-  const batch = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, seriesCount));
+  const batch = finetuneBatchSize(seriesCount);
   const { fixedFinetuneDepth, finetuneCostWeight } = MODELS[model];
   const effectiveDepth = fixedFinetuneDepth ?? depth;
   return steps * (batch + FINETUNE_STEP_OVERHEAD_WINDOWS) * ((3 + effectiveDepth) / 4) * finetuneCostWeight;
@@ -364,7 +364,7 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
   const stepsGiven = ownProperty(raw, "finetune_steps");
   const effectiveSteps = typeof stepsGiven === "number" && Number.isInteger(stepsGiven) && stepsGiven >= 0 ? stepsGiven : steps;
   if (effectiveSteps > 0) {
-    const batch = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, sizes.length));
+    const batch = finetuneBatchSize(sizes.length);
     const depthRaw = ownProperty(raw, "finetune_depth");
     const depth = typeof depthRaw === "number" && Number.isInteger(depthRaw) && depthRaw >= 1 && depthRaw <= 5 ? depthRaw : 1;
     const training = finetuneTrainingCost(effectiveSteps, sizes.length, depth, model) * trainingPasses;
@@ -495,13 +495,18 @@ function crossFieldRules(endpoint: ApiEndpoint, v: Record<string, unknown>): Err
  * `shortSeriesWindow: true` (historic bodies of the SDK's in-sample routes)
  * lets a series shorter than inputSize + horizon have one window (see
  * `HistoricInput.shortSeriesWindow`). The forms dataframe SDKs send are read
- * first (see `sdkBodyForms`).
+ * first (see `sdkBodyForms`). `checkedSeries: true` (the records entry
+ * points, whose rows were checked and packed into typed arrays) takes the
+ * body's `series` as it is ({@link ValidatedSeries}: `y` and each `X` a
+ * `Float64Array` of finite numbers, `sizes` positive integers) and validates
+ * every other field; the limits and the rules across fields are judged as
+ * for any body.
  * @category API rules
  */
 export function validateEndpointBody<E extends ApiEndpoint>(
   endpoint: E,
   body: unknown,
-  options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean; readonly shortSeriesWindow?: boolean },
+  options: { readonly core: boolean; readonly limits: ServiceLimits; readonly missingValues?: boolean; readonly shortSeriesWindow?: boolean; readonly checkedSeries?: boolean },
 ): ValidatedBodies[E] {
   const gaps = endpoint === "forecast" || endpoint === "anomaly" || endpoint === "historic" || options.missingValues === true ? missingObservations(endpoint === "forecast" ? sdkHistoricalFeatures(body) : body) : { raw: body, missing: null };
   const forms = sdkBodyForms(gaps.raw, options.core ? CORE_FREQS : API_FREQS);
@@ -514,9 +519,10 @@ export function validateEndpointBody<E extends ApiEndpoint>(
   if (limitItems.length > 0) throw new ValidationError(limitItems);
   const schema = (options.core ? CORE_REQUEST_SCHEMAS : API_REQUEST_SCHEMAS)[endpoint];
   const errors = new ErrorCollector();
-  const value = validateAgainst(schema, raw, ["body"], errors);
+  const checked = options.checkedSeries === true && isJsonObject(raw);
+  const value = validateAgainst(checked ? besideSeries(schema) : schema, raw, ["body"], errors);
   if (value === INVALID) throw new ValidationError(errors.items);
-  const v = value as Record<string, unknown>;
+  const v = checked ? { series: ownProperty(raw, "series"), ...(value as Record<string, unknown>) } : (value as Record<string, unknown>);
   const cross = crossFieldRules(endpoint, v);
   if (cross.length > 0) throw new ValidationError(cross);
   if (gaps.missing !== null) v.missing = fillValidatedGaps(v.series as ValidatedSeries, gaps.missing);
@@ -700,6 +706,7 @@ function modelSpec(
     finetuned,
     multivariate,
     modelParameters: b.model_parameters ?? null,
+    params: modelParams(model, b.freq),
   };
 }
 
@@ -792,8 +799,9 @@ export function toAnomalyRequest(b: ValidatedAnomalyBody, finetuned: FinetunedWe
  * or, on the SDK's in-sample routes (`shortSeries`), more than horizon points (`historicWindowsWithShort` > 0),
  * with the hosted API's words for that minimum.
  */
-function historicLengthRules(sizes: readonly number[], model: ModelName, freq: Freq, shortSeries: boolean, out: ErrorItem[]): void {
-  const { inputSize, horizon } = modelParams(model, freq);
+function historicLengthRules(sizes: readonly number[], spec: ModelSpec, shortSeries: boolean, out: ErrorItem[]): void {
+  const { model, freq } = spec;
+  const { inputSize, horizon } = requestModelParams(spec);
   sizes.forEach((n, i) => {
     if (shortSeries) {
       if (historicWindowsWithShort(n, inputSize, horizon) > 0) return;
@@ -825,7 +833,7 @@ export function toHistoricRequest(b: ValidatedHistoricBody, finetuned: Finetuned
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
   const shortSeries = b.shortSeriesWindow === true;
-  historicLengthRules(b.series.sizes, spec.model, spec.freq, shortSeries, out);
+  historicLengthRules(b.series.sizes, spec, shortSeries, out);
   return finish(
     {
       ...spec,
@@ -848,4 +856,124 @@ export function toFinetuneRequest(b: ValidatedFinetuneBody, finetuned: Finetuned
   const out: ErrorItem[] = [];
   const spec = modelSpec(b, finetuned, out);
   return finish({ ...spec, series: toSeriesData(b.series) }, out);
+}
+
+/**
+ * The forecast fields of a cross-validation body that the validation of its
+ * series and model fields (as a historic body) does not read: validated
+ * against the forecast schema's properties of the same names.
+ * @category API rules
+ */
+export type CrossValidationWindowFields = Pick<ValidatedForecastBody, "level" | "hist_exog" | "multivariate" | "model_parameters">;
+
+/**
+ * The typed forecast fields every cross-validation window shares (all of a
+ * `ForecastInput` but its series and `Xfuture`), composed from the body's
+ * validated values: `base`, its series and model fields validated as a
+ * historic body; `window`, its {@link CrossValidationWindowFields}; the
+ * oldest window's `sizes` and `h`. The forecast's rules across fields are
+ * judged here, as for a forecast body of the oldest window: `hist_exog`
+ * against the features, then the model spec's (a fine-tuned model of
+ * another base model, `multivariate` with series of unequal lengths). The
+ * model is the one a forecast body of the window is served by
+ * (`servedModel`); no `feature_contributions` (the answer has none).
+ *
+ * @example
+ * ```ts
+ * const base = validateEndpointBody("historic", { series: { y: [1, 2, 3, 4], sizes: [4] }, freq: "D" }, { core: false, limits: UNLIMITED });
+ * const window = { level: [80], hist_exog: null, multivariate: false, model_parameters: null };
+ * const fields = toCrossValidationFields(base, window, [2], 2, null);
+ * [fields.model, fields.levels, fields.histExog, fields.featureContributions];
+ * // => ["forecastmodel-1", [80], [], false]
+ * ```
+ * @category API rules
+ */
+export function toCrossValidationFields(
+  base: ValidatedHistoricBody,
+  window: CrossValidationWindowFields,
+  oldestSizes: readonly number[],
+  h: number,
+  finetuned: FinetunedWeights | null,
+): Omit<ForecastInput, "series" | "Xfuture"> {
+  const out: ErrorItem[] = [];
+  histExogRules(window.hist_exog, base.series.X === null ? 0 : base.series.X.length, out);
+  if (out.length > 0) throw new ValidationError(out);
+  const body: ValidatedForecastBody = {
+    series: { y: new Float64Array(0), sizes: [...oldestSizes], X: null },
+    freq: base.freq,
+    h,
+    X_future: null,
+    level: window.level,
+    model: base.modelGiven ? base.model : servedModel("forecast", null, base.freq, h),
+    modelGiven: base.modelGiven,
+    clean_ex_first: base.clean_ex_first,
+    finetune_steps: base.finetune_steps,
+    finetune_loss: base.finetune_loss,
+    finetune_depth: base.finetune_depth,
+    finetuned_model_id: base.finetuned_model_id,
+    hist_exog: window.hist_exog,
+    multivariate: window.multivariate,
+    model_parameters: window.model_parameters,
+    feature_contributions: false,
+  };
+  const { series: _series, Xfuture: _future, ...fields } = toForecastRequest(body, finetuned);
+  return fields;
+}
+
+/**
+ * An object schema with only the properties whose names `keep` keeps (in
+ * their order, each the same schema, with its default): what validates part
+ * of a body, its other fields being composed from values validated elsewhere.
+ *
+ * @example
+ * ```ts
+ * Object.keys(schemaWith(API_REQUEST_SCHEMAS.forecast, (name) => name === "h" || name === "level").properties);
+ * // => ["h", "level"]
+ * ```
+ * @category API rules
+ */
+export function schemaWith(schema: ApiObjectSchema, keep: (name: string) => boolean): ApiObjectSchema {
+  const properties = Object.fromEntries(Object.entries(schema.properties).filter(([name]) => keep(name)));
+  const required: readonly string[] | undefined = schema.required;
+  return (required === undefined ? { ...schema, properties } : { ...schema, properties, required: required.filter(keep) }) as ApiObjectSchema;
+}
+
+const besideSeriesSchemas = new Map<ApiObjectSchema, ApiObjectSchema>();
+
+/** The schema of a body's fields but its series (made once per schema). */
+function besideSeries(schema: ApiObjectSchema): ApiObjectSchema {
+  let out = besideSeriesSchemas.get(schema);
+  if (out === undefined) {
+    out = schemaWith(schema, (name) => name !== "series");
+    besideSeriesSchemas.set(schema, out);
+  }
+  return out;
+}
+
+/** The forecast schema's optional properties: validating `{}` against it gives their defaults. */
+const FORECAST_REQUIRED: readonly string[] = API_REQUEST_SCHEMAS.forecast.required ?? [];
+const FORECAST_OPTIONAL_SCHEMA = schemaWith(API_REQUEST_SCHEMAS.forecast, (name) => !FORECAST_REQUIRED.includes(name));
+
+/**
+ * A validated forecast body of one series whose values were checked where
+ * they came from (the older form's rows, read by `readLegacyBody`), composed
+ * rather than written as JSON and validated again: the limits and the work
+ * budget judged as for the body `{series: {y, sizes: [y.length]}, freq, h}`
+ * (422 items at its places), every other field its schema default, and the
+ * model the body is served by.
+ *
+ * @example
+ * ```ts
+ * const b = forecastBodyOfSeries(Float64Array.of(1, 2, 3), "H", 2, DEFAULT_SERVICE_LIMITS);
+ * [b.series.sizes, b.h, b.level, b.model, b.modelGiven];
+ * // => [[3], 2, null, "forecastmodel-1-high-frequency", false]
+ * ```
+ * @category API rules
+ */
+export function forecastBodyOfSeries(y: Float64Array, freq: Freq, h: number, limits: ServiceLimits): ValidatedForecastBody {
+  const series = { y, sizes: [y.length], X: null };
+  const limitItems = checkRequestLimits("forecast", { series, freq, h }, limits);
+  if (limitItems.length > 0) throw new ValidationError(limitItems);
+  const defaults = validateAgainst(FORECAST_OPTIONAL_SCHEMA, {}, ["body"], new ErrorCollector()) as Omit<ValidatedForecastBody, "series" | "freq" | "h" | "modelGiven">;
+  return { ...defaults, series, freq, h, model: servedModel("forecast", null, freq, h), modelGiven: false };
 }

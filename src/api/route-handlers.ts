@@ -17,7 +17,7 @@ import { legacyAnswer, readLegacyBody } from "./legacy.js";
 import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
 import { canonicalModelName } from "./model-aliases.js";
 import { notFoundModel, warningHeader } from "./responses.js";
-import { endpointWork, prepareWork, runFinetune, validateFinetune, type PreparedWork, type WorkOutcome } from "./route-work.js";
+import { endpointWork, prepareWork, runFinetune, validatedWork, validateFinetune, type PreparedWork, type WorkOutcome } from "./route-work.js";
 import type { ValidatedBodies } from "./requests.js";
 import type { ForecastResult } from "./results.js";
 import { ErrorCollector, INVALID, validateAgainst } from "./schema-validator.js";
@@ -123,7 +123,7 @@ export async function anomalyHistoricHandler({ ctx, account, request }: AccountC
 /** POST /forecastmodel: the older request form, answered in its envelope. */
 export async function legacyHandler({ ctx, account, request, requestID }: AccountCall): Promise<PaidWork> {
   const { forecastBody, future } = readLegacyBody(readBody(ctx, request), ctx.limits);
-  const work = await endpointWork(ctx, "forecast", account.id, forecastBody);
+  const work = await validatedWork(ctx, "forecast", account.id, forecastBody);
   return { kind: "run", work, respond: (done) => ok(legacyAnswer(done.value as Parameters<typeof legacyAnswer>[0], future, requestID), warningHeader(done.warnings)) };
 }
 

@@ -8,7 +8,7 @@ import type { FinetunedWeights, SeriesData } from "../types.js";
 import { seriesOffsets } from "../series/index.js";
 import { isMissingValuesWarning, missingCount, missingValuesWarning } from "../series/missing.js";
 import { expandCategorical } from "./categorical.js";
-import { crossValidationShape, crossValidationSizeErrors, crossValidationWindowBody, crossValidationWindowSeries, crossValidationWindowShapeBody, mergeCrossValidation, type CrossValidationShape } from "./cross-validation.js";
+import { crossValidationFields, crossValidationShape, crossValidationSizeErrors, crossValidationWindowSeries, crossValidationWindowShapeBody, mergeCrossValidation, type CrossValidationShape } from "./cross-validation.js";
 import { endpointRequest, type runEndpoint } from "./entry-points.js";
 import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import { tailRowIndices } from "../historic/anomaly.js";
@@ -70,7 +70,22 @@ export async function endpointWork<E extends "forecast" | "anomaly" | "historic"
   missingValues = false,
   sdkInSample = false,
 ): Promise<PreparedWork> {
-  const b = validateEndpointBody(endpoint, raw, bodyOptions(ctx, missingValues, ctx.limits, sdkInSample));
+  return validatedWork(ctx, endpoint, accountId, validateEndpointBody(endpoint, raw, bodyOptions(ctx, missingValues, ctx.limits, sdkInSample)), extend);
+}
+
+/**
+ * The work of a validated body of an endpoint (`endpointWork` after
+ * validation, or a body composed from checked values, as the older form's):
+ * its fine-tuned model resolved and its typed request built now (422 on the
+ * spot), run now or later.
+ */
+export async function validatedWork<E extends "forecast" | "anomaly" | "historic">(
+  ctx: ServiceContext,
+  endpoint: E,
+  accountId: string,
+  b: ValidatedBodies[E],
+  extend?: (value: Record<string, unknown>, b: ValidatedBodies[E]) => Record<string, unknown>,
+): Promise<PreparedWork> {
   const finetuned = await resolveFinetuned(ctx, accountId, b.finetuned_model_id);
   // the typed request now: its rules (a series too short) are 422 items on the spot, also for async jobs
   const request = endpointRequest(endpoint, b, finetuned);
@@ -166,7 +181,7 @@ export async function prepareWork(ctx: ServiceContext, task: "fc" | "cv", accoun
 interface CrossValidationPlan {
   readonly shape: CrossValidationShape;
   readonly base: ValidatedBodies["historic"];
-  readonly fields: Omit<ReturnType<typeof endpointRequest<"forecast">>, "series" | "Xfuture">;
+  readonly fields: ReturnType<typeof crossValidationFields>;
   readonly histExog: { hist_exog: unknown };
   readonly tuneOnce: boolean;
 }
@@ -192,12 +207,11 @@ async function crossValidationPlan(ctx: ServiceContext, accountId: string, raw: 
     const items = checkRequestLimits("forecast", crossValidationWindowShapeBody(rawBody, base.series, shape, w), windowLimits);
     if (items.length > 0) throw new ValidationError(items);
   }
-  const first = crossValidationWindowBody(rawBody, base.series, shape, 0);
   // every window shares the fields of the oldest: validated once, the windows' series are views made when the work runs
-  const { series: _series, Xfuture: _future, ...fields } = endpointRequest("forecast", validateEndpointBody("forecast", first.body, bodyOptions(ctx, false, windowLimits)), finetuned);
+  const fields = crossValidationFields(rawBody, base, shape, finetuned);
   // refit false: fine-tuned once, on the oldest window's history, and every window forecasts with those weights
   const tuneOnce = ownProperty(rawBody, "refit") === false && fields.finetune.steps > 0;
-  return { shape, base, fields, histExog: { hist_exog: ownProperty(rawBody, "hist_exog") }, tuneOnce };
+  return { shape, base, fields, histExog: { hist_exog: fields.histExog }, tuneOnce };
 }
 
 /** Cross-validation: the body validated once, then each window forecast on views of its series. */

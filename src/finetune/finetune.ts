@@ -12,9 +12,9 @@ import {
   applyFinetuned,
   createNetworkForecaster,
   depthStart,
-  modelParams,
   MODELS,
   networkLossAndGradient,
+  requestModelParams,
 } from "../model/index.js";
 import type {
   FinetuneDepth,
@@ -72,6 +72,21 @@ export const FINETUNE_MIN_BATCH = 32;
  * @category Fine-tuning
  */
 export const FINETUNE_MAX_BATCH = 128;
+
+/**
+ * Windows per fine-tune step for `seriesCount` series: one per series,
+ * clamped to [`FINETUNE_MIN_BATCH`, `FINETUNE_MAX_BATCH`]. The run reads it
+ * with the series it can tune on, the work budget with the series sent.
+ *
+ * @example
+ * ```ts
+ * [finetuneBatchSize(3), finetuneBatchSize(100), finetuneBatchSize(1000)]; // => [32, 100, 128]
+ * ```
+ * @category Fine-tuning
+ */
+export function finetuneBatchSize(seriesCount: number): number {
+  return Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, seriesCount));
+}
 
 /**
  * Depth that is used for `forecastmodel-2.1`: the API says fine-tune depth is
@@ -275,7 +290,9 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   if (blocks > 1 && steps > 0) {
     // the network reads sub-half-hourly data as half-hour block means: it is tuned on them (blocks end at each series' training end)
     const blocked = blockMeanSeries(series, trainLengths, blocks);
-    return finetuneParameters({ ...spec, freq: "30min" }, blocked.series, { ...options, trainLengths: blocked.trainLengths });
+    // tuned at half-hours: the spec's resolved params (of its own freq) are left out
+    const { params: _params, ...halfHourly } = spec;
+    return finetuneParameters({ ...halfHourly, freq: "30min" }, blocked.series, { ...options, trainLengths: blocked.trainLengths });
   }
   if (steps === 0) {
     return {
@@ -334,8 +351,8 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
     usable[j] = tmp;
   }
 
-  const { horizon, inputSize } = modelParams(model, freq);
-  const batchSize = Math.min(FINETUNE_MAX_BATCH, Math.max(FINETUNE_MIN_BATCH, usable.length));
+  const { horizon, inputSize } = requestModelParams(spec);
+  const batchSize = finetuneBatchSize(usable.length);
   const contexts = new Array<Float64Array>(batchSize);
   const targets = new Array<Float64Array>(batchSize);
   const batch = { contexts, targets };

@@ -8,7 +8,7 @@
 import { crossValidate, type CrossValidationResult, type WindowPlan } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
-import { horizonWarning, modelParams } from "../model/config.js";
+import { horizonWarning, requestModelParams } from "../model/config.js";
 import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { withoutSpikes } from "../series/spikes.js";
 import type { ForecastDistribution, ForecastInput, ForecastOutput, IntervalBounds, ModelSource, SeriesData } from "../types.js";
@@ -135,7 +135,7 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
     ? exogenousBeforeModel(series, { cleanExFirst: request.cleanExFirst, histExog: request.histExog })
     : null;
   // isolated spikes are replaced in the model's history so that they are not echoed a season later
-  const modelSeries = withoutSpikes(plan?.modelSeries ?? series, modelParams(request.model, request.freq).seasonLength);
+  const modelSeries = withoutSpikes(plan?.modelSeries ?? series, requestModelParams(request).seasonLength);
   const prepared = model(modelSeries);
   const wantSpread = levels.length > 0;
   const forecaster = wantSpread ? withSpread(prepared.forecaster) : prepared.forecaster;

@@ -9,7 +9,7 @@ import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { withoutSpikes } from "../series/spikes.js";
 import { seriesOffsets } from "../series/pack.js";
 import type { HistoricInput, HistoricOutput, IntervalBounds, ModelSource } from "../types.js";
-import { modelParams } from "../model/config.js";
+import { requestModelParams } from "../model/config.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 
@@ -120,7 +120,7 @@ export function historicWindowsWithShort(length: number, inputSize: number, hori
  */
 export function runHistoricForecast(request: HistoricInput, source: ModelSource): HistoricOutput {
   const { series } = request;
-  const { inputSize, horizon, seasonLength } = modelParams(request.model, request.freq);
+  const { inputSize, horizon, seasonLength } = requestModelParams(request);
   const seriesCount = series.sizes.length;
   const windows = new Int32Array(seriesCount);
   let totalWindows = 0;

@@ -1,5 +1,5 @@
 import { parseFreq, stepInWords, type FreqInfo } from "../series/freq.js";
-import type { FinetuneDepth, Freq, ModelFreq, ModelName } from "../types.js";
+import type { FinetuneDepth, Freq, ModelFreq, ModelName, ModelParams, ModelSpec } from "../types.js";
 
 /**
  * Season lengths the network knows (its one-hot input), in this order.
@@ -155,18 +155,7 @@ export function networkShape(model: ModelName): NetworkShape {
   return MODELS[model].shape;
 }
 
-/**
- * Context length, native horizon and season length of a model at a frequency.
- * @category Network
- */
-export interface ModelParams {
-  /** Points of history the network reads (older points are ignored; fewer are padded). */
-  readonly inputSize: number;
-  /** Native horizon: forecasts beyond it are rolled out recursively, with a warning. */
-  readonly horizon: number;
-  /** Season length used for the seasonal inputs (1 = none). */
-  readonly seasonLength: number;
-}
+export type { ModelParams };
 
 /** What `freq` means, or a RangeError naming it. */
 function freqInfo(freq: Freq): FreqInfo {
@@ -213,6 +202,23 @@ export function modelParams(model: ModelName, freq: Freq): ModelParams {
   const season = perDay ?? info.seasons[0] ?? 1;
   const known = shape.view === "seasons" || KNOWN_SEASON_LENGTHS.includes(season);
   return { inputSize: shape.contextLength, horizon, seasonLength: known ? season : 1 };
+}
+
+/**
+ * The model parameters of a request: its `params`, resolved once where the
+ * request was built (`modelParams(model, freq)`), or, for a request built
+ * without them, `modelParams(model, freq)` now.
+ *
+ * @example
+ * ```ts
+ * requestModelParams({ model: "forecastmodel-1", freq: "M" }); // => { inputSize: 96, horizon: 18, seasonLength: 12 }
+ * const params = modelParams("forecastmodel-1", "D");
+ * requestModelParams({ model: "forecastmodel-1", freq: "D", params }) === params; // => true
+ * ```
+ * @category Network
+ */
+export function requestModelParams(spec: Pick<ModelSpec, "model" | "freq" | "params">): ModelParams {
+  return spec.params ?? modelParams(spec.model, spec.freq);
 }
 
 /**

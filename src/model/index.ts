@@ -1,4 +1,4 @@
-export { modelParams, aggregationFactor, SEASONS_STEPS_PER_DAY, defaultModel, HIGH_FREQUENCY_DEFAULT_FREQS, PER_MINUTE_HIGH_FREQUENCY_FROM, longSeasonLength, horizonWarning, networkShape, isModelName, MODEL_NAMES, MODELS, KNOWN_SEASON_LENGTHS, SPREAD_LEVELS, SEASONS_PROJECTION_COUNT } from "./config.js";
+export { modelParams, requestModelParams, aggregationFactor, SEASONS_STEPS_PER_DAY, defaultModel, HIGH_FREQUENCY_DEFAULT_FREQS, PER_MINUTE_HIGH_FREQUENCY_FROM, longSeasonLength, horizonWarning, networkShape, isModelName, MODEL_NAMES, MODELS, KNOWN_SEASON_LENGTHS, SPREAD_LEVELS, SEASONS_PROJECTION_COUNT } from "./config.js";
 export type { ModelEntry, ModelParams, NetworkShape } from "./config.js";
 export { inputLayout, WindowFeaturizer } from "./features.js";
 export type { Featurizer, InputLayout, WindowScale } from "./features.js";
