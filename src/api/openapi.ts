@@ -75,8 +75,10 @@ const validationErrorComponents = {
 /**
  * A schema's JSON Schema as the document shows it (TypeBox's, without its
  * codecs): every titled object becomes a `$ref` to a component of that name,
- * collected into `components` the first time it is met, and an `enum` of
- * strings or of integers says its `type` (for client generators).
+ * collected into `components` the first time it is met (a model used as a
+ * property with its own description, a one-member `anyOf`, is shown as
+ * `{$ref, description}`), and an `enum` of strings or of integers says its
+ * `type` (for client generators).
  */
 function toJsonSchema(schema: unknown, components: Record<string, unknown>): Record<string, unknown> {
   return withRefs(JSON.parse(JSON.stringify(schema)), components) as Record<string, unknown>;
@@ -91,6 +93,12 @@ function withRefs(node: unknown, components: Record<string, unknown>): unknown {
   if (component && Object.prototype.hasOwnProperty.call(components, title)) return { $ref: `#/components/schemas/${title}` };
   if (component) components[title] = {}; // the name first, so the components keep the order they are met in
   const out = Object.fromEntries(entries.map(([k, v]) => [k, k === "default" || k === "enum" ? v : withRefs(v, components)]));
+  const only = out.anyOf as unknown[] | undefined;
+  if (only?.length === 1) {
+    // a model used as a property with its own description (`modelAs` in schemas.ts): {$ref, description}
+    const { anyOf: _one, ...rest } = out;
+    return { ...(only[0] as Record<string, unknown>), ...rest };
+  }
   const values = out.enum as unknown[] | undefined;
   if (values !== undefined && out.type === undefined) {
     if (values.every((v) => typeof v === "string")) out.type = "string";

@@ -83,6 +83,10 @@ export const LOSS_NAMES = finetuneLossNames;
 function nullable<T extends TSchema>(inner: T, description: string) {
   return Type.Optional(Type.Union([inner, Type.Null()], { description, default: null }));
 }
+/** A model (a titled object) as a property, with what it is there: the document shows `{$ref, description}`. */
+function modelAs<T extends TSchema>(model: T, description: string) {
+  return Type.Union([model], { description });
+}
 /** A list of finite numbers, validated into a Float64Array. */
 const floatArray = () => Type.Decode(Type.Array(Type.Number()), float64);
 const featureMatrix = () => Type.Array(floatArray());
@@ -138,11 +142,11 @@ const FREQ_TEXT =
 
 // Each field is written once below, with its TSDoc (the wire types of bodies.ts show it) and its OpenAPI description.
 
-/** `series` and `freq`, the first fields of every body. */
-function seriesFields(core: boolean) {
+/** `series` (described as `seriesText`) and `freq`, the first fields of every body. */
+function seriesFields(core: boolean, seriesText: string) {
   return {
     /** The series. */
-    series: SERIES_SCHEMA,
+    series: modelAs(SERIES_SCHEMA, seriesText),
     /**
      * Frequency, a pandas offset alias: sub-daily steps that divide a day
      * (`"30s"`, `"min"`, `"5min"`, `"15T"`, `"H"`, `"2h"`, …), `"D"`, `"W"`
@@ -209,10 +213,12 @@ const FEATURE_CONTRIBUTIONS_FIELD = {
 
 // The bodies: their fields in the order pydantic reports their errors.
 
+const WITH_X = "The series, with optional exogenous features X.";
+
 function anomalySchema(core: boolean) {
   return Type.Object(
     {
-      ...seriesFields(core),
+      ...seriesFields(core, "The series."),
       /** Points at the end of each series to judge. */
       detection_size: positiveInt("Points at the end of each series in which anomalies are detected."),
       /** Length of each rolling forecast window. */
@@ -238,7 +244,7 @@ function anomalySchema(core: boolean) {
 
 function historicSchema(core: boolean) {
   return Type.Object(
-    { ...seriesFields(core), ...MODEL_FIELD, ...CLEAN_EX_FIELD, ...FINETUNED_ID_FIELD, ...LEVEL_LIST_FIELD, ...FEATURE_CONTRIBUTIONS_FIELD, ...finetuneFields(0) },
+    { ...seriesFields(core, WITH_X), ...MODEL_FIELD, ...CLEAN_EX_FIELD, ...FINETUNED_ID_FIELD, ...LEVEL_LIST_FIELD, ...FEATURE_CONTRIBUTIONS_FIELD, ...finetuneFields(0) },
     { title: "HistoricForecastRequest", description: "In-sample (historic) forecast of many series, with optional exogenous features. Deprecated." },
   );
 }
@@ -246,7 +252,7 @@ function historicSchema(core: boolean) {
 function forecastSchema(core: boolean) {
   return Type.Object(
     {
-      ...seriesFields(core),
+      ...seriesFields(core, WITH_X),
       /** Steps to forecast after each series. */
       h: positiveInt("Forecast horizon: number of future steps."),
       /** Future values of the exogenous features: `X_future[k]` has `sizes.length × h` values. */
@@ -270,7 +276,7 @@ function forecastSchema(core: boolean) {
 function finetuneSchema(core: boolean) {
   return Type.Object(
     {
-      ...seriesFields(core),
+      ...seriesFields(core, "The training series."),
       ...MODEL_FIELD,
       ...finetuneFields(10),
       /** Id of the new model (generated when absent). */
@@ -432,7 +438,9 @@ export const JOB_STATUS_SCHEMA = Type.Object(
     error: nullableString("Failure detail; only when failed."),
     created_at: nullableString("ISO-8601 time the job was accepted."),
     updated_at: nullableString("ISO-8601 time of the last state transition."),
-    progress: Type.Optional(JOB_PROGRESS_SCHEMA),
+    progress: Type.Optional(
+      modelAs(JOB_PROGRESS_SCHEMA, "Only while the job runs and its store records progress (an addition to the specification): the latest progress of its work."),
+    ),
   },
   { title: "AsyncJobStatusResponse", description: "State of an asynchronous job." },
 );
@@ -474,9 +482,12 @@ const text = (description: string) => Type.String({ description });
 export const LEGACY_RESPONSE_SCHEMA = Type.Object(
   {
     status: Type.Integer({ description: "200." }),
-    data: Type.Object(
-      { timestamp: Type.Array(Type.String(), { description: "Future timestamps." }), value: numbers("Point forecasts."), ...tokenProps() },
-      { title: "LegacyForecastData", description: "Future timestamps (in the input's format) and point forecasts." },
+    data: modelAs(
+      Type.Object(
+        { timestamp: Type.Array(Type.String(), { description: "Future timestamps." }), value: numbers("Point forecasts."), ...tokenProps() },
+        { title: "LegacyForecastData", description: "Future timestamps (in the input's format) and point forecasts." },
+      ),
+      "The forecast.",
     ),
     message: text("\"success\"."),
     details: text("\"request successful\"."),
