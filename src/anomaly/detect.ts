@@ -419,15 +419,17 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
         // the model reads the series together: forecast every window again
         run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { ...windowPlan, spread: true, ...windowProgress(request.onProgress) });
       } else {
-        // only the windows after a spike see it: forecast those again, in one batch (each window's
-        // forecast depends on its own context only, so the others keep their bits)
+        // only the windows that see a spike (after it, and within the forecaster's reach of it) are
+        // forecast again, in one batch (each window's forecast depends on its own context only, so the
+        // others keep their bits)
+        const reach = forecaster.contextReach ?? Number.MAX_SAFE_INTEGER;
         const redo: number[] = [];
         const contexts: Float64Array[] = [];
         for (const { series: i, first } of affected) {
           const start = offsets[i] as number;
           for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
             const cutoff = cv.cutoffs[row] as number;
-            if (cutoff <= first) continue;
+            if (cutoff <= first || !spikeWithin(spike, start + Math.max(first, cutoff - reach), start + cutoff)) continue;
             redo.push(row);
             contexts.push(cleaned.subarray(start, start + cutoff));
           }
@@ -500,6 +502,12 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   };
 }
 
+
+/** Whether `spike` marks a point in [from, to). */
+function spikeWithin(spike: Uint8Array, from: number, to: number): boolean {
+  for (let r = from; r < to; r++) if (spike[r] === 1) return true;
+  return false;
+}
 
 /** One seasonal judge's centre and σ at every point of `series.y` (σ NaN where it cannot speak or there is no forecast). */
 interface JudgeOpinions {

@@ -94,6 +94,24 @@ describe("network forecaster", () => {
       expect(Array.from(all.subarray((xs.length - 1) * h))).toEqual(Array.from(alone));
     },
   );
+  test.prop([seriesArb, fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 50 })], { numRuns: 30 })(
+    "reads only the last contextReach points: older points change neither the forecast nor its spread",
+    (recent, older, h) => {
+      const g = createNetworkForecaster("forecastmodel-1", "H");
+      const reach = g.contextReach!;
+      expect(reach).toBe(networkShape("forecastmodel-1").contextLength);
+      const tail = Float64Array.from({ length: reach }, (_, i) => recent[i % recent.length]! + i / 7);
+      const a = g.forecastDistribution!([tail], h);
+      const b = g.forecastDistribution!([Float64Array.from([...older, ...tail])], h);
+      expect(Array.from(b.mean)).toEqual(Array.from(a.mean));
+      expect(Array.from(b.below)).toEqual(Array.from(a.below));
+      expect(Array.from(b.above)).toEqual(Array.from(a.above));
+    },
+  );
+  it("states no contextReach where it reads more: the seasons view, the cross-series model in multivariate mode", () => {
+    expect(createNetworkForecaster("forecastmodel-1-high-frequency", "H").contextReach).toBeUndefined();
+    expect(createNetworkForecaster("forecastmodel-2.1", "H", { multivariate: true }).contextReach).toBeUndefined();
+  });
   it("is deterministic: two runs give identical bytes", () => {
     const u = seedrandom("det");
     const xs = Array.from({ length: 20 }, () => Float64Array.from({ length: 60 }, () => u() * 100));
