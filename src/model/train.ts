@@ -185,7 +185,8 @@ export class BatchGradient {
     const D = this.featurizer.layout.size;
     const O = this.shape.outputLength;
     const x = this.x;
-    grad.fill(0);
+    // only the gradients from fromIndex on are kept: those below (any a pass writes too) are zeroed at the end
+    grad.fill(0, Math.min(fromIndex, grad.length));
     let total = 0;
     const chunk = this.runner.maxBatch;
     for (let c0 = 0; c0 < n; c0 += chunk) {

@@ -203,6 +203,21 @@ describe("gradients", () => {
     for (let i = 0; i < from; i++) if (grad[i] !== 0) throw new Error(`gradient at ${i}`);
     expect(grad.subarray(from).some((g) => g !== 0)).toBe(true);
   });
+  it("overwrite the gradient array: whatever it held before gives the same bits", () => {
+    const model = "forecastmodel-1";
+    const params = pretrainedParameters(model).slice();
+    const batch = { contexts: [Float64Array.from({ length: 60 }, (_, t) => 10 + Math.sin(t / 3) + t / 20)], targets: [Float64Array.from([13, 12.5, 12])] };
+    for (const depth of [1, 3] as const) {
+      const from = depthStart(model, depth);
+      const clean = new Float64Array(params.length);
+      const dirty = new Float64Array(params.length).fill(Number.NaN);
+      dirty.fill(123.5, 0, from);
+      const a = networkLossAndGradient(model, "D", params, batch, standardisedMae, clean, from);
+      const b = networkLossAndGradient(model, "D", params, batch, standardisedMae, dirty, from);
+      expect(b).toBe(a);
+      expect(Buffer.from(dirty.buffer).equals(Buffer.from(clean.buffer))).toBe(true);
+    }
+  });
   test.prop([fc.constantFrom(1, 2, 3, 4, 5), fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 4 })], { numRuns: 12 })(
     "are the same bits when only the open suffix is copied to the kernel again (unchangedBelow) as with a full copy, step after step",
     (depth, seed, steps) => {
