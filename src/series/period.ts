@@ -132,10 +132,15 @@ export function detectPeriods(y: ArrayLike<number>, candidates: readonly number[
   return found.sort((a, b) => b.strength - a.strength || a.period - b.period);
 }
 
-/** y clipped to median ± 4 robust sds, or null when a value is not finite or the series is constant. */
+/** Work buffers of detectPeriods and periodStrength (one call at a time), grown as needed. */
+let periodScratch = { clipped: new Float64Array(0), work: new Float64Array(0), d: new Float64Array(0), ranks: new Float64Array(0) };
+
+/** y clipped to median ± 4 robust sds (a view of a work buffer, valid until the next call), or null when a value is not finite or the series is constant. */
 function winsorized(y: ArrayLike<number>): Float64Array | null {
   const n = y.length;
-  const out = Float64Array.from(y);
+  if (periodScratch.clipped.length < n) periodScratch = { clipped: new Float64Array(n), work: new Float64Array(n), d: new Float64Array(n), ranks: new Float64Array(n) };
+  const out = periodScratch.clipped.subarray(0, n);
+  out.set(y);
   let lo = Infinity;
   let hi = -Infinity;
   for (let t = 0; t < n; t++) {
@@ -148,7 +153,8 @@ function winsorized(y: ArrayLike<number>): Float64Array | null {
   // Work at unit scale: huge or tiny magnitudes neither overflow nor underflow the sums below.
   const scale = Math.max(Math.abs(lo), Math.abs(hi));
   for (let t = 0; t < n; t++) out[t] = out[t]! / scale;
-  const scratch = Float64Array.from(out);
+  const scratch = periodScratch.work.subarray(0, n);
+  scratch.set(out);
   const median = medianInPlace(scratch);
   for (let t = 0; t < n; t++) scratch[t] = Math.abs(out[t]! - median);
   const mad = medianInPlace(scratch);
@@ -173,7 +179,7 @@ function detrendedAutocorrelation(x: Float64Array, period: number): number {
   const last = n - 1 - half;
   const count = last - first + 1;
   if (count <= period + 1) return 0;
-  const d = new Float64Array(count);
+  const d = periodScratch.d.subarray(0, count);
   let window = 0;
   for (let k = 0; k <= 2 * half; k++) window += x[k]!;
   for (let t = first; t <= last; t++) {
@@ -181,7 +187,7 @@ function detrendedAutocorrelation(x: Float64Array, period: number): number {
     const sum = even ? window - 0.5 * (x[t - half]! + x[t + half]!) : window;
     d[t - first] = x[t]! - sum / period;
   }
-  const r = averageRanks(d);
+  const r = ranksInto(d, periodScratch.ranks.subarray(0, count));
   return pairCorrelation(r, period);
 }
 
@@ -199,8 +205,12 @@ function detrendedAutocorrelation(x: Float64Array, period: number): number {
  * ```
  */
 export function averageRanks(values: Float64Array): Float64Array {
+  return ranksInto(values, new Float64Array(values.length));
+}
+
+/** {@link averageRanks} written to `ranks` (as many values as `values`). */
+function ranksInto(values: Float64Array, ranks: Float64Array): Float64Array {
   const n = values.length;
-  const ranks = new Float64Array(n);
   if (placeScratch.place.length < n) placeScratch = { sorted: new Float64Array(n), place: new Int32Array(n), bucket: new Int32Array(n), start: new Int32Array(n + 1), member: new Int32Array(n) };
   const sorted = placeScratch.sorted.subarray(0, n);
   const place = placeScratch.place;
