@@ -106,6 +106,12 @@ export interface Forecaster {
    * fallback given to forecasters without).
    */
   forecastDistribution?(contexts: readonly Float64Array[], h: number): ForecastDistribution;
+  /**
+   * Optional: each forecast reads at most the last `contextReach` points of
+   * its context, so older points never change it (the window view of the
+   * network reads its `contextLength`). Absent: a context may be read whole.
+   */
+  readonly contextReach?: number;
 }
 
 /**

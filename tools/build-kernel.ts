@@ -1,7 +1,8 @@
 /**
- * Assembles the dense-layer kernel (src/model/kernel/dense.wat, WebAssembly
- * text with 128-bit SIMD) into src/model/kernel/dense-wasm.ts, the module
- * shipped in the package (base64, decoded and compiled on first use).
+ * Assembles the WebAssembly kernels (text with 128-bit SIMD) into the modules
+ * shipped in the package (base64, decoded and compiled on first use): the
+ * dense layers (src/model/kernel/dense.wat → dense-wasm.ts) and the
+ * featurizer's damped-trend grid (damped.wat → damped-wasm.ts).
  *
  *   npm run build:kernel
  *
@@ -12,28 +13,33 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import wabtInit from "wabt";
 
-const SOURCE = "src/model/kernel/dense.wat";
-const OUT = "src/model/kernel/dense-wasm.ts";
+/** Each WebAssembly text, the module it is assembled into, the constants' prefix and what it is. */
+const KERNELS = [
+  { source: "src/model/kernel/dense.wat", out: "src/model/kernel/dense-wasm.ts", name: "DENSE", what: "The dense-layer kernel" },
+  { source: "src/model/kernel/damped.wat", out: "src/model/kernel/damped-wasm.ts", name: "DAMPED", what: "The damped-trend grid of the window featurizer" },
+];
 
 const wabt = await wabtInit();
-const text = readFileSync(SOURCE, "utf8");
-const module = wabt.parseWat(SOURCE, text, { simd: true });
-module.validate();
-const { buffer } = module.toBinary({ write_debug_names: false });
-module.destroy();
-const bytes = Buffer.from(buffer);
-const sourceHash = createHash("sha256").update(text).digest("hex").slice(0, 16);
-const lines = [
-  "// GENERATED FILE: do not edit.",
-  `// Made by: npm run build:kernel (tools/build-kernel.ts: wabt ${"1.0.39"} wat2wasm with SIMD) from ${SOURCE} (sha256 ${sourceHash}…).`,
-  "",
-  `/** The dense-layer kernel as a WebAssembly binary (${bytes.length} bytes), base64. */`,
-  `export const DENSE_WASM_BASE64 =`,
-  `  "${bytes.toString("base64")}";`,
-  "",
-  "/** sha256 (first 16 hex digits) of the WebAssembly text it was assembled from. */",
-  `export const DENSE_WASM_SOURCE_SHA256 = "${sourceHash}";`,
-  "",
-];
-writeFileSync(OUT, lines.join("\n"));
-console.log(`wrote ${OUT} (${bytes.length} bytes)`);
+for (const { source, out, name, what } of KERNELS) {
+  const text = readFileSync(source, "utf8");
+  const module = wabt.parseWat(source, text, { simd: true });
+  module.validate();
+  const { buffer } = module.toBinary({ write_debug_names: false });
+  module.destroy();
+  const bytes = Buffer.from(buffer);
+  const sourceHash = createHash("sha256").update(text).digest("hex").slice(0, 16);
+  const lines = [
+    "// GENERATED FILE: do not edit.",
+    `// Made by: npm run build:kernel (tools/build-kernel.ts: wabt ${"1.0.39"} wat2wasm with SIMD) from ${source} (sha256 ${sourceHash}…).`,
+    "",
+    `/** ${what} as a WebAssembly binary (${bytes.length} bytes), base64. */`,
+    `export const ${name}_WASM_BASE64 =`,
+    `  "${bytes.toString("base64")}";`,
+    "",
+    "/** sha256 (first 16 hex digits) of the WebAssembly text it was assembled from. */",
+    `export const ${name}_WASM_SOURCE_SHA256 = "${sourceHash}";`,
+    "",
+  ];
+  writeFileSync(out, lines.join("\n"));
+  console.log(`wrote ${out} (${bytes.length} bytes)`);
+}

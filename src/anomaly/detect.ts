@@ -337,17 +337,12 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
       const start = offsets[i] as number;
       const end = offsets[i + 1] as number;
       const n = end - start;
-      // The spread of each point's forecast, from the window its forecast came from (rows are oldest first).
-      const lastRow = (run.windowOffsets[i + 1] as number) - 1;
-      for (let t = 0; t < n; t++) {
-        const cutoff = pointCutoff[start + t] as number;
-        if (cutoff < 0) continue;
-        const row = lastRow - (n - h - cutoff) / stepSize;
-        const from = (row * h + (t - cutoff)) * G;
-        for (let j = 0; j < G; j++) {
-          pointBelow[t * G + j] = spread.below[from + j]!;
-          pointAbove[t * G + j] = spread.above[from + j]!;
-        }
+      // The spread of each point's forecast, from the window its forecast came from: the rows written
+      // oldest first, so that a later window's overwrites an earlier one's where they overlap.
+      for (let row = run.windowOffsets[i] as number; row < (run.windowOffsets[i + 1] as number); row++) {
+        const at = (run.cutoffs[row] as number) * G;
+        pointBelow.set(spread.below.subarray(row * h * G, (row + 1) * h * G), at);
+        pointAbove.set(spread.above.subarray(row * h * G, (row + 1) * h * G), at);
       }
       const base = i * detectionSize;
       let forecasts = all.subarray(start, end);
@@ -410,42 +405,55 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
       }
     }
     if (affected.length > 0) {
-      const cleaned = Float64Array.from(modelSeries.y);
-      for (let r = 0; r < total; r++) if (spike[r] === 1) cleaned[r] = pointForecast[r] as number;
-      let run: typeof cv;
-      // the series whose scores can change: all when every window is forecast again, else those with a spike
-      let rescored: readonly number[] | undefined;
       if (request.multivariate) {
         // the model reads the series together: forecast every window again
-        run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { ...windowPlan, spread: true, ...windowProgress(request.onProgress) });
+        const cleaned = Float64Array.from(modelSeries.y);
+        for (let r = 0; r < total; r++) if (spike[r] === 1) cleaned[r] = pointForecast[r] as number;
+        const run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { ...windowPlan, spread: true, ...windowProgress(request.onProgress) });
+        score(run, latestWindowForecasts(run, offsets));
       } else {
-        // only the windows after a spike see it: forecast those again, in one batch (each window's
-        // forecast depends on its own context only, so the others keep their bits)
+        // only the windows that see a spike (after it, and within the forecaster's reach of it) are
+        // forecast again, in one batch (each window's forecast depends on its own context only, so the
+        // others keep their bits); the affected series are cleaned in one buffer, one after another
+        const reach = forecaster.contextReach ?? Number.MAX_SAFE_INTEGER;
+        let cleanedLength = 0;
+        for (const { series: i } of affected) cleanedLength += sizes[i] as number;
+        const cleaned = new Float64Array(cleanedLength);
         const redo: number[] = [];
         const contexts: Float64Array[] = [];
+        let at = 0;
         for (const { series: i, first } of affected) {
           const start = offsets[i] as number;
+          const n = sizes[i] as number;
+          const own = cleaned.subarray(at, at + n);
+          at += n;
+          own.set(modelSeries.y.subarray(start, start + n));
+          for (let t = first; t < n; t++) if (spike[start + t] === 1) own[t] = pointForecast[start + t] as number;
           for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
             const cutoff = cv.cutoffs[row] as number;
-            if (cutoff <= first) continue;
+            if (cutoff <= first || !spikeWithin(spike, start + Math.max(first, cutoff - reach), start + cutoff)) continue;
             redo.push(row);
-            contexts.push(cleaned.subarray(start, start + cutoff));
+            contexts.push(own.subarray(0, cutoff));
           }
         }
+        // cv is not read again: the windows forecast again overwrite their rows in place
         const dist = forecaster.forecastDistribution!(contexts, h);
-        const forecastsAgain = Float64Array.from(cv.forecasts);
-        const below = Float64Array.from(cv.spread!.below);
-        const above = Float64Array.from(cv.spread!.above);
+        const { below, above } = cv.spread!;
         redo.forEach((row, j) => {
-          forecastsAgain.set(dist.mean.subarray(j * h, (j + 1) * h), row * h);
+          cv.forecasts.set(dist.mean.subarray(j * h, (j + 1) * h), row * h);
           below.set(dist.below.subarray(j * h * G, (j + 1) * h * G), row * h * G);
           above.set(dist.above.subarray(j * h * G, (j + 1) * h * G), row * h * G);
         });
-        run = { ...cv, forecasts: forecastsAgain, spread: { levels: cv.spread!.levels, below, above } };
-        // the other series keep their forecasts and spreads bit for bit, so their scores stand
-        rescored = affected.map((a) => a.series);
+        // the affected series' point forecasts again (latest window wins); the other series keep their
+        // forecasts and spreads bit for bit, so their scores stand
+        for (const { series: i } of affected) {
+          const start = offsets[i] as number;
+          for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
+            pointForecast.set(cv.forecasts.subarray(row * h, row * h + h), start + (cv.cutoffs[row] as number));
+          }
+        }
+        score(cv, pointForecast, affected.map((a) => a.series));
       }
-      score(run, latestWindowForecasts(run, offsets), rescored);
     }
   }
 
@@ -500,6 +508,12 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   };
 }
 
+
+/** Whether `spike` marks a point in [from, to). */
+function spikeWithin(spike: Uint8Array, from: number, to: number): boolean {
+  for (let r = from; r < to; r++) if (spike[r] === 1) return true;
+  return false;
+}
 
 /** One seasonal judge's centre and σ at every point of `series.y` (σ NaN where it cannot speak or there is no forecast). */
 interface JudgeOpinions {

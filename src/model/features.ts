@@ -9,14 +9,10 @@
  */
 import { KNOWN_SEASON_LENGTHS, META_COUNT, PROJECTION_COUNT, type NetworkShape } from "./config.js";
 import { olsSlope, sesGridFit } from "../stats/smoothing.js";
+import { dampedTrendFit } from "./kernel/damped.js";
 
 /** Clip for projections in standardised units. */
 const PROJECTION_CLIP = 20;
-/** Smoothing parameters tried for simple exponential smoothing. */
-/** Grids of the damped-trend projection: level smoothing, trend smoothing as a share of it, damping. */
-const DAMPED_ALPHA = [0.1, 0.3, 0.5, 0.8, 1];
-const DAMPED_BETA = [0.05, 0.2, 0.5];
-const DAMPED_PHI = [0.8, 0.9, 0.98, 1];
 
 /**
  * Layout of the input vector of a network.
@@ -100,8 +96,8 @@ export class WindowFeaturizer implements Featurizer {
   private readonly counts: Float64Array;
   /** Multiplicative seasonal factors of the current window (when used). */
   private readonly factors: Float64Array;
-  /** End state (SSE, level, trend) of the four damping values of one grid point. */
-  private readonly dampedEnds = new Float64Array(12);
+  /** [level, trend, phi] of the last damped-trend fit (dampedTrendFit). */
+  private readonly damped = new Float64Array(3);
   /** [alpha, level] of the last SES fit (sesGridFit). */
   private readonly ses = new Float64Array(2);
   /** [mean, sd, largest magnitude] of the last window (standardiseWindow). */
@@ -217,57 +213,10 @@ export class WindowFeaturizer implements Featurizer {
     const slope = olsSlope(x, n);
     const thetaShift = (1 - Math.pow(1 - bestAlpha, n)) / bestAlpha;
     // Damped trend (Holt): the grid (alpha, beta, phi) of least one-step squared error, started from the first two points.
-    // The four damping values run side by side (independent recurrences, so
-    // they overlap in the CPU); the choice is made in grid order afterwards,
-    // exactly as one loop per grid point would make it.
-    let dLevel = x[0]!;
-    let dTrend = 0;
-    let dPhi = 1;
-    let dSse = Infinity;
-    const [phiA, phiB, phiC, phiD] = DAMPED_PHI as [number, number, number, number];
-    const trend0 = n > 1 ? x[1]! - x[0]! : 0;
-    const ends = this.dampedEnds;
-    for (const alpha of DAMPED_ALPHA) {
-      for (const betaShare of DAMPED_BETA) {
-        const beta = alpha * betaShare;
-        let lA = x[0]!, lB = lA, lC = lA, lD = lA;
-        let tA = trend0, tB = trend0, tC = trend0, tD = trend0;
-        let sA = 0, sB = 0, sC = 0, sD = 0;
-        for (let i = 1; i < n; i++) {
-          const xi = x[i]!;
-          const eA = xi - (lA + phiA * tA);
-          const eB = xi - (lB + phiB * tB);
-          const eC = xi - (lC + phiC * tC);
-          const eD = xi - (lD + phiD * tD);
-          sA += eA * eA;
-          sB += eB * eB;
-          sC += eC * eC;
-          sD += eD * eD;
-          if (sA >= dSse && sB >= dSse && sC >= dSse && sD >= dSse) break; // none can win any more
-          lA = lA + phiA * tA + alpha * eA;
-          lB = lB + phiB * tB + alpha * eB;
-          lC = lC + phiC * tC + alpha * eC;
-          lD = lD + phiD * tD + alpha * eD;
-          tA = phiA * tA + beta * eA;
-          tB = phiB * tB + beta * eB;
-          tC = phiC * tC + beta * eC;
-          tD = phiD * tD + beta * eD;
-        }
-        ends[0] = sA; ends[1] = lA; ends[2] = tA;
-        ends[3] = sB; ends[4] = lB; ends[5] = tB;
-        ends[6] = sC; ends[7] = lC; ends[8] = tC;
-        ends[9] = sD; ends[10] = lD; ends[11] = tD;
-        for (let j = 0; j < 4; j++) {
-          const sse = ends[3 * j]!;
-          if (sse < dSse - 1e-12) {
-            dSse = sse;
-            dLevel = ends[3 * j + 1]!;
-            dTrend = ends[3 * j + 2]!;
-            dPhi = DAMPED_PHI[j]!;
-          }
-        }
-      }
-    }
+    dampedTrendFit(x, n, this.damped);
+    const dLevel = this.damped[0]!;
+    const dTrend = this.damped[1]!;
+    const dPhi = this.damped[2]!;
     const driftSlope = n > 1 ? (x[n - 1]! - x[0]!) / (n - 1) : 0;
     let dampSum = 0;
     let dampPow = 1;

@@ -248,6 +248,8 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
     forecastDistribution(contexts: readonly Float64Array[], h: number): ForecastDistribution {
       return run(contexts, h, true);
     },
+    // the window view reads the last L points of each context (the rollout too); the seasons view and the peers read more
+    ...(seasonsView || crossSeries ? {} : { contextReach: L }),
   };
 }
 

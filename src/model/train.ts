@@ -207,7 +207,8 @@ export class BatchGradient {
     const n = batch.contexts.length;
     this.featurizeBatch(batch);
     const O = this.shape.outputLength;
-    grad.fill(0);
+    // only the gradients from fromIndex on are kept: those below (any a pass writes too) are zeroed at the end
+    grad.fill(0, Math.min(fromIndex, grad.length));
     let total = 0;
     this.forEachChunk(batch, {
       forward: (xs, rows) => {

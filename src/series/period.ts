@@ -132,10 +132,15 @@ export function detectPeriods(y: ArrayLike<number>, candidates: readonly number[
   return found.sort((a, b) => b.strength - a.strength || a.period - b.period);
 }
 
-/** y clipped to median ± 4 robust sds, or null when a value is not finite or the series is constant. */
+/** Work buffers of detectPeriods and periodStrength (one call at a time), grown as needed. */
+let periodScratch = { clipped: new Float64Array(0), work: new Float64Array(0), d: new Float64Array(0), ranks: new Float64Array(0) };
+
+/** y clipped to median ± 4 robust sds (a view of a work buffer, valid until the next call), or null when a value is not finite or the series is constant. */
 function winsorized(y: ArrayLike<number>): Float64Array | null {
   const n = y.length;
-  const out = Float64Array.from(y);
+  if (periodScratch.clipped.length < n) periodScratch = { clipped: new Float64Array(n), work: new Float64Array(n), d: new Float64Array(n), ranks: new Float64Array(n) };
+  const out = periodScratch.clipped.subarray(0, n);
+  out.set(y);
   let lo = Infinity;
   let hi = -Infinity;
   for (let t = 0; t < n; t++) {
@@ -148,7 +153,8 @@ function winsorized(y: ArrayLike<number>): Float64Array | null {
   // Work at unit scale: huge or tiny magnitudes neither overflow nor underflow the sums below.
   const scale = Math.max(Math.abs(lo), Math.abs(hi));
   for (let t = 0; t < n; t++) out[t] = out[t]! / scale;
-  const scratch = Float64Array.from(out);
+  const scratch = periodScratch.work.subarray(0, n);
+  scratch.set(out);
   const median = medianInPlace(scratch);
   for (let t = 0; t < n; t++) scratch[t] = Math.abs(out[t]! - median);
   const mad = medianInPlace(scratch);
@@ -173,7 +179,7 @@ function detrendedAutocorrelation(x: Float64Array, period: number): number {
   const last = n - 1 - half;
   const count = last - first + 1;
   if (count <= period + 1) return 0;
-  const d = new Float64Array(count);
+  const d = periodScratch.d.subarray(0, count);
   let window = 0;
   for (let k = 0; k <= 2 * half; k++) window += x[k]!;
   for (let t = first; t <= last; t++) {
@@ -181,16 +187,16 @@ function detrendedAutocorrelation(x: Float64Array, period: number): number {
     const sum = even ? window - 0.5 * (x[t - half]! + x[t + half]!) : window;
     d[t - first] = x[t]! - sum / period;
   }
-  const r = averageRanks(d);
+  const r = ranksInto(d, periodScratch.ranks.subarray(0, count));
   return pairCorrelation(r, period);
 }
 
 /**
  * Ranks 1..n of the values, ties (values within a relative 1e-12: the moving average leaves rounding noise on equal
  * values) getting their average rank: value v's rank is (a + b + 1) / 2 with a the count of values below
- * v − 1e-12·max(1, |v|) and b the count of values up to v + 1e-12·max(1, |v|). Computed from the values sorted (the
- * order of a native sort) with the place of each, each value's run of ties found by galloping from its place (the
- * indices a binary search over the whole sorted array would give).
+ * v − 1e-12·max(1, |v|) and b the count of values up to v + 1e-12·max(1, |v|). Computed from the values sorted with
+ * the place of each (`sortWithPlaces`), each value's run of ties found by galloping from its place (the indices a
+ * binary search over the whole sorted array would give).
  *
  * @example
  * ```ts
@@ -199,12 +205,17 @@ function detrendedAutocorrelation(x: Float64Array, period: number): number {
  * ```
  */
 export function averageRanks(values: Float64Array): Float64Array {
+  return ranksInto(values, new Float64Array(values.length));
+}
+
+/** {@link averageRanks} written to `ranks` (as many values as `values`). */
+function ranksInto(values: Float64Array, ranks: Float64Array): Float64Array {
   const n = values.length;
-  const ranks = new Float64Array(n);
-  const sorted = new Float64Array(n);
-  const position = new Int32Array(n);
-  if (!sortWithPositions(values, sorted, position)) {
-    // NaN (or a big-endian platform): a native sort and a binary search per value
+  if (placeScratch.place.length < n) placeScratch = { sorted: new Float64Array(n), place: new Int32Array(n), bucket: new Int32Array(n), start: new Int32Array(n + 1), member: new Int32Array(n) };
+  const sorted = placeScratch.sorted.subarray(0, n);
+  const place = placeScratch.place;
+  if (!sortWithPlaces(values, sorted, place)) {
+    // NaN: a native sort (NaN last) and a binary search per value
     sorted.set(values);
     sorted.sort();
     for (let i = 0; i < n; i++) {
@@ -219,66 +230,83 @@ export function averageRanks(values: Float64Array): Float64Array {
     const v = values[i]!;
     const tolerance = 1e-12 * Math.max(1, Math.abs(v));
     // sorted[p] is v itself, so v − tolerance <= sorted[p] <= v + tolerance: the run of ties is found around p
-    const p = position[i]!;
+    const p = place[i]!;
     ranks[i] = (firstAtLeast(sorted, v - tolerance, p) + firstAbove(sorted, v + tolerance, p) + 1) / 2;
   }
   return ranks;
 }
 
-const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
-/** Scratch of sortWithPositions, grown as needed. */
-let radixScratch = { keys: new Uint32Array(0), order: new Int32Array(0), next: new Int32Array(0) };
-const radixCounts = new Int32Array(257);
+/** Scratch of averageRanks and sortWithPlaces, grown as needed. */
+let placeScratch = { sorted: new Float64Array(0), place: new Int32Array(0), bucket: new Int32Array(0), start: new Int32Array(1), member: new Int32Array(0) };
+/** Longest run of one bucket sorted by insertion (a longer one by a native sort). */
+const INSERTION_RUN = 32;
 
 /**
- * Writes `values` in ascending order to `sorted`, as `Float64Array.prototype.sort`
- * orders them (−0 before +0), and where each value went to `position`
- * (sorted[position[i]] is values[i]): an LSD radix sort of the IEEE bits, one
- * byte a pass (a pass whose byte is the same everywhere is skipped). Returns
- * false, writing nothing, when a value is NaN or the platform is big-endian.
+ * Writes `values` in ascending order to `sorted` (as numbers: −0 and +0, equal, may come in either order) and a place
+ * of each value to `place` (sorted[place[i]] is values[i]). A bucket sort: the range [min, max] is cut into n equal
+ * buckets, bucket b(v) = ⌊(v − min) · n / (max − min)⌋ being monotone in v (each rounded step is), so the buckets
+ * laid out in order are sorted once each is; a bucket is sorted by insertion, or natively when longer than
+ * {@link INSERTION_RUN} (its values' places then found by a binary search within it). A range too wide or too narrow
+ * to cut is sorted natively. Returns false, writing nothing, when a value is NaN.
  */
-function sortWithPositions(values: Float64Array, sorted: Float64Array, position: Int32Array): boolean {
+function sortWithPlaces(values: Float64Array, sorted: Float64Array, place: Int32Array): boolean {
   const n = values.length;
-  if (!LITTLE_ENDIAN) return false;
-  for (let i = 0; i < n; i++) if (Number.isNaN(values[i]!)) return false;
-  if (radixScratch.order.length < n) radixScratch = { keys: new Uint32Array(2 * n), order: new Int32Array(n), next: new Int32Array(n) };
-  const { keys } = radixScratch;
-  let order = radixScratch.order;
-  let next = radixScratch.next;
-  // keys: the bits as an unsigned integer that orders like the numbers (negatives flipped, positives with the sign bit set)
-  const bits = new Uint32Array(values.buffer, values.byteOffset, 2 * n);
+  let min = Infinity;
+  let max = -Infinity;
   for (let i = 0; i < n; i++) {
-    const lo = bits[2 * i]!;
-    const hi = bits[2 * i + 1]!;
-    const negative = hi >>> 31 === 1;
-    keys[2 * i] = negative ? ~lo >>> 0 : lo;
-    keys[2 * i + 1] = negative ? ~hi >>> 0 : (hi | 0x80000000) >>> 0;
-    order[i] = i;
+    const v = values[i]!;
+    if (Number.isNaN(v)) return false;
+    if (v < min) min = v;
+    if (v > max) max = v;
   }
-  const counts = radixCounts;
-  for (let pass = 0; pass < 8; pass++) {
-    const word = pass >> 2;
-    const shift = (pass & 3) * 8;
-    counts.fill(0);
-    for (let i = 0; i < n; i++) counts[((keys[2 * i + word]! >>> shift) & 255) + 1]!++;
-    let skip = false;
-    for (let d = 1; d <= 256; d++) {
-      if (counts[d] === n) skip = true;
-      counts[d]! += counts[d - 1]!;
-    }
-    if (skip) continue; // every key has this byte: the order stands
-    for (let j = 0; j < n; j++) {
-      const i = order[j]!;
-      next[counts[(keys[2 * i + word]! >>> shift) & 255]!++] = i;
-    }
-    const swap = order;
-    order = next;
-    next = swap;
+  const perUnit = n / (max - min);
+  if (!(Number.isFinite(perUnit) && perUnit > 0)) {
+    sorted.set(values);
+    sorted.sort();
+    for (let i = 0; i < n; i++) place[i] = lowerBound(sorted, values[i]!);
+    return true;
   }
-  for (let j = 0; j < n; j++) {
-    const i = order[j]!;
+  const { bucket, start, member } = placeScratch;
+  const last = n - 1;
+  start.fill(0, 0, n + 1);
+  for (let i = 0; i < n; i++) {
+    const b = Math.min(last, Math.floor((values[i]! - min) * perUnit));
+    bucket[i] = b;
+    start[b + 1]!++;
+  }
+  for (let b = 0; b < n; b++) start[b + 1]! += start[b]!;
+  // scatter: start[b] runs to the end of bucket b, then every start is moved back one bucket
+  for (let i = 0; i < n; i++) {
+    const j = start[bucket[i]!]!++;
     sorted[j] = values[i]!;
-    position[i] = j;
+    member[j] = i;
+  }
+  for (let b = n; b > 0; b--) start[b] = start[b - 1]!;
+  start[0] = 0;
+  for (let b = 0; b < n; b++) {
+    const from = start[b]!;
+    const to = start[b + 1]!;
+    if (to - from > INSERTION_RUN) {
+      sorted.subarray(from, to).sort();
+      for (let j = from; j < to; j++) {
+        const i = member[j]!;
+        place[i] = lowerBound(sorted, values[i]!, from, false, to);
+      }
+      continue;
+    }
+    for (let j = from + 1; j < to; j++) {
+      const v = sorted[j]!;
+      const i = member[j]!;
+      let k = j - 1;
+      while (k >= from && sorted[k]! > v) {
+        sorted[k + 1] = sorted[k]!;
+        member[k + 1] = member[k]!;
+        k--;
+      }
+      sorted[k + 1] = v;
+      member[k + 1] = i;
+    }
+    for (let j = from; j < to; j++) place[member[j]!] = j;
   }
   return true;
 }

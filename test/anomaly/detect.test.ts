@@ -12,10 +12,11 @@ import { detectAnomaliesOnline } from "../../src/api/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
 import { horizonWarning } from "../../src/model/index.js";
 import { normalQuantile } from "../../src/stats/index.js";
-import type { AnomalyInput, AnomalyOutput } from "../../src/types.js";
+import type { AnomalyInput, AnomalyOutput, Forecaster } from "../../src/types.js";
 import { anomalyResultJson } from "../../src/api/results.js";
 import { anomalyRequestForTest, fixtureSeries, packForTest } from "./helpers.js";
 import { modelSource, fixedModelSource } from "../../src/finetune/index.js";
+import { hourlyBenchValues, univariateAnomalyRequest } from "../support/anomaly-request.js";
 
 const weekly = seasonalNaiveForecaster(52);
 
@@ -555,6 +556,35 @@ describe("a spike is not echoed one season later (issue 14)", () => {
       expect(flagged).not.toContain(spikeAt + season);
     });
   }
+
+  test("the windows forecast again after a spike are only those within the forecaster's contextReach of it: the same result as forecasting every later window again", () => {
+    // hourly series of 1,000 points with spikes; the network reads the last 96 points of a context
+    const seriesCount = 12;
+    const y = hourlyBenchValues("context-reach", seriesCount, 1000, true);
+    const series = { y, sizes: new Int32Array(seriesCount).fill(1000), offsets: Int32Array.from({ length: seriesCount + 1 }, (_, i) => i * 1000), X: [] };
+    const request = univariateAnomalyRequest(series, "H", 24, 48, 99);
+    const network = modelSource(request)(series).forecaster;
+    expect(network.contextReach).toBe(96);
+    // both count the windows they forecast; one states the network's reach, the other none
+    const counted = (reach: number | undefined) => {
+      const seen = { windows: 0 };
+      const forecaster: Forecaster = {
+        name: network.name,
+        seasonLength: network.seasonLength,
+        forecast: (contexts, h) => network.forecast(contexts, h),
+        forecastDistribution: (contexts, h) => {
+          seen.windows += contexts.length;
+          return network.forecastDistribution!(contexts, h);
+        },
+        ...(reach === undefined ? {} : { contextReach: reach }),
+      };
+      return { seen, result: detectAnomalies(request, fixedModelSource(forecaster)) };
+    };
+    const near = counted(network.contextReach);
+    const all = counted(undefined);
+    expect(near.result).toEqual(all.result);
+    expect(near.seen.windows).toBeLessThan(all.seen.windows);
+  });
 
   test("a level shift is not cleaned: the points after it are judged against the new level", () => {
     const n = 200;

@@ -6,6 +6,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createDenseKernel, denseKernelAvailable } from "../../src/model/kernel/dense.js";
 import { DENSE_WASM_SOURCE_SHA256 } from "../../src/model/kernel/dense-wasm.js";
+import { dampedTrendFit, dampedTrendKind } from "../../src/model/kernel/damped.js";
+import { DAMPED_WASM_SOURCE_SHA256 } from "../../src/model/kernel/damped-wasm.js";
 
 function same(a: Float64Array, b: Float64Array): boolean {
   if (a.length !== b.length) return false;
@@ -100,5 +102,49 @@ describe("dense kernels", () => {
     const k = createDenseKernel(8);
     expect(() => k.forward(new Float64Array(1), 1, 1, k.alloc(2), 0, 1, 1, k.alloc(1))).toThrow(/arena/);
     expect(() => k.alloc(100)).toThrow(/full/);
+  });
+});
+
+describe("damped-trend grid", () => {
+  it("the shipped module was assembled from the WebAssembly text in the repository (npm run build:kernel)", () => {
+    const text = readFileSync("src/model/kernel/damped.wat", "utf8");
+    expect(createHash("sha256").update(text).digest("hex").slice(0, 16)).toBe(DAMPED_WASM_SOURCE_SHA256);
+  });
+
+  it("WebAssembly SIMD is available on this runtime", () => {
+    expect(dampedTrendKind()).toBe("wasm-simd");
+  });
+
+  const fitBits = (x: Float64Array, n: number, kind: "wasm-simd" | "js"): number[] => {
+    const out = new Float64Array(3).fill(Number.NaN);
+    dampedTrendFit(x, n, out, kind);
+    return Array.from(new Uint8Array(out.buffer));
+  };
+  const value = fc.oneof(
+    fc.double({ min: -30, max: 30, noNaN: true }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(0, -0, 1, 5e-324, 1e300, -1e300),
+  );
+  test.prop([fc.array(value, { minLength: 1, maxLength: 200 })], { numRuns: 300 })(
+    "the WebAssembly and TypeScript grids give the same bits (any values, huge ones overflowing the SSE)",
+    (list) => {
+      const x = Float64Array.from(list);
+      expect(fitBits(x, x.length, "wasm-simd")).toEqual(fitBits(x, x.length, "js"));
+    },
+  );
+  test.prop([fc.integer({ min: 1, max: 400 }), fc.integer()], { numRuns: 100 })(
+    "the same bits on smooth series with noise, where the early stop decides most grid points",
+    (n, seed) => {
+      const u = seedrandom(String(seed));
+      const slope = 4 * (u() - 0.5);
+      const x = Float64Array.from({ length: n }, (_, i) => slope * i / n + Math.sin(i / 5) + 0.3 * (u() - 0.5));
+      expect(fitBits(x, n, "wasm-simd")).toEqual(fitBits(x, n, "js"));
+      // a prefix: n counts, not the array's length
+      expect(fitBits(x, Math.max(1, n >> 1), "wasm-simd")).toEqual(fitBits(x.subarray(0, Math.max(1, n >> 1)), Math.max(1, n >> 1), "js"));
+    },
+  );
+  it("a series longer than the kernel's memory is fitted by the TypeScript loop, with the same bits", () => {
+    const x = Float64Array.from({ length: 9000 }, (_, i) => Math.sin(i / 9) + i / 3000);
+    expect(fitBits(x, x.length, "wasm-simd")).toEqual(fitBits(x, x.length, "js"));
   });
 });

@@ -94,6 +94,24 @@ describe("network forecaster", () => {
       expect(Array.from(all.subarray((xs.length - 1) * h))).toEqual(Array.from(alone));
     },
   );
+  test.prop([seriesArb, fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 50 })], { numRuns: 30 })(
+    "reads only the last contextReach points: older points change neither the forecast nor its spread",
+    (recent, older, h) => {
+      const g = createNetworkForecaster("forecastmodel-1", "H");
+      const reach = g.contextReach!;
+      expect(reach).toBe(networkShape("forecastmodel-1").contextLength);
+      const tail = Float64Array.from({ length: reach }, (_, i) => recent[i % recent.length]! + i / 7);
+      const a = g.forecastDistribution!([tail], h);
+      const b = g.forecastDistribution!([Float64Array.from([...older, ...tail])], h);
+      expect(Array.from(b.mean)).toEqual(Array.from(a.mean));
+      expect(Array.from(b.below)).toEqual(Array.from(a.below));
+      expect(Array.from(b.above)).toEqual(Array.from(a.above));
+    },
+  );
+  it("states no contextReach where it reads more: the seasons view, the cross-series model in multivariate mode", () => {
+    expect(createNetworkForecaster("forecastmodel-1-high-frequency", "H").contextReach).toBeUndefined();
+    expect(createNetworkForecaster("forecastmodel-2.1", "H", { multivariate: true }).contextReach).toBeUndefined();
+  });
   it("is deterministic: two runs give identical bytes", () => {
     const u = seedrandom("det");
     const xs = Array.from({ length: 20 }, () => Float64Array.from({ length: 60 }, () => u() * 100));
@@ -184,6 +202,21 @@ describe("gradients", () => {
     networkLossAndGradient(model, "Q", params, { contexts: [Float64Array.from([1, 3, 2, 5, 4, 6, 5, 8])], targets: [Float64Array.from([9, 8])] }, standardisedMae, grad, from);
     for (let i = 0; i < from; i++) if (grad[i] !== 0) throw new Error(`gradient at ${i}`);
     expect(grad.subarray(from).some((g) => g !== 0)).toBe(true);
+  });
+  it("overwrite the gradient array: whatever it held before gives the same bits", () => {
+    const model = "forecastmodel-1";
+    const params = pretrainedParameters(model).slice();
+    const batch = { contexts: [Float64Array.from({ length: 60 }, (_, t) => 10 + Math.sin(t / 3) + t / 20)], targets: [Float64Array.from([13, 12.5, 12])] };
+    for (const depth of [1, 3] as const) {
+      const from = depthStart(model, depth);
+      const clean = new Float64Array(params.length);
+      const dirty = new Float64Array(params.length).fill(Number.NaN);
+      dirty.fill(123.5, 0, from);
+      const a = networkLossAndGradient(model, "D", params, batch, standardisedMae, clean, from);
+      const b = networkLossAndGradient(model, "D", params, batch, standardisedMae, dirty, from);
+      expect(b).toBe(a);
+      expect(Buffer.from(dirty.buffer).equals(Buffer.from(clean.buffer))).toBe(true);
+    }
   });
   test.prop([fc.constantFrom(1, 2, 3, 4, 5), fc.integer({ min: 1, max: 1_000_000 }), fc.integer({ min: 1, max: 4 })], { numRuns: 12 })(
     "are the same bits when only the open suffix is copied to the kernel again (unchangedBelow) as with a full copy, step after step",

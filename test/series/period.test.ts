@@ -104,6 +104,20 @@ describe("detectPeriods", () => {
   });
 });
 
+/** The ranks by their definition: (a + b + 1) / 2 with a values below v − 1e-12·max(1, |v|) and b values up to v + 1e-12·max(1, |v|). */
+function countedRanks(values: Float64Array): number[] {
+  return Array.from(values, (v) => {
+    const tolerance = 1e-12 * Math.max(1, Math.abs(v));
+    let below = 0;
+    let upTo = 0;
+    for (const w of values) {
+      if (w < v - tolerance) below++;
+      if (w <= v + tolerance) upTo++;
+    }
+    return (below + upTo + 1) / 2;
+  });
+}
+
 describe("averageRanks", () => {
   const value = fc.oneof(
     fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -114,17 +128,16 @@ describe("averageRanks", () => {
     fc.assert(fc.property(fc.array(value, { maxLength: 300 }), (list) => {
       const values = Float64Array.from(list);
       const ranks = averageRanks(values);
-      const want = Array.from(values, (v) => {
-        const tolerance = 1e-12 * Math.max(1, Math.abs(v));
-        let below = 0;
-        let upTo = 0;
-        for (const w of values) {
-          if (w < v - tolerance) below++;
-          if (w <= v + tolerance) upTo++;
-        }
-        return (below + upTo + 1) / 2;
-      });
+      const want = countedRanks(values);
       expect(Array.from(ranks)).toEqual(want);
     }), { numRuns: 300 });
+  });
+  test("the same ranks when most values crowd one end of the range (a bucket longer than the insertion run) or are ±0", () => {
+    const crowded = fc.oneof(fc.double({ min: 0, max: 1e-9, noNaN: true }), fc.constantFrom(0, -0, 1e-10, 1));
+    fc.assert(fc.property(fc.array(crowded, { minLength: 40, maxLength: 400 }), (list) => {
+      const values = Float64Array.from(list);
+      const want = countedRanks(values);
+      expect(Array.from(averageRanks(values))).toEqual(want);
+    }), { numRuns: 200 });
   });
 });
