@@ -189,7 +189,7 @@ function ajv(kind: "fast" | "full"): Ajv {
   const made = ajvInstances[kind];
   if (made !== undefined) return made;
   // patterns without the u flag, as the RegExp of JavaScript (and of the validator before ajv) reads them
-  const a = new Ajv({ allErrors: kind === "full", strict: false, validateSchema: false, addUsedSchema: false, unicodeRegExp: false });
+  const a = new Ajv({ allErrors: kind === "full", strict: false, validateSchema: false, addUsedSchema: false, unicodeRegExp: false, logger: false });
   const inline = (keyword: string, type: "number" | "object", failWhen: (cxt: KeywordCxt) => ReturnType<typeof _>): void => {
     a.addKeyword({ keyword, type, schemaType: "boolean", code: (cxt: KeywordCxt) => cxt.fail(failWhen(cxt)) });
   };
@@ -207,7 +207,29 @@ function ajv(kind: "fast" | "full"): Ajv {
  * valid, `full` gives every error of an invalid one.
  */
 const compiled = { fast: new WeakMap<TSchema, ValidateFunction>(), full: new WeakMap<TSchema, ValidateFunction>() };
-function compiledCheck(schema: TSchema, kind: "fast" | "full"): ValidateFunction {
+
+/**
+ * Whether this runtime lets ajv generate its checks as code: edge runtimes
+ * and pages with a strict content security policy refuse `new Function`
+ * (so does Node with `--disallow-code-generation-from-strings`). Probed on
+ * the first check; where refused, {@link interpretedErrors} finds the same
+ * places by walking the schema.
+ */
+let codeGeneration: boolean | undefined;
+function canGenerateCode(): boolean {
+  if (codeGeneration === undefined) {
+    try {
+      codeGeneration = new Function("return true")() === true;
+    } catch {
+      codeGeneration = false;
+    }
+  }
+  return codeGeneration;
+}
+
+/** A schema's compiled check of `kind`, or null where the runtime refuses generated code. */
+function compiledCheck(schema: TSchema, kind: "fast" | "full"): ValidateFunction | null {
+  if (!canGenerateCode()) return null;
   let check = compiled[kind].get(schema);
   if (check === undefined) {
     check = ajv(kind).compile(forAjv(schema as Node, kind === "full"));
@@ -350,8 +372,39 @@ function compareOrder(a: readonly number[], b: readonly number[]): number {
   return b.length - a.length;
 }
 
+/** Where a check found an error: ajv's `ErrorObject`, or its three fields the mapping reads. */
+type PlaceError = Pick<ErrorObject, "instancePath" | "keyword" | "params">;
+
+/**
+ * The places of `value`'s errors without generated code (see
+ * {@link canGenerateCode}), as the compiled checks report them: each place
+ * whose own item `itemAt` gives, each required property missing, and, inside
+ * a list or object of the right kind, the places below it (a packed list's
+ * items only when `packedItems`). The mapping then words each place.
+ */
+function interpretedErrors(schema: Node, value: unknown, pointer: string, packedItems: boolean, out: PlaceError[]): PlaceError[] {
+  if (value === null && isNullable(schema)) return out;
+  const node = nonNull(schema);
+  if (itemAt(schema, value, []) !== null) out.push({ instancePath: pointer, keyword: "item", params: {} });
+  if (node.type === "array" && Array.isArray(value)) {
+    const items = node.items as Node | undefined;
+    if (items === undefined || (!packedItems && isPacked(node))) return out;
+    for (let i = 0; i < value.length; i++) interpretedErrors(items, value[i], `${pointer}/${i}`, packedItems, out);
+    return out;
+  }
+  const properties = propertiesOf(node);
+  if (node.type !== "object" || properties === undefined || !isJsonObject(value)) return out;
+  const required = (node.required as readonly string[] | undefined) ?? [];
+  for (const [name, inner] of Object.entries(properties)) {
+    const v = ownProperty(value, name);
+    if (v !== undefined) interpretedErrors(inner, v, `${pointer}/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, packedItems, out);
+    else if (required.includes(name)) out.push({ instancePath: pointer, keyword: "required", params: { missingProperty: name } });
+  }
+  return out;
+}
+
 /** ajv's errors of `value` as pydantic items, one per place, in pydantic's order. */
-function pydanticItems(schema: Node, value: unknown, loc: Loc, errors: readonly ErrorObject[]): ErrorItem[] {
+function pydanticItems(schema: Node, value: unknown, loc: Loc, errors: readonly PlaceError[]): ErrorItem[] {
   const found = new Map<string, { item: ErrorItem; order: number[] }>();
   for (const error of errors) {
     const place = placeOf(schema, value, loc, error.instancePath);
@@ -463,7 +516,8 @@ function decode(schema: Node, value: unknown): unknown {
  */
 export function validateAgainst<S extends TSchema>(schema: S, value: unknown, loc: Loc, errors: ErrorCollector): Infer<S> | typeof INVALID {
   const plain = plainArrays(schema as Node, value);
-  if (compiledCheck(schema, "fast")(plain)) {
+  const fast = compiledCheck(schema, "fast");
+  if (fast !== null ? fast(plain) : interpretedErrors(schema as Node, plain, "", false, []).length === 0) {
     try {
       return decode(schema as Node, plain) as Infer<S>;
     } catch (e) {
@@ -471,7 +525,7 @@ export function validateAgainst<S extends TSchema>(schema: S, value: unknown, lo
     }
   }
   const full = compiledCheck(schema, "full");
-  full(plain);
-  for (const e of pydanticItems(schema as Node, plain, loc, full.errors ?? [])) errors.add(e);
+  const places = full !== null ? (full(plain), full.errors ?? []) : interpretedErrors(schema as Node, plain, "", true, []);
+  for (const e of pydanticItems(schema as Node, plain, loc, places)) errors.add(e);
   return INVALID;
 }
