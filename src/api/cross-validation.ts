@@ -155,8 +155,22 @@ function windowOrigins(sizes: ArrayLike<number>, shape: CrossValidationShape, w:
 
 /** The indices of the features whose future values a window passes (all but `hist_exog`). */
 function futureFeatures(raw: Record<string, unknown>, features: number): boolean[] {
-  const given = ownProperty(raw, "hist_exog");
-  const hist = new Set(Array.isArray(given) ? (given as unknown[]) : []);
+  return futureFeatureFlags(ownProperty(raw, "hist_exog"), features);
+}
+
+/**
+ * Per feature, whether a window passes its future values: every feature
+ * not listed in `histExog` (a list of feature indices, or anything else for none).
+ *
+ * @example
+ * ```ts
+ * futureFeatureFlags([1], 3); // => [true, false, true]
+ * futureFeatureFlags(null, 2); // => [true, true]
+ * ```
+ * @category API rules
+ */
+export function futureFeatureFlags(histExog: unknown, features: number): boolean[] {
+  const hist = new Set(Array.isArray(histExog) ? (histExog as unknown[]) : []);
   return Array.from({ length: features }, (_, f) => !hist.has(f));
 }
 
@@ -245,14 +259,14 @@ export function crossValidationFields(
  * @example
  * ```ts
  * const series = { y: Float64Array.of(1, 2, 3, 4, 5, 6), sizes: [6], X: null };
- * const win = crossValidationWindowSeries({}, series, { h: 2, nWindows: 2, stepSize: 2 }, 0);
+ * const win = crossValidationWindowSeries([], series, { h: 2, nWindows: 2, stepSize: 2 }, 0);
  * [Array.from(win.series.y), win.series.y.buffer === series.y.buffer, win.origins];
  * // => [[1, 2], true, [2]]
  * ```
  * @category API rules
  */
 export function crossValidationWindowSeries(
-  raw: Record<string, unknown>,
+  future: readonly boolean[],
   series: { readonly y: Float64Array; readonly sizes: readonly number[]; readonly X: readonly Float64Array[] | null },
   shape: CrossValidationShape,
   w: number,
@@ -268,7 +282,6 @@ export function crossValidationWindowSeries(
     cut.forEach((n, i) => out.set(values.subarray(starts[i]!, starts[i]! + n), offsets[i]!));
     return out;
   };
-  const future = futureFeatures(raw, X.length);
   const Xfuture = X.map((x, f) => {
     if (!future[f]) return new Float64Array(0);
     const out = new Float64Array(cut.length * shape.h);

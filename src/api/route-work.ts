@@ -5,10 +5,9 @@
  * @module
  */
 import type { FinetunedWeights, SeriesData } from "../types.js";
-import { seriesOffsets } from "../series/index.js";
 import { isMissingValuesWarning, missingCount, missingValuesWarning } from "../series/missing.js";
 import { expandCategorical } from "./categorical.js";
-import { crossValidationFields, crossValidationShape, crossValidationSizeErrors, crossValidationWindowSeries, crossValidationWindowShapeBody, mergeCrossValidation, type CrossValidationShape } from "./cross-validation.js";
+import { crossValidationFields, crossValidationShape, crossValidationSizeErrors, crossValidationWindowSeries, crossValidationWindowShapeBody, futureFeatureFlags, mergeCrossValidation, type CrossValidationShape } from "./cross-validation.js";
 import { endpointRequest, type runEndpoint } from "./entry-points.js";
 import { ValidationError, valueError, type ErrorItem } from "./errors.js";
 import { tailRowIndices } from "../historic/anomaly.js";
@@ -182,7 +181,8 @@ interface CrossValidationPlan {
   readonly shape: CrossValidationShape;
   readonly base: ValidatedBodies["historic"];
   readonly fields: ReturnType<typeof crossValidationFields>;
-  readonly histExog: { hist_exog: unknown };
+  /** Per feature, whether the windows pass its future values (`futureFeatureFlags` of the body's hist_exog). */
+  readonly future: readonly boolean[];
   readonly tuneOnce: boolean;
 }
 
@@ -211,13 +211,13 @@ async function crossValidationPlan(ctx: ServiceContext, accountId: string, raw: 
   const fields = crossValidationFields(rawBody, base, shape, finetuned);
   // refit false: fine-tuned once, on the oldest window's history, and every window forecasts with those weights
   const tuneOnce = ownProperty(rawBody, "refit") === false && fields.finetune.steps > 0;
-  return { shape, base, fields, histExog: { hist_exog: fields.histExog }, tuneOnce };
+  return { shape, base, fields, future: futureFeatureFlags(fields.histExog, base.series.X?.length ?? 0), tuneOnce };
 }
 
 /** Cross-validation: the body validated once, then each window forecast on views of its series. */
 async function crossValidationWork(ctx: ServiceContext, accountId: string, raw: unknown): Promise<PreparedWork> {
   const plan = await crossValidationPlan(ctx, accountId, raw);
-  const { shape, base, fields, histExog } = plan;
+  const { shape, base, fields, future } = plan;
   // null or NaN in y: filled in base.series.y; each window's calibration skips them (its slice of the mask)
   const missing = base.missing ?? null;
   return {
@@ -228,15 +228,15 @@ async function crossValidationWork(ctx: ServiceContext, accountId: string, raw: 
       let shared = fields;
       let tuned: ReturnType<typeof runEndpoint<"finetune">> | null = null;
       if (plan.tuneOnce) {
-        const oldest = crossValidationWindowSeries(histExog, base.series, shape, 0);
+        const oldest = crossValidationWindowSeries(future, base.series, shape, 0);
         tuned = await runOn(ctx, "finetune", { ...fields, series: oldest.series }, progress?.tune);
         shared = { ...fields, finetuned: tuned.weights, finetune: { ...fields.finetune, steps: 0 } };
       }
       const pending: Promise<ReturnType<typeof runEndpoint<"forecast">>>[] = [];
       const origins: number[][] = [];
       for (let w = 0; w < shape.nWindows; w++) {
-        const win = crossValidationWindowSeries(histExog, base.series, shape, w);
-        const windowMissing = missing === null ? {} : { missing: windowMask(missing, base.series.sizes, win.series) };
+        const win = crossValidationWindowSeries(future, base.series, shape, w);
+        const windowMissing = missing === null ? {} : { missing: windowMask(missing, win) };
         // on a pool the windows run in parallel; here one after the other
         const result = runOn(ctx, "forecast", { ...shared, ...windowMissing, series: win.series, Xfuture: win.Xfuture }, progress?.window(w));
         if (progress !== undefined) void result.then(progress.windowDone, () => undefined);
@@ -259,10 +259,10 @@ async function crossValidationWork(ctx: ServiceContext, accountId: string, raw: 
   };
 }
 
-/** Window's share of a request's missing-value mask: each series' first points, laid out as the window's series. */
-function windowMask(missing: Uint8Array, sizes: readonly number[], win: SeriesData): Uint8Array {
-  const out = new Uint8Array(win.y.length);
-  const starts = seriesOffsets(sizes);
-  for (let i = 0; i < win.sizes.length; i++) out.set(missing.subarray(starts[i]!, starts[i]! + win.sizes[i]!), win.offsets[i]!);
+/** Window's share of a request's missing-value mask: each series' first points (up to its origin in the request), laid out as the window's series. */
+function windowMask(missing: Uint8Array, win: { readonly series: SeriesData; readonly origins: readonly number[] }): Uint8Array {
+  const { sizes, offsets, y } = win.series;
+  const out = new Uint8Array(y.length);
+  for (let i = 0; i < sizes.length; i++) out.set(missing.subarray(win.origins[i]! - sizes[i]!, win.origins[i]!), offsets[i]!);
   return out;
 }

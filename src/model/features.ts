@@ -88,8 +88,6 @@ export class WindowFeaturizer implements Featurizer {
   private readonly z: Float64Array;
   /** The window divided by its largest magnitude (z = (u − mean) / sd). */
   private readonly u: Float64Array;
-  /** Centred moving average of u (multiplicative path). */
-  private readonly uTrend: Float64Array;
   private readonly deseason: Float64Array;
   private readonly trend: Float64Array;
   private readonly seasonal: Float64Array;
@@ -109,7 +107,6 @@ export class WindowFeaturizer implements Featurizer {
     const L = shape.contextLength;
     this.z = new Float64Array(L);
     this.u = new Float64Array(L);
-    this.uTrend = new Float64Array(L);
     this.deseason = new Float64Array(L);
     this.trend = new Float64Array(L);
     this.seasonal = new Float64Array(Math.max(...KNOWN_SEASON_LENGTHS));
@@ -252,7 +249,8 @@ export class WindowFeaturizer implements Featurizer {
    */
   private multiplicativeFactors(n: number, m: number): boolean {
     const factors = this.factors;
-    if (!phaseMeans(this.u, n, m, this.uTrend, this.counts, factors, true)) return false;
+    // the centred moving average of u overwrites that of z: seasonalIndices, which ran first, no longer needs it
+    if (!phaseMeans(this.u, n, m, this.trend, this.counts, factors, true)) return false;
     let total = 0;
     for (let p = 0; p < m; p++) total += factors[p]!;
     const norm = total / m;

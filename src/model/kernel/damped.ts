@@ -56,7 +56,8 @@ export type DampedTrendKind = "wasm-simd" | "js";
 export function dampedTrendFit(x: Float64Array, n: number, out: Float64Array, kind: DampedTrendKind = "wasm-simd"): void {
   const kernel = kind === "wasm-simd" ? wasmKernel() : null;
   if (kernel !== null && n <= kernel.x.length) {
-    kernel.x.set(x.subarray(0, n));
+    const into = kernel.x;
+    for (let i = 0; i < n; i++) into[i] = x[i]!; // a copy without the subarray view set() would need, once per window
     kernel.fit(n);
     out[0] = kernel.result[0]!;
     out[1] = kernel.result[1]!;
