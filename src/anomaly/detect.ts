@@ -5,7 +5,7 @@
  * thresholds.
  * @module
  */
-import { crossValidate, latestWindowForecasts, plannedWindowCount, type CrossValidationForecasterFactory, type WindowPlan } from "../cv/index.js";
+import { crossValidate, latestWindowForecasts, plannedWindowCount, writeLatestWindowForecasts, type CrossValidationForecasterFactory, type WindowPlan } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
 import { SEASONAL_JUDGE_WINDOW, JudgeWindows, judgeLag } from "./seasonal-judge.js";
@@ -446,12 +446,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
         });
         // the affected series' point forecasts again (latest window wins); the other series keep their
         // forecasts and spreads bit for bit, so their scores stand
-        for (const { series: i } of affected) {
-          const start = offsets[i] as number;
-          for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
-            pointForecast.set(cv.forecasts.subarray(row * h, row * h + h), start + (cv.cutoffs[row] as number));
-          }
-        }
+        for (const { series: i } of affected) writeLatestWindowForecasts(cv, i, pointForecast, offsets);
         score(cv, pointForecast, affected.map((a) => a.series));
       }
     }

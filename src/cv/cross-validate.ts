@@ -310,19 +310,46 @@ export function latestWindowForecasts(cv: CrossValidationResult, offsets: Int32A
   if (nSeries < 0 || cv.windowOffsets.length !== nSeries + 1) {
     throw new RangeError("latestWindowForecasts: cv.windowOffsets and offsets describe different numbers of series");
   }
-  const total = offsets[nSeries] as number;
-  const { h } = cv;
-  const result = new Float64Array(total).fill(NaN);
-  for (let i = 0; i < nSeries; i++) {
-    const start = offsets[i] as number;
-    const length = (offsets[i + 1] as number) - start;
-    for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
-      const cutoff = cv.cutoffs[row] as number;
-      if (cutoff < 0 || cutoff + h > length) throw new RangeError(`latestWindowForecasts: window ${row} does not fit series ${i}`);
-      result.set(cv.forecasts.subarray(row * h, row * h + h), start + cutoff);
-    }
-  }
+  const result = new Float64Array(offsets[nSeries] as number).fill(NaN);
+  for (let i = 0; i < nSeries; i++) writeLatestWindowForecasts(cv, i, result, offsets);
   return result;
+}
+
+/**
+ * Series i's part of {@link latestWindowForecasts}, written into `out` (laid
+ * out as `y`, from `offsets[i]`): its windows oldest first, so where they
+ * overlap the latest cutoff's forecast stays; points no window covers are
+ * left as they are.
+ *
+ * Cost: O(rows of series i · h).
+ *
+ * @param cv - A cross-validation result of these series.
+ * @param i - The series.
+ * @param out - Aligned with `y`.
+ * @param offsets - Series offsets into `y`.
+ * @throws RangeError when a window of series i does not fit it.
+ *
+ * @example
+ * ```ts
+ * const y = new Float64Array([1, 2, 3, 4, 5, 6]);
+ * const series = { y, sizes: new Int32Array([6]), offsets: new Int32Array([0, 6]), X: [] };
+ * const cv = crossValidate(seasonalNaiveForecaster(1), series, { h: 3, stepSize: 1, windows: 2 });
+ * const out = new Float64Array(6);
+ * writeLatestWindowForecasts(cv, 0, out, series.offsets);
+ * Array.from(out);
+ * // => [0, 0, 2, 3, 3, 3]
+ * ```
+ * @category Cross-validation
+ */
+export function writeLatestWindowForecasts(cv: CrossValidationResult, i: number, out: Float64Array, offsets: Int32Array): void {
+  const { h } = cv;
+  const start = offsets[i] as number;
+  const length = (offsets[i + 1] as number) - start;
+  for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
+    const cutoff = cv.cutoffs[row] as number;
+    if (cutoff < 0 || cutoff + h > length) throw new RangeError(`latestWindowForecasts: window ${row} does not fit series ${i}`);
+    out.set(cv.forecasts.subarray(row * h, row * h + h), start + cutoff);
+  }
 }
 
 function checkInteger(value: number, min: number, what: string): void {

@@ -7,6 +7,7 @@ export { seasonalNaiveForecaster } from "./seasonal-naive.js";
 export {
   crossValidate,
   latestWindowForecasts,
+  writeLatestWindowForecasts,
   rollingWindowCount,
   plannedWindowCount,
   type WindowPlan,
