@@ -12,6 +12,8 @@ import {
   applyFinetuned,
   createNetworkForecaster,
   depthStart,
+  networkShape,
+  parameterLayout,
   MODELS,
   networkLossAndGradient,
   requestModelParams,
@@ -26,6 +28,7 @@ import type {
   SeriesData,
 } from "../types.js";
 import { finetuneSeed } from "./seed.js";
+import { refitOutputEnd, type ReadoutChoice } from "./readout.js";
 import { boundedProgress } from "../progress.js";
 import { blockMeansToEnd } from "../series/blocks.js";
 import { packSeries, seriesOffsets } from "../series/pack.js";
@@ -168,7 +171,24 @@ export interface FinetunedParameters {
   warnings: string[];
   /** Mean training loss of each step taken (in the data's units divided by a power of two; for diagnostics). */
   stepLosses: Float64Array;
+  /** What the output end's closed-form refit chose (null: not run: no steps, or a loss outside {@link READOUT_LOSSES}). */
+  readout?: ReadoutChoice | null;
 }
+
+/**
+ * Losses after whose steps the output end is refit in closed form
+ * (`refitOutputEnd`): the refit minimises squared error, so it follows the
+ * squared-error losses and the default (a Huber loss, squared near zero);
+ * `"mae"`, `"mape"`, `"smape"` and `"poisson"` ask for another criterion and
+ * keep the optimiser's weights.
+ *
+ * @example
+ * ```ts
+ * READOUT_LOSSES; // => ["default", "mse", "rmse"]
+ * ```
+ * @category Fine-tuning
+ */
+export const READOUT_LOSSES: readonly string[] = ["default", "mse", "rmse"];
 
 /** Guards of the typed settings (the API reports these as 422 items before any tuning). */
 function checkSpec(spec: ModelSpec): void {
@@ -357,11 +377,16 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   const targets = new Array<Float64Array>(batchSize);
   const batch = { contexts, targets };
   const grad = new Float64Array(total);
+  // the loss is about the point forecast: the spread head (from spreadStart on) gets no gradient, and Adam leaves
+  // a parameter whose gradient was always 0 exactly as it is, so its steps stop there
+  const pointEnd = Math.max(from, parameterLayout(networkShape(model)).spreadStart);
   const adam = new AdamOptimizer(total, { learningRate: FINETUNE_LEARNING_RATE });
   const lossFn = getLoss(loss);
   let skipped = 0;
   let cursor = 0;
   const report = boundedProgress(spec.onProgress, "finetune");
+  const drawnSeries = new Int32Array(steps * batchSize);
+  const drawnOrigins = new Int32Array(steps * batchSize);
   for (let step = 0; step < steps; step++) {
     for (let b = 0; b < batchSize; b++) {
       const k = usable[cursor] as number;
@@ -372,12 +397,14 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
       const t = tLo + Math.floor(rng() * (length - tLo));
       contexts[b] = scaled.subarray(o, o + t);
       targets[b] = scaled.subarray(o + t, o + Math.min(length, t + horizon));
+      drawnSeries[step * batchSize + b] = k;
+      drawnOrigins[step * batchSize + b] = t;
     }
     // after the first step only Adam has moved params, and only from `from` on: the kernel's copy of the rest stands
     const value = networkLossAndGradient(model, freq, params, batch, lossFn, grad, from, step === 0 ? 0 : from);
     stepLosses[step] = value;
     let finite = Number.isFinite(value);
-    for (let i = from; i < total && finite; i++) if (!Number.isFinite(grad[i] as number)) finite = false;
+    for (let i = from; i < pointEnd && finite; i++) if (!Number.isFinite(grad[i] as number)) finite = false;
     if (!finite) {
       skipped++;
       report?.(step + 1, steps);
@@ -385,11 +412,15 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
     }
     const progress = steps > 1 ? step / (steps - 1) : 0;
     adam.learningRate = FINETUNE_LEARNING_RATE * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
-    adam.step(params, grad, from);
+    adam.step(params, grad, from, pointEnd);
     report?.(step + 1, steps);
   }
   if (skipped > 0) warnings.push(`${skipped} of ${steps} fine-tune steps had a non-finite loss or gradient and were skipped`);
-  return { params, weights: { model, start, values: params.slice(start) }, finetuneWork, warnings, stepLosses };
+  // the output end refit in closed form where the series' last points show it helps (squared-error losses)
+  const readout = READOUT_LOSSES.includes(loss)
+    ? refitOutputEnd(model, freq, params, { scaled, offsets, trainLengths, usable, inputSize, horizon, drawnSeries, drawnOrigins })
+    : null;
+  return { params, weights: { model, start, values: params.slice(start) }, finetuneWork, warnings, stepLosses, readout };
 }
 
 /**

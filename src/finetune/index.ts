@@ -7,3 +7,4 @@
 export * from "./finetune.js";
 export * from "./seed.js";
 export * from "./source.js";
+export * from "./readout.js";

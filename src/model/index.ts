@@ -10,5 +10,5 @@ export { createNetworkForecaster } from "./forecaster.js";
 export type { NetworkForecasterOptions } from "./forecaster.js";
 export { pretrainedParameters, applyFinetuned, encodeFloat32Base64, decodeFloat32Base64, registerWeights, registeredModels } from "./weights.js";
 export type { EmbeddedWeights } from "./weights.js";
-export { networkLossAndGradient, depthStart, parameterCount, AdamOptimizer, BatchGradient } from "./train.js";
-export type { SampleLoss, TrainingBatch, AdamOptions } from "./train.js";
+export { networkLossAndGradient, outputEndFeatures, depthStart, parameterCount, AdamOptimizer, BatchGradient } from "./train.js";
+export type { SampleLoss, TrainingBatch, AdamOptions, OutputEndFeatures } from "./train.js";

@@ -261,6 +261,14 @@ export class NetworkRunner {
   }
 
   /**
+   * The final normalised stream of the last `forward` (rows × width): what the
+   * point head and the spread head read. A view valid until the next pass.
+   */
+  finalStream(rows: number): Float64Array {
+    return this.normed[this.shape.blocks]!.subarray(0, rows * this.shape.width);
+  }
+
+  /**
    * Promises that `params` will not change while this runner uses it (a
    * forecaster's fixed weights): the kernel then copies it into its arena
    * once instead of at every `forward`.

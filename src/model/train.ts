@@ -239,9 +239,72 @@ export class BatchGradient {
     if (fromIndex > 0) grad.fill(0, 0, Math.min(fromIndex, grad.length));
     return total / Math.max(n, 1);
   }
+
+  /**
+   * What the point network's output end reads for each window of the batch
+   * (see {@link OutputEndFeatures}): its final normalised stream, its
+   * classical projections, and its targets in its standardised units
+   * (winsorised), NaN past the target's end or for a constant window.
+   */
+  outputEndFeatures(params: Float64Array, batch: TrainingBatch): OutputEndFeatures {
+    const n = batch.contexts.length;
+    this.featurizeBatch(batch);
+    const { shape } = this;
+    const O = shape.outputLength;
+    const W = shape.width;
+    const P = shape.projections;
+    const D = this.featurizer.layout.size;
+    const projAt = this.featurizer.layout.projections;
+    const stream = new Float64Array(n * W);
+    const projections = new Float64Array(n * P * O);
+    const targets = new Float64Array(n * O).fill(Number.NaN);
+    const chunk = this.runner.maxBatch;
+    for (let c0 = 0; c0 < n; c0 += chunk) {
+      const rows = Math.min(chunk, n - c0);
+      this.runner.forward(params, this.x.subarray(c0 * D, (c0 + rows) * D), rows, this.out);
+      stream.set(this.runner.finalStream(rows), c0 * W);
+    }
+    for (let i = 0; i < n; i++) {
+      projections.set(this.x.subarray(i * D + projAt, i * D + projAt + P * O), i * P * O);
+      const len = this.usableSteps(batch, i);
+      const target = batch.targets[i]!;
+      for (let k = 0; k < len; k++) targets[i * O + k] = winsorisedTarget(target[k]!, this.scales[i]!);
+    }
+    return { windows: n, width: W, projectionCount: P, outputLength: O, stream, projections, targets };
+  }
+}
+
+/**
+ * What the point network's output end reads, for `windows` windows: the
+ * output at step k of window i is
+ * `headB[k] + Σ_j headW[k, j]·stream[i, j] + Σ_p mix[p, k]·projections[i, p, k]`
+ * in the window's standardised units.
+ * @category Network
+ */
+export interface OutputEndFeatures {
+  readonly windows: number;
+  readonly width: number;
+  readonly projectionCount: number;
+  readonly outputLength: number;
+  /** windows × width: the final normalised stream. */
+  readonly stream: Float64Array;
+  /** windows × projectionCount × outputLength: the classical projections. */
+  readonly projections: Float64Array;
+  /** windows × outputLength: the standardised targets, NaN where there is none. */
+  readonly targets: Float64Array;
 }
 
 const gradientCache = new Map<ModelName, BatchGradient>();
+
+/** The cached batch-gradient worker of a model. */
+function gradientWorker(model: ModelName): BatchGradient {
+  let worker = gradientCache.get(model);
+  if (worker === undefined) {
+    worker = new BatchGradient(networkShape(model));
+    gradientCache.set(model, worker);
+  }
+  return worker;
+}
 
 /**
  * One batch's mean loss and gradient with respect to the flat parameters, on
@@ -277,11 +340,7 @@ export function networkLossAndGradient(
   batch: { contexts: readonly Float64Array[]; targets: readonly Float64Array[] },
   loss: SampleLoss, grad: Float64Array, fromIndex = 0, unchangedBelow = 0,
 ): number {
-  let worker = gradientCache.get(model);
-  if (worker === undefined) {
-    worker = new BatchGradient(networkShape(model));
-    gradientCache.set(model, worker);
-  }
+  const worker = gradientWorker(model);
   const { seasonLength } = modelParams(model, freq);
   const longSeasons = longSeasonLength(model, freq);
   return worker.run(params, { contexts: batch.contexts, targets: batch.targets, seasonLengths: seasonLength, longSeasons }, loss, grad, fromIndex, false, unchangedBelow);
@@ -373,18 +432,40 @@ export class AdamOptimizer {
     return this.t;
   }
 
-  /** One update of `params[from ..]` with gradient `grad`. */
-  step(params: Float64Array, grad: Float64Array, from = 0): void {
+  /** One update of `params[from .. to)` with gradient `grad` (default: to the end). */
+  step(params: Float64Array, grad: Float64Array, from = 0, to = params.length): void {
     this.t++;
     const { beta1, beta2, epsilon, m, v } = this;
     const c1 = 1 - Math.pow(beta1, this.t);
     const c2 = 1 - Math.pow(beta2, this.t);
     const lr = this.learningRate;
-    for (let i = from; i < params.length; i++) {
+    for (let i = from; i < to; i++) {
       const g = grad[i]!;
       m[i] = beta1 * m[i]! + (1 - beta1) * g;
       v[i] = beta2 * v[i]! + (1 - beta2) * g * g;
       params[i]! -= (lr * (m[i]! / c1)) / (Math.sqrt(v[i]! / c2) + epsilon);
     }
   }
+}
+
+/**
+ * {@link BatchGradient.outputEndFeatures} for a model and frequency: what the
+ * output end of the network with `params` reads for each (context, target)
+ * window (the contexts on the data's own scale, as fine-tuning cuts them).
+ *
+ * @example
+ * ```ts
+ * const f = outputEndFeatures("forecastmodel-1", "D", pretrainedParameters("forecastmodel-1"),
+ *   { contexts: [new Float64Array([1, 3, 2, 4, 3, 5])], targets: [new Float64Array([4, 6])] });
+ * [f.windows, f.stream.length, Number.isNaN(f.targets[2]!)]; // => [1, 128, true]
+ * ```
+ * @category Network
+ */
+export function outputEndFeatures(
+  model: ModelName, freq: Freq, params: Float64Array,
+  batch: { contexts: readonly Float64Array[]; targets: readonly Float64Array[] },
+): OutputEndFeatures {
+  const { seasonLength } = modelParams(model, freq);
+  const longSeasons = longSeasonLength(model, freq);
+  return gradientWorker(model).outputEndFeatures(params, { contexts: batch.contexts, targets: batch.targets, seasonLengths: seasonLength, longSeasons });
 }
