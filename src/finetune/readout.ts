@@ -36,17 +36,26 @@ import type { Freq, ModelName } from "../types.js";
 export const READOUT_PENALTIES: readonly number[] = [1, 10, 100];
 
 /**
- * Most fit windows (the first drawn) and most validation windows (series
- * in the order given) the refit reads: each costs a forward pass.
+ * Most fit windows the refit reads (the first drawn with a whole target):
+ * each costs a forward pass and a rank-one update of the normal equations.
  *
  * @example
  * ```ts
- * [READOUT_MAX_FIT_WINDOWS, READOUT_MAX_VALIDATION_WINDOWS]; // => [256, 512]
+ * READOUT_MAX_FIT_WINDOWS; // => 256
  * ```
  * @category Fine-tuning
  */
 export const READOUT_MAX_FIT_WINDOWS = 256;
-/** See {@link READOUT_MAX_FIT_WINDOWS}. @category Fine-tuning */
+/**
+ * Most validation windows the refit reads (series in the order given, each
+ * with all its origins in the validation zone, until the next would pass it).
+ *
+ * @example
+ * ```ts
+ * READOUT_MAX_VALIDATION_WINDOWS; // => 512
+ * ```
+ * @category Fine-tuning
+ */
 export const READOUT_MAX_VALIDATION_WINDOWS = 512;
 
 /**
@@ -57,10 +66,15 @@ export const READOUT_MAX_VALIDATION_WINDOWS = 512;
  * @category Fine-tuning
  */
 export interface ReadoutChoice {
+  /** The ridge penalty of the refit kept (one of {@link READOUT_PENALTIES}); null: the weights were kept. */
   readonly penalty: number | null;
+  /** Mean squared validation error per target point of the weights as they were (NaN: no validation ran). */
   readonly keptError: number;
+  /** The same for the chosen penalty's fit before the validation zone (= keptError when none was kept). */
   readonly chosenError: number;
+  /** Fit windows read (drawn windows with a whole target). */
   readonly fitWindows: number;
+  /** Validation windows read. */
   readonly validationWindows: number;
 }
 
@@ -68,14 +82,19 @@ export interface ReadoutChoice {
 export interface ReadoutData {
   /** The series, divided by fine-tuning's power-of-two scale. */
   readonly scaled: Float64Array;
+  /** Where each series starts in `scaled` (one more entry than series). */
   readonly offsets: Int32Array;
+  /** Points of each series fine-tuning may read (its training part). */
   readonly trainLengths: Int32Array;
   /** Series fine-tuning reads, in its seeded order. */
   readonly usable: readonly number[];
+  /** Context length of the drawn windows (origins start there when the series allows). */
   readonly inputSize: number;
+  /** The native horizon: a whole target's length, and the length of each series' validation zone. */
   readonly horizon: number;
-  /** Series and origin of every drawn window, in drawing order. */
+  /** Series of every drawn window, in drawing order. */
   readonly drawnSeries: Int32Array;
+  /** Origin of every drawn window (its context is the points before it). */
   readonly drawnOrigins: Int32Array;
 }
 
