@@ -3,7 +3,7 @@
  * solved through the (p × p) normal equations of the centred problem.
  * @module
  */
-import { meanOf } from "../stats/index.js";
+import { choleskyInPlace, meanOf } from "../stats/index.js";
 
 /** Features whose spread (root mean square about their mean) is at most this are treated as constant. */
 const MIN_FEATURE_SPREAD = 2.2250738585072014e-308; // the smallest normal double: subnormal spreads have too few significant bits
@@ -202,26 +202,9 @@ export function ridgeFitInto(ws: RidgeWorkspace, n: number, penalty: number): vo
 
   // In-order Cholesky (lower triangle in place); a column whose pivot vanishes
   // is a combination of earlier ones and is dropped, as R's lm does.
-  for (let j = 0; j < m; j++) {
-    const diagonal = gram[j * m + j] as number;
-    let d = diagonal;
-    for (let k = 0; k < j; k++) {
-      const l = gram[j * m + k] as number;
-      d -= l * l;
-    }
-    if (!(d > ALIAS_TOLERANCE * diagonal)) {
-      identified[active[j] as number] = 0;
-      for (let i = j; i < m; i++) gram[i * m + j] = 0;
-      continue;
-    }
-    const pivot = Math.sqrt(d);
-    gram[j * m + j] = pivot;
-    for (let i = j + 1; i < m; i++) {
-      let v = gram[i * m + j] as number;
-      for (let k = 0; k < j; k++) v -= (gram[i * m + k] as number) * (gram[j * m + k] as number);
-      gram[i * m + j] = v / pivot;
-    }
-  }
+  const aliased = new Uint8Array(m);
+  choleskyInPlace(gram, m, aliased, ALIAS_TOLERANCE);
+  for (let j = 0; j < m; j++) if (aliased[j] === 1) identified[active[j] as number] = 0;
   // Forward then backward substitution, skipping dropped columns.
   for (let i = 0; i < m; i++) {
     const pivot = gram[i * m + i] as number;

@@ -19,6 +19,7 @@
  *   whole target and kept. Otherwise nothing changes.
  */
 import { networkShape, outputEndFeatures, parameterLayout } from "../model/index.js";
+import { choleskyInPlace, choleskySolve } from "../stats/index.js";
 import type { Freq, ModelName } from "../types.js";
 
 /**
@@ -404,34 +405,5 @@ function solveBlock(L: Float64Array, LT: Float64Array, m: number, B: Float64Arra
       for (let k = i + 1; k < m; k++) v -= (LT[row + k] as number) * (B[b + k] as number);
       B[b + i] = v / (LT[row + i] as number);
     }
-  }
-}
-
-/** Cholesky factor (lower, in place) of a symmetric positive definite m × m matrix given by its lower triangle. */
-function choleskyInPlace(a: Float64Array, m: number): void {
-  for (let j = 0; j < m; j++) {
-    let d = a[j * m + j] as number;
-    for (let k = 0; k < j; k++) d -= (a[j * m + k] as number) ** 2;
-    const pivot = Math.sqrt(d);
-    a[j * m + j] = pivot;
-    for (let i = j + 1; i < m; i++) {
-      let v = a[i * m + j] as number;
-      for (let k = 0; k < j; k++) v -= (a[i * m + k] as number) * (a[j * m + k] as number);
-      a[i * m + j] = v / pivot;
-    }
-  }
-}
-
-/** Solves L Lᵀ v = b in place (L from choleskyInPlace). */
-function choleskySolve(l: Float64Array, m: number, b: Float64Array): void {
-  for (let i = 0; i < m; i++) {
-    let v = b[i] as number;
-    for (let k = 0; k < i; k++) v -= (l[i * m + k] as number) * (b[k] as number);
-    b[i] = v / (l[i * m + i] as number);
-  }
-  for (let i = m - 1; i >= 0; i--) {
-    let v = b[i] as number;
-    for (let k = i + 1; k < m; k++) v -= (l[k * m + i] as number) * (b[k] as number);
-    b[i] = v / (l[i * m + i] as number);
   }
 }

@@ -12,3 +12,4 @@ export { normalCdf, normalQuantile } from "./normal.js";
 export { logGamma, regularizedGammaP, regularizedGammaQ } from "./gamma.js";
 export { chiSquareCdf, chiSquareQuantile } from "./chisquare.js";
 export { SES_GRID, sesGridFit, olsSlope } from "./smoothing.js";
+export { choleskyInPlace, choleskySolve } from "./cholesky.js";
