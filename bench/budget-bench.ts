@@ -25,7 +25,7 @@
  */
 import "../src/model/weights/default.js";
 import os from "node:os";
-import { DEFAULT_SERVICE_LIMITS, finetuneTrainingCost } from "../src/api/index.js";
+import { DEFAULT_SERVICE_LIMITS, mostFinetuneSteps } from "../src/api/index.js";
 import { createService } from "../src/api/service.js";
 
 const service = createService({ accounts: [{ id: "bench", apiKeys: ["k"], credits: 1e15, hasPaymentMethod: true }] });
@@ -88,7 +88,7 @@ for (const [count, depth, model] of [
   [128, 5, "forecastmodel-1"],
   [1, 5, "forecastmodel-1-long-horizon"],
 ] as const) {
-  const steps = Math.floor(F / finetuneTrainingCost(1, count, depth, model));
+  const steps = mostFinetuneSteps(F, count, depth, model);
   await time(`${model}, ${count} series × 500 points, ${steps} steps, depth ${depth}`, "/v2/finetune", { series: series(count, 500), freq: "H", model, finetune_steps: steps, finetune_depth: depth });
 }
 // The older form: limits.maxValues hourly rows, h 24.

@@ -24,7 +24,7 @@ export { createMemoryStore } from "./store.js";
 export type { CallCounts, ServiceStore, StoredJob, StoredFinetunedModel, FinetunedModelRecord, ApiJobStatus, ModelInsertOutcome, JobInsertOutcome, JobReservation, PendingJobQuota, TokenReservation } from "./store.js";
 export { DEFAULT_JOB_LIMITS } from "./jobs.js";
 export { JOB_PROGRESS_INTERVAL_MS, throttleProgress } from "./job-progress.js";
-export { DEFAULT_SERVICE_LIMITS, UNLIMITED, finetuneTrainingCost, FINETUNE_STEP_OVERHEAD_WINDOWS } from "./requests.js";
+export { DEFAULT_SERVICE_LIMITS, UNLIMITED, finetuneTrainingCost, mostFinetuneSteps, FINETUNE_STEP_OVERHEAD_WINDOWS } from "./requests.js";
 export type { ServiceLimits } from "./requests.js";
 export type { ApiPipelines } from "./pipelines.js";
 export type { JobTask, JobLimits } from "./jobs.js";

@@ -22,7 +22,7 @@ import type {
 import { anomalyMinimumLength, anomalyWindowPlan, ANOMALY_MIN_CONTEXT } from "../anomaly/index.js";
 import { plannedWindowCount } from "../cv/index.js";
 import { calibrationPlan } from "../forecast/index.js";
-import { finetuneBatchSize } from "../finetune/index.js";
+import { finetuneBatchSize, READOUT_MAX_FIT_WINDOWS, READOUT_MAX_VALIDATION_WINDOWS } from "../finetune/index.js";
 import { historicWindowCount, historicWindowsWithShort } from "../historic/index.js";
 import { defaultModel, isModelName, modelParams, MODELS, requestModelParams } from "../model/index.js";
 import { ErrorCollector, INVALID, isArrayLike, isJsonObject, ownProperty, validateAgainst, type ApiObjectSchema, type Infer } from "./schema-validator.js";
@@ -54,7 +54,8 @@ export interface ServiceLimits {
   /**
    * Work budget: most training windows of fine-tuning, weighted by what a
    * step really costs (`finetuneTrainingCost`: steps × (batch + 16) × the
-   * depth's and the model's weights, × windows with `refit`).
+   * depth's weight, plus the output end's refit, × the model's weight, ×
+   * windows with `refit`).
    */
   readonly maxFinetuneWindows: number;
   /** Work budget: most exogenous features (the regression's cost grows with their cube). */
@@ -253,13 +254,17 @@ export const FINETUNE_STEP_OVERHEAD_WINDOWS = 16;
  * 1, the unit of `limits.maxFinetuneWindows`.
  *
  * Formula: steps × (batch + FINETUNE_STEP_OVERHEAD_WINDOWS) × (3 + depth) / 4
- * × the model's weight (1.5 for `forecastmodel-1-long-horizon`, 1 for the
- * others), with batch = clamp(series, 32, 128) and the depth
- * `forecastmodel-2.1` really uses (1). Measured (bench/budget-bench.ts, one
- * core, `forecastmodel-1`, hourly series of 500 points): a window costs
- * about twice as much at depth 5 as at depth 1, and a step of one series
- * (batch 32) 2.4 times a 32nd of a step of 128 series, the step's fixed cost
- * being 5 to 20 windows.
+ * plus the output end's refit, min(steps × batch, READOUT_MAX_FIT_WINDOWS) +
+ * READOUT_MAX_VALIDATION_WINDOWS windows (its forward passes, counted whole
+ * for its solves; at most 768), all × the model's weight (1.5 for
+ * `forecastmodel-1-long-horizon`, 1 for the others), with batch =
+ * clamp(series, 32, 128) and the depth `forecastmodel-2.1` really uses (1);
+ * 0 without steps. Measured (bench/budget-bench.ts, one core,
+ * `forecastmodel-1`, hourly series of 500 points): a window costs about
+ * twice as much at depth 5 as at depth 1, and a step of one series (batch 32)
+ * 2.4 times a 32nd of a step of 128 series, the step's fixed cost being 5 to
+ * 20 windows; the refit of ten series' ten steps cost about what 630
+ * training windows do (scratch measurement, 4a45a29: +85 ms on 65 ms).
  *
  * @param steps - fine-tune steps (0: no cost).
  * @param seriesCount - series sent.
@@ -269,16 +274,49 @@ export const FINETUNE_STEP_OVERHEAD_WINDOWS = 16;
  *
  * @example
  * ```ts
- * finetuneTrainingCost(390, 128, 1, "forecastmodel-1"); // => 56160
- * finetuneTrainingCost(1562, 1, 5, "forecastmodel-1"); // => 149952
+ * finetuneTrainingCost(390, 128, 1, "forecastmodel-1"); // => 56928
+ * finetuneTrainingCost(1562, 1, 5, "forecastmodel-1"); // => 150720
+ * finetuneTrainingCost(0, 1, 1, "forecastmodel-1"); // => 0
  * ```
  * @category API rules
  */
 export function finetuneTrainingCost(steps: number, seriesCount: number, depth: number, model: ModelName): number {
+  if (!(steps > 0)) return 0;
   const batch = finetuneBatchSize(seriesCount);
   const { fixedFinetuneDepth, finetuneCostWeight } = MODELS[model];
   const effectiveDepth = fixedFinetuneDepth ?? depth;
-  return steps * (batch + FINETUNE_STEP_OVERHEAD_WINDOWS) * ((3 + effectiveDepth) / 4) * finetuneCostWeight;
+  const readout = Math.min(steps * batch, READOUT_MAX_FIT_WINDOWS) + READOUT_MAX_VALIDATION_WINDOWS;
+  return (steps * (batch + FINETUNE_STEP_OVERHEAD_WINDOWS) * ((3 + effectiveDepth) / 4) + readout) * finetuneCostWeight;
+}
+
+/**
+ * The most fine-tune steps whose {@link finetuneTrainingCost} fits in
+ * `budget` training windows (0 when not even one does): what a caller can
+ * clamp `finetune_steps` to under `limits.maxFinetuneWindows`.
+ *
+ * @example
+ * ```ts
+ * mostFinetuneSteps(50_000, 1, 1, "forecastmodel-1"); // => 1025
+ * finetuneTrainingCost(1025, 1, 1, "forecastmodel-1") <= 50_000; // => true
+ * finetuneTrainingCost(1026, 1, 1, "forecastmodel-1") > 50_000; // => true
+ * ```
+ * @category API rules
+ */
+export function mostFinetuneSteps(budget: number, seriesCount: number, depth: number, model: ModelName): number {
+  if (!(finetuneTrainingCost(1, seriesCount, depth, model) <= budget)) return 0;
+  let lo = 1; // fits
+  let hi = 2;
+  while (finetuneTrainingCost(hi, seriesCount, depth, model) <= budget) {
+    lo = hi;
+    hi *= 2;
+    if (hi > 2 ** 40) return lo;
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (finetuneTrainingCost(mid, seriesCount, depth, model) <= budget) lo = mid;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** A positive integer field of the raw body, or `fallback`. */
@@ -373,7 +411,7 @@ function checkWorkBudget(endpoint: ApiEndpoint, raw: Record<string, unknown>, s:
       out.push(
         valueError(
           ["body", "finetune_steps"],
-          `fine-tuning would cost ${Math.ceil(training)} training windows (finetune_steps ${effectiveSteps} × (batch ${batch} + ${FINETUNE_STEP_OVERHEAD_WINDOWS} per step) × depth and model weights${refit}), more than limits.maxFinetuneWindows = ${limits.maxFinetuneWindows}`,
+          `fine-tuning would cost ${Math.ceil(training)} training windows (finetune_steps ${effectiveSteps} × (batch ${batch} + ${FINETUNE_STEP_OVERHEAD_WINDOWS} per step) × depth, plus the output end's refit, × model weight${refit}), more than limits.maxFinetuneWindows = ${limits.maxFinetuneWindows}`,
         ),
       );
     }

@@ -5,7 +5,8 @@
  * service and through the core functions; UNLIMITED lifts it.
  */
 import { describe, expect, test } from "vitest";
-import { DEFAULT_SERVICE_LIMITS, finetuneTrainingCost, UNLIMITED } from "../../src/api/index.js";
+import { fc, test as ptest } from "@fast-check/vitest";
+import { DEFAULT_SERVICE_LIMITS, finetuneTrainingCost, mostFinetuneSteps, UNLIMITED } from "../../src/api/index.js";
 import { checkRequestLimits } from "../../src/api/requests.js";
 import { detectAnomaliesOnline, forecast, historicForecast } from "../../src/api/entry-points.js";
 import { ValidationError } from "../../src/api/errors.js";
@@ -109,18 +110,19 @@ describe("bounded answers and validated options", () => {
     });
     const items = checkRequestLimits("finetune", body(1562, 5), limits);
     expect(items.map((i) => i.loc)).toEqual([["body", "finetune_steps"]]);
-    expect(items[0]!.msg).toMatch(/149952 training windows .*limits\.maxFinetuneWindows = 50000/);
-    // the most steps admitted: depth 5 half of depth 1's; one series pays its 16-window step cost; long horizon 1.5 times
-    const most = (depth: number, count: number, model: "forecastmodel-1" | "forecastmodel-1-long-horizon" | "forecastmodel-2.1") => Math.floor(limits.maxFinetuneWindows / finetuneTrainingCost(1, count, depth, model));
-    expect([most(1, 128, "forecastmodel-1"), most(5, 128, "forecastmodel-1"), most(1, 1, "forecastmodel-1"), most(5, 1, "forecastmodel-1"), most(5, 1, "forecastmodel-1-long-horizon")]).toEqual([347, 173, 1041, 520, 347]);
+    expect(items[0]!.msg).toMatch(/150720 training windows .*limits\.maxFinetuneWindows = 50000/);
+    // the most steps admitted: depth 5 about half of depth 1's; one series pays its 16-window step cost; long horizon
+    // 1.5 times; every tuning also pays the output end's refit (at most 768 windows): (50000 − 768) / 144 → 341, …
+    const most = (depth: number, count: number, model: "forecastmodel-1" | "forecastmodel-1-long-horizon" | "forecastmodel-2.1") => mostFinetuneSteps(limits.maxFinetuneWindows, count, depth, model);
+    expect([most(1, 128, "forecastmodel-1"), most(5, 128, "forecastmodel-1"), most(1, 1, "forecastmodel-1"), most(5, 1, "forecastmodel-1"), most(5, 1, "forecastmodel-1-long-horizon")]).toEqual([341, 170, 1025, 512, 339]);
     // forecastmodel-2.1 fine-tunes at depth 1 whatever is asked: counted at depth 1
-    expect(most(5, 1, "forecastmodel-2.1")).toBe(1041);
+    expect(most(5, 1, "forecastmodel-2.1")).toBe(1025);
     for (const [steps, depth, count, model] of [
-      [347, 1, 128, "forecastmodel-1"],
-      [173, 5, 128, "forecastmodel-1"],
-      [520, 5, 1, "forecastmodel-1"],
-      [347, 5, 1, "forecastmodel-1-long-horizon"],
-      [1041, 5, 1, "forecastmodel-2.1"],
+      [341, 1, 128, "forecastmodel-1"],
+      [170, 5, 128, "forecastmodel-1"],
+      [512, 5, 1, "forecastmodel-1"],
+      [339, 5, 1, "forecastmodel-1-long-horizon"],
+      [1025, 5, 1, "forecastmodel-2.1"],
     ] as const) {
       expect(checkRequestLimits("finetune", body(steps, depth, count, model), limits), `${steps} steps admitted`).toEqual([]);
       expect(checkRequestLimits("finetune", body(steps + 1, depth, count, model), limits).map((i) => i.loc), `${steps + 1} steps refused`).toEqual([["body", "finetune_steps"]]);
@@ -137,5 +139,16 @@ describe("bounded answers and validated options", () => {
     expect(refused[0]!.msg).toMatch(/1008 windows/);
     // with exogenous features no window is forecast again: 71 × 14 = 994
     expect(checkRequestLimits("anomaly", body(71, { X: [daily(400 * 71)] }), limits)).toEqual([]);
+  });
+
+  ptest.prop([
+    fc.integer({ min: 0, max: 200_000 }),
+    fc.integer({ min: 1, max: 2000 }),
+    fc.integer({ min: 1, max: 5 }),
+    fc.constantFrom("forecastmodel-1", "forecastmodel-1-long-horizon", "forecastmodel-2.1", "forecastmodel-1-high-frequency"),
+  ])("mostFinetuneSteps is the largest step count whose cost fits the budget", (budget, count, depth, model) => {
+    const most = mostFinetuneSteps(budget, count, depth, model);
+    if (most > 0) expect(finetuneTrainingCost(most, count, depth, model)).toBeLessThanOrEqual(budget);
+    expect(finetuneTrainingCost(most + 1, count, depth, model)).toBeGreaterThan(budget);
   });
 });
