@@ -144,5 +144,22 @@ describe("the output end's refit", () => {
     const c = finetuneParameters(specOf(4, "mse"), doubled);
     expect(Buffer.from(a.params.buffer).equals(Buffer.from(c.params.buffer))).toBe(true);
     expect(a.readout).toEqual(c.readout);
+    // huge and tiny magnitudes: the same parameters (fine-tuning divides by a power of two near the data's mean
+    // size, 2^e with e clamped to ±1000: here the sawtooth's mean 3.5 times 2^900 or 2^-1000)
+    for (const factor of [2 ** 900, 2 ** -1000]) {
+      const scaled = finetuneParameters(specOf(4, "mse"), { ...data.train, y: data.train.y.map((v) => v * factor) });
+      expect(Buffer.from(scaled.params.buffer).equals(Buffer.from(a.params.buffer))).toBe(true);
+    }
+  });
+
+  vtest("constant and one-point series beside the sawtooth: every parameter stays finite, the refit still runs", () => {
+    const list = [Array(300).fill(5), [7], ...Array.from({ length: 3 }, (_, i) => Array.from(data.train.y.subarray(data.train.offsets[i]!, data.train.offsets[i + 1]!)))];
+    const sizes = Int32Array.from(list.map((s) => s.length));
+    const offsets = new Int32Array(list.length + 1);
+    for (let i = 0; i < list.length; i++) offsets[i + 1] = offsets[i]! + sizes[i]!;
+    const run = finetuneParameters(specOf(6), { y: Float64Array.from(list.flat()), sizes, offsets, X: [] });
+    for (const v of run.params) if (!Number.isFinite(v)) throw new Error("non-finite parameter");
+    expect(run.readout).not.toBeNull();
+    expect(run.readout!.validationWindows).toBeGreaterThan(0);
   });
 });
