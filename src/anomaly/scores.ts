@@ -255,12 +255,19 @@ class SlidingRanks {
       const old = ring[this.head] as number;
       ring[this.head] = v;
       this.head = this.head + 1 === C ? 0 : this.head + 1;
-      const at = lowerBound(sorted, this.count, old);
-      sorted.copyWithin(at, at + 1, this.count);
-      this.count--;
-    } else {
-      ring[(this.head + this.count) % C] = v;
+      // v takes old's place with one shift of the values between them (scores are |u|: no −0, so equal values are one bit pattern)
+      const from = lowerBound(sorted, this.count, old);
+      const below = lowerBound(sorted, this.count, v); // values below v, old among them when old < v
+      if (below > from) {
+        sorted.copyWithin(from, from + 1, below);
+        sorted[below - 1] = v;
+      } else {
+        sorted.copyWithin(below + 1, below, from);
+        sorted[below] = v;
+      }
+      return;
     }
+    ring[(this.head + this.count) % C] = v;
     const at = lowerBound(sorted, this.count, v);
     sorted.copyWithin(at + 1, at, this.count);
     sorted[at] = v;
