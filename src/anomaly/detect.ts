@@ -17,7 +17,7 @@ import {
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
 import { SEASONAL_JUDGE_WINDOW, JudgeWindows, judgeLag } from "./seasonal-judge.js";
-import { detectPeriods } from "../series/period.js";
+import { hasPeriod } from "../series/period.js";
 import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning } from "../model/config.js";
@@ -683,7 +683,7 @@ function judgeSeries(
   // A series with a season found is judged at every season of its frequency its history holds twice (a day and a week
   // of hourly data): on the development half of the real data this ranked anomalies better than the periods found alone
   // (docs/monitoring-experiments.md).
-  const seasonal = candidates.length > 0 && detectPeriods(values.subarray(0, windowStart), candidates).length > 0;
+  const seasonal = candidates.length > 0 && hasPeriod(values.subarray(0, windowStart), candidates);
   const periods = seasonal ? candidates.filter((p) => windowStart >= 2 * p) : [];
   // the two shortest (a day and a week), the shorter first: it speaks with less history (where only it can, the network is
   // the other judge); no season: the level judge (0: the values before the point, NAB's windowed Gaussian)
