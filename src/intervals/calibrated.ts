@@ -332,6 +332,26 @@ export function calibratedZ(u: number, sorted: ArrayLike<number>, from: number, 
     if ((sorted[from + mid] as number) < v) lo = mid + 1;
     else hi = mid;
   }
+  return calibratedZOfRank(u, lo, sorted, from, n);
+}
+
+/**
+ * {@link calibratedZ} when the number of calibration scores below |u|
+ * (`below`, the first index of `sorted[from, from + n)` holding a value
+ * >= |u|) is already known: the same value, without searching for it again.
+ *
+ * @example
+ * ```ts
+ * const s = Float64Array.from({ length: 19 }, (_, i) => (i + 1) / 10);
+ * calibratedZOfRank(-1.05, 10, s, 0, 19) === calibratedZ(-1.05, s, 0, 19); // 10 of 19 scores below 1.05
+ * // => true
+ * ```
+ * @category Intervals
+ */
+export function calibratedZOfRank(u: number, below: number, sorted: ArrayLike<number>, from: number, n: number): number {
+  const v = Math.abs(u);
+  if (n <= 0) return u;
+  const lo = below;
   const r = resolvedCount(n);
   let z: number;
   if (r <= 0) z = v;
