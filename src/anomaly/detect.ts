@@ -482,15 +482,31 @@ class DetectionScoring {
   private scoreSeries(run: CrossValidationResult, all: Float64Array, i: number): void {
     const { series, detectionSize, h, G, pointBelow, pointAbove, observedForecasts, missing, opinion } = this;
     const spread = run.spread!;
-    const start = series.offsets[i] as number;
     const end = series.offsets[i + 1] as number;
+    const rowFrom = run.windowOffsets[i] as number;
+    const rowTo = run.windowOffsets[i + 1] as number;
+    // Windows that tile the series' end one after another (stepSize = h, the usual case) already hold the spreads in
+    // point order: the series is scored from its first forecast point on (the points before have no forecast, which
+    // the scoring skips, and get a NaN z here), on views of the rows. Otherwise each point's spread is copied from
+    // the window its forecast came from, the rows written oldest first so that a later window's overwrites an
+    // earlier one's where they overlap.
+    const tiled = windowsTile(run, rowFrom, rowTo, end - (series.offsets[i] as number));
+    const start = tiled ? (series.offsets[i] as number) + (run.cutoffs[rowFrom] as number) : (series.offsets[i] as number);
     const n = end - start;
-    // The spread of each point's forecast, from the window its forecast came from: the rows written
-    // oldest first, so that a later window's overwrites an earlier one's where they overlap.
-    for (let row = run.windowOffsets[i] as number; row < (run.windowOffsets[i + 1] as number); row++) {
-      const at = (run.cutoffs[row] as number) * G;
-      pointBelow.set(spread.below.subarray(row * h * G, (row + 1) * h * G), at);
-      pointAbove.set(spread.above.subarray(row * h * G, (row + 1) * h * G), at);
+    let below: Float64Array;
+    let above: Float64Array;
+    if (tiled) {
+      below = spread.below.subarray(rowFrom * h * G, rowTo * h * G);
+      above = spread.above.subarray(rowFrom * h * G, rowTo * h * G);
+      this.pointZ.fill(Number.NaN, series.offsets[i] as number, start);
+    } else {
+      for (let row = rowFrom; row < rowTo; row++) {
+        const at = (run.cutoffs[row] as number) * G;
+        pointBelow.set(spread.below.subarray(row * h * G, (row + 1) * h * G), at);
+        pointAbove.set(spread.above.subarray(row * h * G, (row + 1) * h * G), at);
+      }
+      below = pointBelow.subarray(0, n * G);
+      above = pointAbove.subarray(0, n * G);
     }
     const base = i * detectionSize;
     let forecasts = all.subarray(start, end);
@@ -502,8 +518,8 @@ class DetectionScoring {
     seriesCalibratedScores(
       series.y.subarray(start, end),
       forecasts,
-      pointBelow.subarray(0, n * G),
-      pointAbove.subarray(0, n * G),
+      below,
+      above,
       spread.levels,
       detectionSize,
       this.level,
@@ -526,6 +542,18 @@ class DetectionScoring {
       this.mean[base + j] = abstains ? (opinion.centre[row] as number) : (all[row] as number);
     }
   }
+}
+
+/**
+ * Whether rows [rowFrom, rowTo) of `run` (one series of n points, oldest first) tile the series' end one after
+ * another: cutoffs c, c + h, …, the last window ending at n, so that the rows' spreads are in point order from c on.
+ */
+function windowsTile(run: CrossValidationResult, rowFrom: number, rowTo: number, n: number): boolean {
+  if (rowTo <= rowFrom) return false;
+  const first = run.cutoffs[rowFrom] as number;
+  if (first + (rowTo - rowFrom) * run.h !== n) return false;
+  for (let row = rowFrom + 1; row < rowTo; row++) if ((run.cutoffs[row] as number) !== first + (row - rowFrom) * run.h) return false;
+  return true;
 }
 
 /**
