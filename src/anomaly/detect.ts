@@ -5,16 +5,24 @@
  * thresholds.
  * @module
  */
-import { crossValidate, latestWindowForecasts, plannedWindowCount, writeLatestWindowForecasts, type CrossValidationForecasterFactory, type WindowPlan } from "../cv/index.js";
+import {
+  crossValidate,
+  latestWindowForecasts,
+  plannedWindowCount,
+  writeLatestWindowForecasts,
+  type CrossValidationForecasterFactory,
+  type CrossValidationResult,
+  type WindowPlan,
+} from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
 import { SEASONAL_JUDGE_WINDOW, JudgeWindows, judgeLag } from "./seasonal-judge.js";
-import { detectPeriods } from "../series/period.js";
+import { hasPeriod } from "../series/period.js";
 import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
 import { horizonWarning } from "../model/config.js";
 import { parseFreq } from "../series/freq.js";
-import type { AnomalyInput, AnomalyOutput, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
+import type { AnomalyInput, AnomalyOutput, ForecastDistribution, Forecaster, IntervalBounds, ModelSource, SeriesData } from "../types.js";
 import {
   multivariateAccumulatedScores,
   multivariateThreshold,
@@ -252,13 +260,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const total = series.y.length;
   const pointForecast = latestWindowForecasts(cv, offsets);
   const pointCutoff = new Int32Array(total).fill(-1);
-  for (let i = 0; i < seriesCount; i++) {
-    const start = offsets[i] as number;
-    for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
-      const cutoff = cv.cutoffs[row] as number;
-      pointCutoff.fill(cutoff, start + cutoff, start + cutoff + h);
-    }
-  }
+  for (let i = 0; i < seriesCount; i++) writePointCutoffs(cv, i, offsets[i] as number, pointCutoff);
 
   // 3. Exogenous phase 2 at the forecast points.
   const warnings: string[] = [];
@@ -302,20 +304,8 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   }
 
   // 4. Calibrated z-scores and intervals per series.
-  const outputRows = seriesCount * detectionSize;
-  const zScores = new Float64Array(outputRows);
-  const lower = new Float64Array(outputRows);
-  const upper = new Float64Array(outputRows);
-  const pointZ = new Float64Array(total); // every forecast point's own calibrated z (NaN without one): the accumulated score runs over them
-  const extreme = new Uint8Array(total);
   let longest = 0;
   for (let i = 0; i < seriesCount; i++) longest = Math.max(longest, sizes[i] as number);
-  const G = cv.spread!.levels.length;
-  const scratch = new Float64Array(Math.max(longest, 2 * anomalyCalibrationSize(detectionSize) + 1));
-  const pointBelow = new Float64Array(longest * G);
-  const pointAbove = new Float64Array(longest * G);
-  const mean = new Float64Array(outputRows);
-  const idxs = new Int32Array(outputRows);
   // The seasonal judge's opinion of every forecast point (univariate, without exogenous features, which it
   // cannot see): it depends on y only, so it is formed once, for both scorings and the accumulated score.
   // Their seasons are found per series among those the frequency implies (parseFreq: a day and a week of steps for sub-daily data).
@@ -327,59 +317,10 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   // a filled point (missing in the request) has no observation: it calibrates nothing (no forecast to compare) and
   // its detection row is never an anomaly (z 0, below)
   const missing = request.missing !== undefined && request.missing.includes(1) ? request.missing : null;
-  const observedForecasts = missing === null ? null : new Float64Array(longest);
-  // Scores the series `only` names (default: every series); each series' outputs depend on its own rows alone.
-  const score = (run: typeof cv, all: Float64Array, only?: readonly number[]): void => {
-    const spread = run.spread!;
-    const count = only === undefined ? seriesCount : only.length;
-    for (let s = 0; s < count; s++) {
-      const i = only === undefined ? s : (only[s] as number);
-      const start = offsets[i] as number;
-      const end = offsets[i + 1] as number;
-      const n = end - start;
-      // The spread of each point's forecast, from the window its forecast came from: the rows written
-      // oldest first, so that a later window's overwrites an earlier one's where they overlap.
-      for (let row = run.windowOffsets[i] as number; row < (run.windowOffsets[i + 1] as number); row++) {
-        const at = (run.cutoffs[row] as number) * G;
-        pointBelow.set(spread.below.subarray(row * h * G, (row + 1) * h * G), at);
-        pointAbove.set(spread.above.subarray(row * h * G, (row + 1) * h * G), at);
-      }
-      const base = i * detectionSize;
-      let forecasts = all.subarray(start, end);
-      if (observedForecasts !== null) {
-        const masked = observedForecasts.subarray(0, n);
-        for (let t = 0; t < n; t++) masked[t] = missing![start + t] === 1 && t < n - detectionSize ? Number.NaN : (forecasts[t] as number);
-        forecasts = masked;
-      }
-      seriesCalibratedScores(
-        series.y.subarray(start, end),
-        forecasts,
-        pointBelow.subarray(0, n * G),
-        pointAbove.subarray(0, n * G),
-        spread.levels,
-        detectionSize,
-        level,
-        {
-          z: zScores.subarray(base, base + detectionSize),
-          lo: lower.subarray(base, base + detectionSize),
-          hi: upper.subarray(base, base + detectionSize),
-          pointZ: pointZ.subarray(start, end),
-          extreme: extreme.subarray(start, end),
-        },
-        scratch,
-        opinion === undefined ? undefined : opinionsAt(opinion, end - detectionSize, end),
-      );
-      for (let j = 0; j < detectionSize; j++) {
-        const row = end - detectionSize + j;
-        idxs[base + j] = row;
-        // where two seasonal judges decide (the network abstains), the forecast judged against is the first judge's
-        // centre y(t − m) + μ, and the interval holds it; elsewhere the network's ŷ
-        const abstains = opinion !== undefined && (opinion.sd[row] as number) > 0 && (opinion.second!.sd[row] as number) > 0;
-        mean[base + j] = abstains ? (opinion.centre[row] as number) : (all[row] as number);
-      }
-    }
-  };
-  score(cv, pointForecast);
+  const scoring = new DetectionScoring(series, detectionSize, level, h, cv.spread!.levels.length, longest, opinion, missing);
+  const { zScores, lower, upper, pointZ, extreme, mean, idxs } = scoring;
+  const outputRows = seriesCount * detectionSize;
+  scoring.score(cv, pointForecast);
   // A spike (a point far outside its calibrated interval, |z| > 4, after which the series comes back
   // to within half that deviation of the spike's forecast) would otherwise stay in the contexts of the
   // later windows and be echoed in their forecasts: it comes back one season later as a false anomaly.
@@ -391,18 +332,8 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
     const spike = new Uint8Array(total);
     const affected: { series: number; first: number }[] = [];
     for (let i = 0; i < seriesCount; i++) {
-      const start = offsets[i] as number;
-      const last = (offsets[i + 1] as number) - 1;
-      for (let r = start; r < last; r++) {
-        if (extreme[r] !== 1) continue;
-        // only a spike is cleaned: the next point is back near the forecast; a deviation that persists
-        // (a level shift, a new regime) stays in the contexts so that the model follows it
-        const deviation = Math.abs((series.y[r] as number) - (pointForecast[r] as number));
-        if (Math.abs((series.y[r + 1] as number) - (pointForecast[r] as number)) < 0.5 * deviation) {
-          if (affected.length === 0 || affected[affected.length - 1]!.series !== i) affected.push({ series: i, first: r - start });
-          spike[r] = 1;
-        }
-      }
+      const first = markSpikes(series.y, pointForecast, extreme, spike, offsets[i] as number, offsets[i + 1] as number);
+      if (first >= 0) affected.push({ series: i, first });
     }
     if (affected.length > 0) {
       if (request.multivariate) {
@@ -410,7 +341,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
         const cleaned = Float64Array.from(modelSeries.y);
         for (let r = 0; r < total; r++) if (spike[r] === 1) cleaned[r] = pointForecast[r] as number;
         const run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { ...windowPlan, spread: true, ...windowProgress(request.onProgress) });
-        score(run, latestWindowForecasts(run, offsets));
+        scoring.score(run, latestWindowForecasts(run, offsets));
       } else {
         // only the windows that see a spike (after it, and within the forecaster's reach of it) are
         // forecast again, in one batch (each window's forecast depends on its own context only, so the
@@ -427,8 +358,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
           const n = sizes[i] as number;
           const own = cleaned.subarray(at, at + n);
           at += n;
-          own.set(modelSeries.y.subarray(start, start + n));
-          for (let t = first; t < n; t++) if (spike[start + t] === 1) own[t] = pointForecast[start + t] as number;
+          cleanSpikes(modelSeries.y, pointForecast, spike, start, first, own);
           for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
             const cutoff = cv.cutoffs[row] as number;
             if (cutoff <= first || !spikeWithin(spike, start + Math.max(first, cutoff - reach), start + cutoff)) continue;
@@ -438,22 +368,17 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
         }
         // cv is not read again: the windows forecast again overwrite their rows in place
         const dist = forecaster.forecastDistribution!(contexts, h);
-        const { below, above } = cv.spread!;
-        redo.forEach((row, j) => {
-          cv.forecasts.set(dist.mean.subarray(j * h, (j + 1) * h), row * h);
-          below.set(dist.below.subarray(j * h * G, (j + 1) * h * G), row * h * G);
-          above.set(dist.above.subarray(j * h * G, (j + 1) * h * G), row * h * G);
-        });
+        for (let j = 0; j < redo.length; j++) overwriteRow(cv, redo[j] as number, dist, j);
         // the affected series' point forecasts again (latest window wins); the other series keep their
         // forecasts and spreads bit for bit, so their scores stand
         for (const { series: i } of affected) writeLatestWindowForecasts(cv, i, pointForecast, offsets);
-        score(cv, pointForecast, affected.map((a) => a.series));
+        scoring.score(cv, pointForecast, affected.map((a) => a.series));
       }
     }
   }
 
   // Scores are clipped to ±ANOMALY_Z_CAP (no flag changes: every level's q is below it); a filled point scores 0.
-  for (let r = 0; r < outputRows; r++) zScores[r] = Math.max(-ANOMALY_Z_CAP, Math.min(ANOMALY_Z_CAP, zScores[r] as number));
+  clipScores(zScores);
   if (missing !== null) {
     let inWindow = 0;
     for (let r = 0; r < outputRows; r++) {
@@ -504,6 +429,187 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
 }
 
 
+/**
+ * Step 4's scoring (calibrated z-scores and intervals of each series' detection window, every point's own z, its
+ * extreme points), with the outputs and work buffers of one call. A class, so that the optimised code of its
+ * methods serves every call (a closure made per call is optimised again for each: its code goes with it).
+ */
+class DetectionScoring {
+  readonly zScores: Float64Array;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  /** Every forecast point's own calibrated z (NaN without one): the accumulated score runs over them. */
+  readonly pointZ: Float64Array;
+  readonly extreme: Uint8Array;
+  readonly mean: Float64Array;
+  readonly idxs: Int32Array;
+  private readonly scratch: Float64Array;
+  private readonly pointBelow: Float64Array;
+  private readonly pointAbove: Float64Array;
+  private readonly observedForecasts: Float64Array | null;
+
+  constructor(
+    private readonly series: SeriesData,
+    private readonly detectionSize: number,
+    private readonly level: number,
+    private readonly h: number,
+    private readonly G: number,
+    longest: number,
+    private readonly opinion: Opinions | undefined,
+    private readonly missing: Uint8Array | null,
+  ) {
+    const outputRows = series.sizes.length * detectionSize;
+    const total = series.y.length;
+    this.zScores = new Float64Array(outputRows);
+    this.lower = new Float64Array(outputRows);
+    this.upper = new Float64Array(outputRows);
+    this.pointZ = new Float64Array(total);
+    this.extreme = new Uint8Array(total);
+    this.scratch = new Float64Array(Math.max(longest, 2 * anomalyCalibrationSize(detectionSize) + 1));
+    this.pointBelow = new Float64Array(longest * G);
+    this.pointAbove = new Float64Array(longest * G);
+    this.mean = new Float64Array(outputRows);
+    this.idxs = new Int32Array(outputRows);
+    this.observedForecasts = missing === null ? null : new Float64Array(longest);
+  }
+
+  /** Scores the series `only` names (default: every series); each series' outputs depend on its own rows alone. */
+  score(run: CrossValidationResult, all: Float64Array, only?: readonly number[]): void {
+    const count = only === undefined ? this.series.sizes.length : only.length;
+    for (let s = 0; s < count; s++) this.scoreSeries(run, all, only === undefined ? s : (only[s] as number));
+  }
+
+  private scoreSeries(run: CrossValidationResult, all: Float64Array, i: number): void {
+    const { series, detectionSize, h, G, pointBelow, pointAbove, observedForecasts, missing, opinion } = this;
+    const spread = run.spread!;
+    const end = series.offsets[i + 1] as number;
+    const rowFrom = run.windowOffsets[i] as number;
+    const rowTo = run.windowOffsets[i + 1] as number;
+    // Windows that tile the series' end one after another (stepSize = h, the usual case) already hold the spreads in
+    // point order: the series is scored from its first forecast point on (the points before have no forecast, which
+    // the scoring skips, and get a NaN z here), on views of the rows. Otherwise each point's spread is copied from
+    // the window its forecast came from, the rows written oldest first so that a later window's overwrites an
+    // earlier one's where they overlap.
+    const tiled = windowsTile(run, rowFrom, rowTo, end - (series.offsets[i] as number));
+    const start = tiled ? (series.offsets[i] as number) + (run.cutoffs[rowFrom] as number) : (series.offsets[i] as number);
+    const n = end - start;
+    let below: Float64Array;
+    let above: Float64Array;
+    if (tiled) {
+      below = spread.below.subarray(rowFrom * h * G, rowTo * h * G);
+      above = spread.above.subarray(rowFrom * h * G, rowTo * h * G);
+      this.pointZ.fill(Number.NaN, series.offsets[i] as number, start);
+    } else {
+      for (let row = rowFrom; row < rowTo; row++) {
+        const at = (run.cutoffs[row] as number) * G;
+        pointBelow.set(spread.below.subarray(row * h * G, (row + 1) * h * G), at);
+        pointAbove.set(spread.above.subarray(row * h * G, (row + 1) * h * G), at);
+      }
+      below = pointBelow.subarray(0, n * G);
+      above = pointAbove.subarray(0, n * G);
+    }
+    const base = i * detectionSize;
+    let forecasts = all.subarray(start, end);
+    if (observedForecasts !== null) {
+      const masked = observedForecasts.subarray(0, n);
+      for (let t = 0; t < n; t++) masked[t] = missing![start + t] === 1 && t < n - detectionSize ? Number.NaN : (forecasts[t] as number);
+      forecasts = masked;
+    }
+    seriesCalibratedScores(
+      series.y.subarray(start, end),
+      forecasts,
+      below,
+      above,
+      spread.levels,
+      detectionSize,
+      this.level,
+      {
+        z: this.zScores.subarray(base, base + detectionSize),
+        lo: this.lower.subarray(base, base + detectionSize),
+        hi: this.upper.subarray(base, base + detectionSize),
+        pointZ: this.pointZ.subarray(start, end),
+        extreme: this.extreme.subarray(start, end),
+      },
+      this.scratch,
+      opinion === undefined ? undefined : opinionsAt(opinion, end - detectionSize, end),
+    );
+    for (let j = 0; j < detectionSize; j++) {
+      const row = end - detectionSize + j;
+      this.idxs[base + j] = row;
+      // where two seasonal judges decide (the network abstains), the forecast judged against is the first judge's
+      // centre y(t − m) + μ, and the interval holds it; elsewhere the network's ŷ
+      const abstains = opinion !== undefined && (opinion.sd[row] as number) > 0 && (opinion.second!.sd[row] as number) > 0;
+      this.mean[base + j] = abstains ? (opinion.centre[row] as number) : (all[row] as number);
+    }
+  }
+}
+
+/**
+ * Whether rows [rowFrom, rowTo) of `run` (one series of n points, oldest first) tile the series' end one after
+ * another: cutoffs c, c + h, …, the last window ending at n, so that the rows' spreads are in point order from c on.
+ */
+function windowsTile(run: CrossValidationResult, rowFrom: number, rowTo: number, n: number): boolean {
+  if (rowTo <= rowFrom) return false;
+  const first = run.cutoffs[rowFrom] as number;
+  if (first + (rowTo - rowFrom) * run.h !== n) return false;
+  for (let row = rowFrom + 1; row < rowTo; row++) if ((run.cutoffs[row] as number) !== first + (row - rowFrom) * run.h) return false;
+  return true;
+}
+
+/**
+ * Series i's cutoff of each of its forecast points into `pointCutoff` (laid out as `y`, the series from `start`):
+ * its windows oldest first, so that the latest cutoff wins where they overlap. (The loops of one call live in
+ * module functions: the optimised code of a function that runs once per call would be dropped after each.)
+ */
+function writePointCutoffs(cv: CrossValidationResult, i: number, start: number, pointCutoff: Int32Array): void {
+  for (let row = cv.windowOffsets[i] as number; row < (cv.windowOffsets[i + 1] as number); row++) {
+    const cutoff = cv.cutoffs[row] as number;
+    pointCutoff.fill(cutoff, start + cutoff, start + cutoff + cv.h);
+  }
+}
+
+/**
+ * Marks in `spike` the spikes of the series at [start, end) of `y`: its extreme points (see `seriesCalibratedScores`)
+ * after which it comes back to within half the deviation of the point's forecast. Returns the first one's position
+ * in the series, or −1 when there is none.
+ */
+function markSpikes(y: Float64Array, pointForecast: Float64Array, extreme: Uint8Array, spike: Uint8Array, start: number, end: number): number {
+  let first = -1;
+  for (let r = start; r < end - 1; r++) {
+    if (extreme[r] !== 1) continue;
+    // only a spike is cleaned: the next point is back near the forecast; a deviation that persists
+    // (a level shift, a new regime) stays in the contexts so that the model follows it
+    const deviation = Math.abs((y[r] as number) - (pointForecast[r] as number));
+    if (Math.abs((y[r + 1] as number) - (pointForecast[r] as number)) < 0.5 * deviation) {
+      if (first < 0) first = r - start;
+      spike[r] = 1;
+    }
+  }
+  return first;
+}
+
+/** The series at `start` of `y` into `own` (its length), its spikes from `first` on replaced by their forecasts. */
+function cleanSpikes(y: Float64Array, pointForecast: Float64Array, spike: Uint8Array, start: number, first: number, own: Float64Array): void {
+  const n = own.length;
+  own.set(y.subarray(start, start + n));
+  for (let t = first; t < n; t++) if (spike[start + t] === 1) own[t] = pointForecast[start + t] as number;
+}
+
+/** Row `row` of `cv` (its forecasts and spreads) overwritten by context j of `dist`. */
+function overwriteRow(cv: CrossValidationResult, row: number, dist: ForecastDistribution, j: number): void {
+  const { h } = cv;
+  const { below, above, levels } = cv.spread!;
+  const G = levels.length;
+  cv.forecasts.set(dist.mean.subarray(j * h, (j + 1) * h), row * h);
+  below.set(dist.below.subarray(j * h * G, (j + 1) * h * G), row * h * G);
+  above.set(dist.above.subarray(j * h * G, (j + 1) * h * G), row * h * G);
+}
+
+/** Each z clipped to ±{@link ANOMALY_Z_CAP}. */
+function clipScores(z: Float64Array): void {
+  for (let r = 0; r < z.length; r++) z[r] = Math.max(-ANOMALY_Z_CAP, Math.min(ANOMALY_Z_CAP, z[r] as number));
+}
+
 /** Whether `spike` marks a point in [from, to). */
 function spikeWithin(spike: Uint8Array, from: number, to: number): boolean {
   for (let r = from; r < to; r++) if (spike[r] === 1) return true;
@@ -547,51 +653,83 @@ function opinionsAt(opinion: Opinions, from: number, to: number): SeasonalOpinio
  */
 function seasonalOpinions(series: SeriesData, candidates: readonly number[], detectionSize: number, pointCutoff: Int32Array, level: number): Opinions {
   const blank = (): JudgeOpinions => ({ centre: new Float64Array(series.y.length), sd: new Float64Array(series.y.length).fill(Number.NaN) });
-  const opinion: Opinions = { ...blank(), second: blank() };
-  const judged = new Float64Array(5);
-  const q = gaussianMultiplier(level);
+  // a literal (not a spread of blank()), so that every call's object has one map and the optimised code reading it stays valid
+  const first = blank();
+  const opinion: Opinions = { centre: first.centre, sd: first.sd, second: blank() };
   let longest = 0;
   for (let i = 0; i + 1 < series.offsets.length; i++) longest = Math.max(longest, (series.offsets[i + 1] as number) - (series.offsets[i] as number));
   // levelJudge (m 0) and seasonalJudge, with each window's sums computed once per series and lag
-  const judges = new JudgeWindows(longest);
-  // a judge speaks only with its whole window of SEASONAL_JUDGE_WINDOW differences (m 0: values) before min(t, window start)
-  const judge = (t: number, m: number, windowStart: number): boolean => {
+  const judges = new SeriesJudges(longest, gaussianMultiplier(level));
+  for (let i = 0; i + 1 < series.offsets.length; i++) {
+    judgeSeries(series.y, series.offsets[i] as number, series.offsets[i + 1] as number, candidates, detectionSize, pointCutoff, judges, opinion);
+  }
+  return opinion;
+}
+
+/** The judges of {@link seasonalOpinions}: {@link JudgeWindows} and what a judge writes. */
+class SeriesJudges {
+  readonly windows: JudgeWindows;
+  /** [z, lo, hi, centre, σ] of the last judge that spoke. */
+  readonly judged = new Float64Array(5);
+
+  constructor(
+    longest: number,
+    private readonly q: number,
+  ) {
+    this.windows = new JudgeWindows(longest);
+  }
+
+  /**
+   * The judge at season m (0: the level judge) of point t of the series started last: it speaks only with its whole
+   * window of SEASONAL_JUDGE_WINDOW differences (m 0: values) before min(t, window start).
+   */
+  judge(t: number, m: number, windowStart: number): boolean {
     const end = Math.min(t, windowStart);
     const lag = m === 0 ? 0 : judgeLag(t, m, windowStart);
     if (end - lag < SEASONAL_JUDGE_WINDOW) return false;
-    return judges.judge(t, lag, q, judged, SEASONAL_JUDGE_WINDOW, end);
-  };
-  for (let i = 0; i + 1 < series.offsets.length; i++) {
-    const start = series.offsets[i] as number;
-    const values = series.y.subarray(start, series.offsets[i + 1] as number);
-    // The seed's rule: with 6 · detectionSize forecast points before the window, the window's values reach neither the
-    // periods nor the judges' differences nor their centres; with fewer (a long window), the judges read the series up to t.
-    let forecastBefore = 0;
-    for (let t = 0; t < values.length - detectionSize; t++) if ((pointCutoff[start + t] as number) >= 0) forecastBefore++;
-    const windowStart = windowLeftOut(forecastBefore, detectionSize) ? values.length - detectionSize : values.length;
-    // A series with a season found is judged at every season of its frequency its history holds twice (a day and a week
-    // of hourly data): on the development half of the real data this ranked anomalies better than the periods found alone
-    // (docs/monitoring-experiments.md).
-    const seasonal = candidates.length > 0 && detectPeriods(values.subarray(0, windowStart), candidates).length > 0;
-    const periods = seasonal ? candidates.filter((p) => windowStart >= 2 * p) : [];
-    // the two shortest (a day and a week), the shorter first: it speaks with less history (where only it can, the network is
-    // the other judge); no season: the level judge (0: the values before the point, NAB's windowed Gaussian)
-    const two = periods.length === 0 ? [0] : periods.slice(0, 2);
-    judges.start(values, windowStart);
-    const first = two[0]!;
-    const second = two.length > 1 ? two[1]! : null;
-    for (let t = 0; t < values.length; t++) {
-      if ((pointCutoff[start + t] as number) < 0) continue;
-      // a seasonal judge without its history yet gives way to the level judge
-      if (!judge(t, first, windowStart) && !(first !== 0 && judge(t, 0, windowStart))) continue;
-      opinion.centre[start + t] = judged[3] as number;
-      opinion.sd[start + t] = judged[4] as number;
-      if (second === null || !judge(t, second, windowStart)) continue;
-      opinion.second!.centre[start + t] = judged[3] as number;
-      opinion.second!.sd[start + t] = judged[4] as number;
-    }
+    return this.windows.judge(t, lag, this.q, this.judged, SEASONAL_JUDGE_WINDOW, end);
   }
-  return opinion;
+}
+
+/** {@link seasonalOpinions} of the series at [start, end) of `y`, into `opinion`. */
+function judgeSeries(
+  y: Float64Array,
+  start: number,
+  end: number,
+  candidates: readonly number[],
+  detectionSize: number,
+  pointCutoff: Int32Array,
+  judges: SeriesJudges,
+  opinion: Opinions,
+): void {
+  const values = y.subarray(start, end);
+  // The seed's rule: with 6 · detectionSize forecast points before the window, the window's values reach neither the
+  // periods nor the judges' differences nor their centres; with fewer (a long window), the judges read the series up to t.
+  let forecastBefore = 0;
+  for (let t = 0; t < values.length - detectionSize; t++) if ((pointCutoff[start + t] as number) >= 0) forecastBefore++;
+  const windowStart = windowLeftOut(forecastBefore, detectionSize) ? values.length - detectionSize : values.length;
+  // A series with a season found is judged at every season of its frequency its history holds twice (a day and a week
+  // of hourly data): on the development half of the real data this ranked anomalies better than the periods found alone
+  // (docs/monitoring-experiments.md).
+  const seasonal = candidates.length > 0 && hasPeriod(values.subarray(0, windowStart), candidates);
+  const periods = seasonal ? candidates.filter((p) => windowStart >= 2 * p) : [];
+  // the two shortest (a day and a week), the shorter first: it speaks with less history (where only it can, the network is
+  // the other judge); no season: the level judge (0: the values before the point, NAB's windowed Gaussian)
+  const two = periods.length === 0 ? [0] : periods.slice(0, 2);
+  judges.windows.start(values, windowStart);
+  const first = two[0]!;
+  const second = two.length > 1 ? two[1]! : null;
+  const { judged } = judges;
+  for (let t = 0; t < values.length; t++) {
+    if ((pointCutoff[start + t] as number) < 0) continue;
+    // a seasonal judge without its history yet gives way to the level judge
+    if (!judges.judge(t, first, windowStart) && !(first !== 0 && judges.judge(t, 0, windowStart))) continue;
+    opinion.centre[start + t] = judged[3] as number;
+    opinion.sd[start + t] = judged[4] as number;
+    if (second === null || !judges.judge(t, second, windowStart)) continue;
+    opinion.second!.centre[start + t] = judged[3] as number;
+    opinion.second!.sd[start + t] = judged[4] as number;
+  }
 }
 
 /**
@@ -613,35 +751,48 @@ function judgeAndAccumulate(
 ): Float64Array {
   const accumulated = new Float64Array(z.length);
   const sequence = new Float64Array(longest);
-  for (let i = 0; i + 1 < series.offsets.length; i++) {
-    const start = series.offsets[i] as number;
-    const n = (series.offsets[i + 1] as number) - start;
-    const detectionStart = n - detectionSize;
-    let first = 0;
-    while (first < detectionStart && Number.isNaN(pointZ[start + first] as number)) first++;
-    for (let t = first; t < detectionStart; t++) {
-      const v = pointZ[start + t] as number;
-      const sd = opinion === undefined ? Number.NaN : (opinion.sd[start + t] as number);
-      if (!(sd > 0) || Number.isNaN(v)) {
-        sequence[t - first] = v;
-        continue;
-      }
-      const second = opinion!.second;
-      sequence[t - first] = judgedZ(
-        v,
-        series.y[start + t] as number,
-        opinion!.centre[start + t] as number,
-        sd,
-        second === undefined ? Number.NaN : (second.centre[start + t] as number),
-        second === undefined ? Number.NaN : (second.sd[start + t] as number),
-      );
-    }
-    sequence.set(z.subarray(i * detectionSize, (i + 1) * detectionSize), detectionStart - first);
-    const run = sequence.subarray(0, n - first);
-    accumulatedAnomalyScores(run, level, run, scoreCorrelation(run, detectionStart - first));
-    accumulated.set(run.subarray(detectionStart - first), i * detectionSize);
-  }
+  for (let i = 0; i + 1 < series.offsets.length; i++) accumulateSeries(series, i, detectionSize, level, z, pointZ, opinion, sequence, accumulated);
   return accumulated;
+}
+
+/** {@link judgeAndAccumulate} of series i, into `accumulated`; `sequence` is work space of its length. */
+function accumulateSeries(
+  series: SeriesData,
+  i: number,
+  detectionSize: number,
+  level: number,
+  z: Float64Array,
+  pointZ: Float64Array,
+  opinion: Opinions | undefined,
+  sequence: Float64Array,
+  accumulated: Float64Array,
+): void {
+  const start = series.offsets[i] as number;
+  const n = (series.offsets[i + 1] as number) - start;
+  const detectionStart = n - detectionSize;
+  let first = 0;
+  while (first < detectionStart && Number.isNaN(pointZ[start + first] as number)) first++;
+  for (let t = first; t < detectionStart; t++) {
+    const v = pointZ[start + t] as number;
+    const sd = opinion === undefined ? Number.NaN : (opinion.sd[start + t] as number);
+    if (!(sd > 0) || Number.isNaN(v)) {
+      sequence[t - first] = v;
+      continue;
+    }
+    const second = opinion!.second;
+    sequence[t - first] = judgedZ(
+      v,
+      series.y[start + t] as number,
+      opinion!.centre[start + t] as number,
+      sd,
+      second === undefined ? Number.NaN : (second.centre[start + t] as number),
+      second === undefined ? Number.NaN : (second.sd[start + t] as number),
+    );
+  }
+  sequence.set(z.subarray(i * detectionSize, (i + 1) * detectionSize), detectionStart - first);
+  const run = sequence.subarray(0, n - first);
+  accumulatedAnomalyScores(run, level, run, scoreCorrelation(run, detectionStart - first));
+  accumulated.set(run.subarray(detectionStart - first), i * detectionSize);
 }
 
 /**

@@ -4,7 +4,7 @@
  * accumulated score (Σ z² against a chi-square quantile).
  * @module
  */
-import { calibratedZ, conformalMultiplier, gaussianMultiplier, spreadHalfWidth, spreadIsCertain, spreadKnots, spreadScore } from "../intervals/index.js";
+import { calibratedZ, calibratedZOfRank, conformalMultiplier, gaussianMultiplier, spreadHalfWidth, spreadIsCertain, spreadKnots, spreadScore } from "../intervals/index.js";
 import { chiSquareQuantile, compensatedSum } from "../stats/index.js";
 import { combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";
 
@@ -247,23 +247,34 @@ class SlidingRanks {
     private readonly ring: Float64Array,
   ) {}
 
-  /** Keeps v, dropping the oldest kept value when C are kept. */
-  add(v: number): void {
+  /** The kept values below v (the index where v would go). */
+  rank(v: number): number {
+    return lowerBound(this.sorted, this.count, v);
+  }
+
+  /** Keeps v, whose {@link rank} is `below`, dropping the oldest kept value when C are kept. */
+  add(v: number, below: number): void {
     const { sorted, ring } = this;
     const C = ring.length;
     if (this.count === C) {
       const old = ring[this.head] as number;
       ring[this.head] = v;
       this.head = this.head + 1 === C ? 0 : this.head + 1;
-      const at = lowerBound(sorted, this.count, old);
-      sorted.copyWithin(at, at + 1, this.count);
-      this.count--;
-    } else {
-      ring[(this.head + this.count) % C] = v;
+      // v takes old's place with one shift of the values between them (scores are |u|: no −0, so equal values are one
+      // bit pattern); `below` counts old when old < v
+      const from = lowerBound(sorted, this.count, old);
+      if (below > from) {
+        sorted.copyWithin(from, from + 1, below);
+        sorted[below - 1] = v;
+      } else {
+        sorted.copyWithin(below + 1, below, from);
+        sorted[below] = v;
+      }
+      return;
     }
-    const at = lowerBound(sorted, this.count, v);
-    sorted.copyWithin(at + 1, at, this.count);
-    sorted[at] = v;
+    ring[(this.head + this.count) % C] = v;
+    sorted.copyWithin(below + 1, below, this.count);
+    sorted[below] = v;
     this.count++;
   }
 }
@@ -294,7 +305,9 @@ function slidingScores(
     if (Number.isNaN(f)) continue;
     const certain = spreadIsCertain(below, above, t * G, G);
     const u = spreadScore(y[t] as number, f, below, above, t * G, knots);
-    const z = calibratedZ(u, scores.sorted, 0, scores.count);
+    // the rank of |u| among the kept scores: its calibrated z, and where it is kept (the scores do not change in between)
+    const rank = scores.rank(Math.abs(u));
+    const z = calibratedZOfRank(u, rank, scores.sorted, 0, scores.count);
     if (out.pointZ !== undefined && (scores.count >= excludeFrom || t >= detectionStart)) out.pointZ[t] = z;
     if (t >= detectionStart) {
       const j = t - detectionStart;
@@ -311,7 +324,7 @@ function slidingScores(
     }
     // the seed's rule: with 6 · detectionSize forecast points before it, the window's own values calibrate none of its points
     if (certain || (!windowCalibrates && t >= detectionStart)) continue;
-    scores.add(Math.abs(u));
+    scores.add(Math.abs(u), rank);
   }
   return first!;
 }

@@ -9,6 +9,7 @@
  * @module
  */
 import { gaussianMultiplier } from "../intervals/index.js";
+import { momentsKernel, type MomentsKernel } from "./kernel/moments.js";
 
 /**
  * Seasonal differences the seasonal judge compares a point's with: the 168
@@ -159,18 +160,30 @@ function judgeFromMoments(y: Float64Array, t: number, lag: number, q: number, ou
   return true;
 }
 
-/** How many windows {@link JudgeWindows} sums side by side. */
+/** How many windows {@link JudgeWindows} sums side by side in TypeScript. */
 const WINDOWS_AT_ONCE = 4;
+
+/** Most windows one call of the WebAssembly kernel sums (the ends from the first one asked for on, up to the last end). */
+const KERNEL_WINDOWS = 2048;
+
+/**
+ * Which implementation sums the windows of {@link JudgeWindows}.
+ * @category Anomaly detection
+ */
+export type JudgeWindowsKind = "wasm-simd" | "js";
 
 /**
  * The judges of many points of one series: {@link seasonalJudge} (lag > 0)
  * and {@link levelJudge} (lag 0) with the same bits, but the window sums of
- * one lag are kept per window end and computed {@link WINDOWS_AT_ONCE} ends
- * at a time (independent sums side by side, each in the order of
- * `judgeDifferences`), so that consecutive points, whose windows differ by
- * one value, do not each wait on a long chain of additions, and points that
- * share a window (a detection window read against the history before it)
- * share its sums.
+ * one lag are kept per window end and computed many ends at a time
+ * (independent sums side by side, each in the order of `judgeDifferences`),
+ * so that consecutive points, whose windows differ by one value, do not each
+ * wait on a long chain of additions, and points that share a window (a
+ * detection window read against the history before it) share its sums.
+ * `"wasm-simd"` (the default, where the runtime has it) sums every window
+ * from the first end asked for to the last end in one call of a WebAssembly
+ * kernel, eight windows side by side; `"js"` sums {@link WINDOWS_AT_ONCE}
+ * ends at a time. The same bits either way.
  *
  * @example
  * ```ts
@@ -189,10 +202,15 @@ export class JudgeWindows {
   private readonly capacity: number;
   private readonly lags = new Map<number, LagWindows>();
   private series = 0;
+  private readonly kernel: MomentsKernel | null;
 
-  /** @param capacity - The longest series to be judged. */
-  constructor(capacity: number) {
+  /**
+   * @param capacity - The longest series to be judged.
+   * @param kind - The implementation (default `"wasm-simd"`, which falls back to `"js"`).
+   */
+  constructor(capacity: number, kind: JudgeWindowsKind = "wasm-simd") {
     this.capacity = capacity;
+    this.kernel = kind === "wasm-simd" ? momentsKernel() : null;
   }
 
   /** Starts the judging of one series `y`; no window will end after `lastEnd`. */
@@ -218,7 +236,7 @@ export class JudgeWindows {
       this.lags.set(lag, windows);
     }
     if (windows.series !== this.series || windows.window !== window) windows.start(y, lag, window, this.series);
-    if (windows.known[end] !== 1) windows.fill(end, this.lastEnd);
+    if (windows.known[end] !== 1) windows.fill(end, this.lastEnd, this.kernel);
     return judgeFromMoments(y, t, lag, q, out, window, end, windows.mean[end]!, windows.squares[end]!);
   }
 }
@@ -249,9 +267,18 @@ class LagWindows {
     else d.set(y);
   }
 
-  /** The mean and squares of the windows ending at end, end + 1, … (up to WINDOWS_AT_ONCE, none after lastEnd). */
-  fill(end: number, lastEnd: number): void {
+  /**
+   * The mean and squares of the windows ending at end, end + 1, … (none after lastEnd): with the kernel up to
+   * KERNEL_WINDOWS of them, else up to WINDOWS_AT_ONCE.
+   */
+  fill(end: number, lastEnd: number, kernel: MomentsKernel | null): void {
     const { d, window, mean, squares, known } = this;
+    if (kernel !== null) {
+      const count = Math.min(lastEnd - end + 1, KERNEL_WINDOWS);
+      kernel.moments(d, end, window, count, mean, squares);
+      known.fill(1, end, end + count);
+      return;
+    }
     const from = end - window;
     if (lastEnd - end + 1 >= WINDOWS_AT_ONCE) {
       let m0 = 0;

@@ -3,7 +3,7 @@
  * series, with the (series, window, step) layout.
  * @module
  */
-import type { Forecaster, SeriesData } from "../types.js";
+import type { ForecastDistribution, Forecaster, SeriesData } from "../types.js";
 
 /**
  * Makes the forecaster of one cross-validation window (e.g. a model fine-tuned
@@ -222,21 +222,10 @@ export function crossValidate(
   const contexts: Float64Array[] = [];
   let spread: CrossValidationSpread | undefined;
 
+  // (the loops over series live in module functions, called once per window: the optimised code of a function that
+  // runs once per call would be dropped after each)
   for (let w = 0; w < mostWindows; w++) {
-    contexts.length = 0;
-    let count = 0;
-    for (let i = 0; i < nSeries; i++) {
-      const windowsOfSeries = (windowOffsets[i + 1] as number) - (windowOffsets[i] as number);
-      if (w >= windowsOfSeries) {
-        windowCutoffs[i] = -1;
-        continue;
-      }
-      const cutoff = (sizes[i] as number) - h - w * stepSize;
-      windowCutoffs[i] = cutoff;
-      members[count++] = i;
-      const start = offsets[i] as number;
-      contexts.push(y.subarray(start, start + cutoff));
-    }
+    const count = windowContexts(series, h, stepSize, windowOffsets, w, windowCutoffs, members, contexts);
     const model = typeof forecaster === "function" ? forecaster(w, windowCutoffs) : forecaster;
     let out: Float64Array;
     if (options.spread === true) {
@@ -248,36 +237,92 @@ export function crossValidate(
       if (dist.levels.length !== spread.levels.length || dist.below.length !== out.length * G || dist.above.length !== out.length * G) {
         throw new RangeError(`crossValidate: forecaster "${model.name}" returned a spread of the wrong shape`);
       }
-      for (let j = 0; j < count; j++) {
-        const i = members[j] as number;
-        const row = (windowOffsets[i + 1] as number) - 1 - w;
-        const from = j * h * G;
-        const to = row * h * G;
-        spread.below.set(dist.below.subarray(from, from + h * G), to);
-        spread.above.set(dist.above.subarray(from, from + h * G), to);
-      }
+      storeWindowSpreads(dist, spread, h, windowOffsets, w, members, count);
     } else {
       out = model.forecast(contexts, h);
     }
     if (out.length !== count * h) {
       throw new RangeError(`crossValidate: forecaster "${model.name}" returned ${out.length} values for ${count} contexts × h ${h}`);
     }
-    for (let j = 0; j < count; j++) {
-      const i = members[j] as number;
-      const windowsOfSeries = (windowOffsets[i + 1] as number) - (windowOffsets[i] as number);
-      const row = (windowOffsets[i] as number) + windowsOfSeries - 1 - w;
-      cutoffs[row] = windowCutoffs[i] as number;
-      for (let k = 0; k < h; k++) {
-        const value = out[j * h + k] as number;
-        if (!Number.isFinite(value)) {
-          throw new RangeError(`crossValidate: forecaster "${model.name}" returned a non-finite value for series ${i}`);
-        }
-        forecasts[row * h + k] = value;
-      }
-    }
+    const bad = storeWindowForecasts(out, h, windowOffsets, w, members, count, windowCutoffs, cutoffs, forecasts);
+    if (bad >= 0) throw new RangeError(`crossValidate: forecaster "${model.name}" returned a non-finite value for series ${bad}`);
     options.onWindow?.(w + 1, mostWindows);
   }
   return spread !== undefined ? { h, stepSize, windowOffsets, cutoffs, forecasts, spread } : { h, stepSize, windowOffsets, cutoffs, forecasts };
+}
+
+/**
+ * The contexts of window w of {@link crossValidate} (views of `y`, in series order) into `contexts`, each series'
+ * cutoff into `windowCutoffs` (−1: no window w) and the series that have one into `members`; returns their count.
+ */
+function windowContexts(
+  series: Pick<SeriesData, "y" | "sizes" | "offsets">,
+  h: number,
+  stepSize: number,
+  windowOffsets: Int32Array,
+  w: number,
+  windowCutoffs: Int32Array,
+  members: Int32Array,
+  contexts: Float64Array[],
+): number {
+  const { y, sizes, offsets } = series;
+  contexts.length = 0;
+  let count = 0;
+  for (let i = 0; i < sizes.length; i++) {
+    const windowsOfSeries = (windowOffsets[i + 1] as number) - (windowOffsets[i] as number);
+    if (w >= windowsOfSeries) {
+      windowCutoffs[i] = -1;
+      continue;
+    }
+    const cutoff = (sizes[i] as number) - h - w * stepSize;
+    windowCutoffs[i] = cutoff;
+    members[count++] = i;
+    const start = offsets[i] as number;
+    contexts.push(y.subarray(start, start + cutoff));
+  }
+  return count;
+}
+
+/** The half-widths of window w's `count` contexts (`members`) into their rows of `spread`. */
+function storeWindowSpreads(dist: ForecastDistribution, spread: CrossValidationSpread, h: number, windowOffsets: Int32Array, w: number, members: Int32Array, count: number): void {
+  const G = dist.levels.length;
+  for (let j = 0; j < count; j++) {
+    const i = members[j] as number;
+    const row = (windowOffsets[i + 1] as number) - 1 - w;
+    const from = j * h * G;
+    const to = row * h * G;
+    spread.below.set(dist.below.subarray(from, from + h * G), to);
+    spread.above.set(dist.above.subarray(from, from + h * G), to);
+  }
+}
+
+/**
+ * The forecasts `out` of window w's `count` contexts (`members`) and their cutoffs into their rows; returns the first
+ * series with a non-finite forecast (its row left partly written), or −1.
+ */
+function storeWindowForecasts(
+  out: Float64Array,
+  h: number,
+  windowOffsets: Int32Array,
+  w: number,
+  members: Int32Array,
+  count: number,
+  windowCutoffs: Int32Array,
+  cutoffs: Int32Array,
+  forecasts: Float64Array,
+): number {
+  for (let j = 0; j < count; j++) {
+    const i = members[j] as number;
+    const windowsOfSeries = (windowOffsets[i + 1] as number) - (windowOffsets[i] as number);
+    const row = (windowOffsets[i] as number) + windowsOfSeries - 1 - w;
+    cutoffs[row] = windowCutoffs[i] as number;
+    for (let k = 0; k < h; k++) {
+      const value = out[j * h + k] as number;
+      if (!Number.isFinite(value)) return i;
+      forecasts[row * h + k] = value;
+    }
+  }
+  return -1;
 }
 
 /**

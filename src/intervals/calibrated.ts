@@ -217,8 +217,32 @@ export function conformalMultiplier(sorted: ArrayLike<number>, from: number, n: 
   if (k <= r) return sorted[from + k - 1] as number;
   if (r <= 0) return q;
   // Beyond the resolved scores: the anchor's quantile a, rescaled by c, grown like (q / a)^(1 + SPREAD_TAIL_POWER).
-  const a = normalQuantile(0.5 + r / (2 * (n + 1)));
+  const a = rankQuantile(r, n);
   return Math.max(sorted[from + r - 1] as number, spreadScaleRatio(sorted, from, n) * a * Math.pow(q / a, 1 + SPREAD_TAIL_POWER));
+}
+
+/** Largest n whose {@link rankQuantile} values are kept (the anomaly calibration's 336 scores and more). */
+const RANK_QUANTILE_CACHED = 400;
+
+/** {@link rankQuantile}'s values, n after n (row n at n(n + 1)/2, b = 0 .. n; NaN: not computed yet), made on first use. */
+let rankQuantiles: Float64Array | null = null;
+
+/**
+ * Φ⁻¹(0.5 + b / (2(n + 1))) for 0 <= b <= n: the normal quantile of b of n
+ * calibration scores, which every calibrated z and multiplier reads. Kept
+ * per (n, b) up to n = {@link RANK_QUANTILE_CACHED}, so a series scored point
+ * after point computes each once (the same value: a pure function).
+ */
+function rankQuantile(b: number, n: number): number {
+  if (n > RANK_QUANTILE_CACHED) return normalQuantile(0.5 + b / (2 * (n + 1)));
+  rankQuantiles ??= new Float64Array(((RANK_QUANTILE_CACHED + 1) * (RANK_QUANTILE_CACHED + 2)) / 2).fill(Number.NaN);
+  const at = (n * (n + 1)) / 2 + b;
+  let value = rankQuantiles[at] as number;
+  if (value !== value) {
+    value = normalQuantile(0.5 + b / (2 * (n + 1)));
+    rankQuantiles[at] = value;
+  }
+  return value;
 }
 
 /**
@@ -271,7 +295,7 @@ export const SPREAD_PRIOR_WEIGHT = 20;
 export function spreadScaleRatio(sorted: ArrayLike<number>, from: number, n: number): number {
   const r = resolvedCount(n);
   if (r <= 0) return 1;
-  const raw = (sorted[from + r - 1] as number) / normalQuantile(0.5 + r / (2 * (n + 1)));
+  const raw = (sorted[from + r - 1] as number) / rankQuantile(r, n);
   return (n * raw + SPREAD_PRIOR_WEIGHT) / (n + SPREAD_PRIOR_WEIGHT);
 }
 
@@ -308,13 +332,33 @@ export function calibratedZ(u: number, sorted: ArrayLike<number>, from: number, 
     if ((sorted[from + mid] as number) < v) lo = mid + 1;
     else hi = mid;
   }
+  return calibratedZOfRank(u, lo, sorted, from, n);
+}
+
+/**
+ * {@link calibratedZ} when the number of calibration scores below |u|
+ * (`below`, the first index of `sorted[from, from + n)` holding a value
+ * >= |u|) is already known: the same value, without searching for it again.
+ *
+ * @example
+ * ```ts
+ * const s = Float64Array.from({ length: 19 }, (_, i) => (i + 1) / 10);
+ * calibratedZOfRank(-1.05, 10, s, 0, 19) === calibratedZ(-1.05, s, 0, 19); // 10 of 19 scores below 1.05
+ * // => true
+ * ```
+ * @category Intervals
+ */
+export function calibratedZOfRank(u: number, below: number, sorted: ArrayLike<number>, from: number, n: number): number {
+  const v = Math.abs(u);
+  if (n <= 0) return u;
+  const lo = below;
   const r = resolvedCount(n);
   let z: number;
   if (r <= 0) z = v;
-  else if (lo < r) z = normalQuantile(0.5 + lo / (2 * (n + 1)));
+  else if (lo < r) z = rankQuantile(lo, n);
   else {
     // the inverse of conformalMultiplier beyond the resolved scores
-    const a = normalQuantile(0.5 + r / (2 * (n + 1)));
+    const a = rankQuantile(r, n);
     z = Math.max(a, a * Math.pow(v / (spreadScaleRatio(sorted, from, n) * a), 1 / (1 + SPREAD_TAIL_POWER)));
   }
   return u < 0 ? -z : z;

@@ -15,6 +15,7 @@ export {
 export {
   calibratedIntervals,
   calibratedZ,
+  calibratedZOfRank,
   collectCalibrationScores,
   conformalMultiplier,
   SPREAD_SCORE_CAP,

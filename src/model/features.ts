@@ -197,11 +197,12 @@ export class WindowFeaturizer implements Featurizer {
     if (useSeason) this.seasonalIndices(n, m);
     // Strictly positive windows are adjusted multiplicatively (classical ratio-to-moving-average).
     const multiplicative = useSeason && positive && this.multiplicativeFactors(n, m);
-    for (let i = 0; i < n; i++) {
-      if (!useSeason) x[i] = z[i]!;
-      else if (multiplicative) x[i] = (this.u[i]! / factors[i % m]! - mean) / sd;
-      else x[i] = z[i]! - seasonal[i % m]!;
-    }
+    // (p is i mod m, counted rather than divided for)
+    if (!useSeason) for (let i = 0; i < n; i++) x[i] = z[i]!;
+    else if (multiplicative) {
+      const u = this.u;
+      for (let i = 0, p = 0; i < n; i++, p = p + 1 === m ? 0 : p + 1) x[i] = (u[i]! / factors[p]! - mean) / sd;
+    } else for (let i = 0, p = 0; i < n; i++, p = p + 1 === m ? 0 : p + 1) x[i] = z[i]! - seasonal[p]!;
     const last = z[n - 1]!;
     // Simple exponential smoothing with the grid alpha of least one-step squared error.
     sesGridFit(x, n, 1e-12, this.ses);
@@ -273,10 +274,10 @@ export class WindowFeaturizer implements Featurizer {
     for (let p = 0; p < m; p++) seasonal[p]! -= mean;
     // Seasonal strength: share of the detrended variance the indices explain.
     let explained = 0;
-    for (let t = half; t < n - half; t++) {
+    for (let t = half, p = half % m; t < n - half; t++, p = p + 1 === m ? 0 : p + 1) {
       const d = z[t]! - trend[t]!;
       detrendedVar += d * d;
-      const r = d - seasonal[t % m]!;
+      const r = d - seasonal[p]!;
       explained += r * r;
       used++;
     }
@@ -343,15 +344,16 @@ function phaseMeans(values: Float64Array, n: number, m: number, trend: Float64Ar
   counts.fill(0, 0, m);
   const half = Math.floor(m / 2);
   centredMeans(values, half, n - half, m, trend);
-  for (let t = half; t < n - half; t++) {
+  // (p is t mod m, counted rather than divided for)
+  for (let t = half, p = half % m; t < n - half; t++, p = p + 1 === m ? 0 : p + 1) {
     const level = trend[t]!;
     if (multiplicative) {
       if (!(level > 0)) return false;
-      out[t % m]! += values[t]! / level;
+      out[p]! += values[t]! / level;
     } else {
-      out[t % m]! += values[t]! - level;
+      out[p]! += values[t]! - level;
     }
-    counts[t % m]! += 1;
+    counts[p]! += 1;
   }
   const empty = multiplicative ? 1 : 0;
   for (let p = 0; p < m; p++) out[p] = counts[p]! > 0 ? out[p]! / counts[p]! : empty;
@@ -359,8 +361,8 @@ function phaseMeans(values: Float64Array, n: number, m: number, trend: Float64Ar
 }
 
 /**
- * `out[t] = centredMean(z, t, m)` for t in [from, to), four points at a time
- * (four independent sums side by side, each in centredMean's order: the same bits).
+ * `out[t] = centredMean(z, t, m)` for t in [from, to), eight points at a time, then four
+ * (independent sums side by side, each in centredMean's order: the same bits).
  */
 function centredMeans(z: Float64Array, from: number, to: number, m: number, out: Float64Array): void {
   const half = Math.floor(m / 2);
@@ -369,6 +371,35 @@ function centredMeans(z: Float64Array, from: number, to: number, m: number, out:
   const first = even ? 1 - half : -half;
   const terms = even ? m - 1 : m;
   let t = from;
+  for (; t + 8 <= to; t += 8) {
+    let s0 = even ? 0.5 * (z[t - half]! + z[t + half]!) : 0;
+    let s1 = even ? 0.5 * (z[t + 1 - half]! + z[t + 1 + half]!) : 0;
+    let s2 = even ? 0.5 * (z[t + 2 - half]! + z[t + 2 + half]!) : 0;
+    let s3 = even ? 0.5 * (z[t + 3 - half]! + z[t + 3 + half]!) : 0;
+    let s4 = even ? 0.5 * (z[t + 4 - half]! + z[t + 4 + half]!) : 0;
+    let s5 = even ? 0.5 * (z[t + 5 - half]! + z[t + 5 + half]!) : 0;
+    let s6 = even ? 0.5 * (z[t + 6 - half]! + z[t + 6 + half]!) : 0;
+    let s7 = even ? 0.5 * (z[t + 7 - half]! + z[t + 7 + half]!) : 0;
+    const base = t + first;
+    for (let i = 0; i < terms; i++) {
+      s0 += z[base + i]!;
+      s1 += z[base + i + 1]!;
+      s2 += z[base + i + 2]!;
+      s3 += z[base + i + 3]!;
+      s4 += z[base + i + 4]!;
+      s5 += z[base + i + 5]!;
+      s6 += z[base + i + 6]!;
+      s7 += z[base + i + 7]!;
+    }
+    out[t] = s0 / m;
+    out[t + 1] = s1 / m;
+    out[t + 2] = s2 / m;
+    out[t + 3] = s3 / m;
+    out[t + 4] = s4 / m;
+    out[t + 5] = s5 / m;
+    out[t + 6] = s6 / m;
+    out[t + 7] = s7 / m;
+  }
   for (; t + 4 <= to; t += 4) {
     let s0 = even ? 0.5 * (z[t - half]! + z[t + half]!) : 0;
     let s1 = even ? 0.5 * (z[t + 1 - half]! + z[t + 1 + half]!) : 0;

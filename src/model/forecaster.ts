@@ -157,7 +157,10 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
         const xs = x.subarray(c0 * D, (c0 + rows) * D);
         runner.forward(params, xs, rows, out);
         if (spread) runner.forwardSpread(params, xs, rows, spreadOut);
-        for (let r = 0; r < rows; r++) emit(scales[c0 + r]!, r, c0 + r);
+        for (let r = 0; r < rows; r++) {
+          const i = c0 + r;
+          emitForecast(scales[i]!, out, spreadOut, r * O, target, i * target.stride + target.offset, steps, seasonsView ? contexts[i]! : null, seasonLength);
+        }
       }
     } else {
       for (let c0 = 0; c0 < n; c0 += CHUNK) {
@@ -165,29 +168,9 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
         for (let r = 0; r < rows; r++) featurizer.featurize(contexts[c0 + r]!, seasonLength, chunkInputs, r * D, chunkScales[r]!, longSeason);
         runner.forward(params, chunkInputs, rows, out);
         if (spread) runner.forwardSpread(params, chunkInputs, rows, spreadOut);
-        for (let r = 0; r < rows; r++) emit(chunkScales[r]!, r, c0 + r);
-      }
-    }
-    function emit(s: WindowScale, r: number, i: number): void {
-      const base = i * target.stride + target.offset;
-      const { mean, below, above } = target;
-      if (s.constant) {
-        for (let k = 0; k < steps; k++) mean[base + k] = s.location;
-        if (below !== null && above !== null) {
-          below.fill(0, base * G, (base + steps) * G);
-          above.fill(0, base * G, (base + steps) * G);
-        }
-        return;
-      }
-      for (let k = 0; k < steps; k++) mean[base + k] = s.location + s.scale * out[r * O + k]!;
-      if (seasonsView) zeroMedianRule(contexts[i]!, seasonLength, mean, base, steps);
-      if (below === null || above === null) return;
-      for (let k = 0; k < steps; k++) {
-        const from = (r * O + k) * SPREAD_PER_STEP;
-        const to = (base + k) * G;
-        for (let j = 0; j < G; j++) {
-          below[to + j] = Math.min(s.scale * spreadOut[from + j]!, Number.MAX_VALUE);
-          above[to + j] = Math.min(s.scale * spreadOut[from + G + j]!, Number.MAX_VALUE);
+        for (let r = 0; r < rows; r++) {
+          const i = c0 + r;
+          emitForecast(chunkScales[r]!, out, spreadOut, r * O, target, i * target.stride + target.offset, steps, seasonsView ? contexts[i]! : null, seasonLength);
         }
       }
     }
@@ -251,6 +234,48 @@ export function createNetworkForecaster(model: ModelName, freq: Freq, options: N
     // the window view reads the last L points of each context (the rollout too); the seasons view and the peers read more
     ...(seasonsView || crossSeries ? {} : { contextReach: L }),
   };
+}
+
+/**
+ * Writes one context's forecast to `target` at `base`: `steps` values location + scale · output (the
+ * network's outputs from `out[at]` on; the seasons view's zero-median rule applied with the context
+ * `zeroMedianContext` and its day), and with the target's spreads their half-widths, scale · the
+ * spread head's outputs (G below then G above per step, from `spreadOut[at · SPREAD_PER_STEP]` on); a
+ * constant context gets its location and zero half-widths. A module function, not a closure of the
+ * forecaster, so that its optimised code outlives each forecaster (a closure's is lost with it).
+ */
+function emitForecast(
+  s: WindowScale,
+  out: Float64Array,
+  spreadOut: Float64Array,
+  at: number,
+  target: { readonly mean: Float64Array; readonly below: Float64Array | null; readonly above: Float64Array | null },
+  base: number,
+  steps: number,
+  zeroMedianContext: Float64Array | null,
+  day: number,
+): void {
+  const G = SPREAD_LEVELS.length;
+  const { mean, below, above } = target;
+  if (s.constant) {
+    for (let k = 0; k < steps; k++) mean[base + k] = s.location;
+    if (below !== null && above !== null) {
+      below.fill(0, base * G, (base + steps) * G);
+      above.fill(0, base * G, (base + steps) * G);
+    }
+    return;
+  }
+  for (let k = 0; k < steps; k++) mean[base + k] = s.location + s.scale * out[at + k]!;
+  if (zeroMedianContext !== null) zeroMedianRule(zeroMedianContext, day, mean, base, steps);
+  if (below === null || above === null) return;
+  for (let k = 0; k < steps; k++) {
+    const from = (at + k) * SPREAD_PER_STEP;
+    const to = (base + k) * G;
+    for (let j = 0; j < G; j++) {
+      below[to + j] = Math.min(s.scale * spreadOut[from + j]!, Number.MAX_VALUE);
+      above[to + j] = Math.min(s.scale * spreadOut[from + G + j]!, Number.MAX_VALUE);
+    }
+  }
 }
 
 /** Days of history the within-block profile of {@link blockForecaster} reads (the per-phase median over them). */

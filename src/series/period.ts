@@ -115,21 +115,68 @@ export function periodStrength(y: ArrayLike<number>, period: number): number {
 export function detectPeriods(y: ArrayLike<number>, candidates: readonly number[], options: PeriodOptions = {}): DetectedPeriod[] {
   const minStrength = options.minStrength ?? PERIOD_MIN_STRENGTH;
   const minCycles = options.minCycles ?? PERIOD_MIN_CYCLES;
-  if (!(minCycles >= 2)) throw new RangeError(`detectPeriods: minCycles must be >= 2, got ${String(minCycles)}`);
   const n = y.length;
-  const tested = [...new Set(candidates)].filter((p) => Number.isInteger(p) && p >= 2 && n >= minCycles * p && n >= 2 * p + 2).sort((a, b) => a - b);
+  const tested = testedPeriods(n, candidates, minCycles, "detectPeriods");
   if (tested.length === 0) return [];
   const clipped = winsorized(y);
   if (clipped === null) return [];
   const found: DetectedPeriod[] = [];
   for (const period of tested) {
     const strength = detrendedAutocorrelation(clipped, period);
-    if (strength < Math.max(minStrength, 3 / Math.sqrt(n - period))) continue;
+    if (strength < periodBar(minStrength, n, period)) continue;
     const divisor = found.find((f) => period % f.period === 0);
     if (divisor !== undefined && strength <= divisor.strength) continue;
     found.push({ period, strength });
   }
   return found.sort((a, b) => b.strength - a.strength || a.period - b.period);
+}
+
+/**
+ * Whether {@link detectPeriods} finds any period among `candidates`
+ * (`detectPeriods(y, candidates, options).length > 0`), stopping at the first
+ * candidate that counts: the first one whose strength reaches the bar is
+ * always kept (no stronger divisor is found before it), so the later ones
+ * cannot change the answer. The same strengths, from the same clipped series.
+ *
+ * Cost: O(n) per candidate tested, up to the first one found.
+ *
+ * @param y - The series, in time order. Never mutated.
+ * @param candidates - Periods to test, in steps.
+ * @param options - See {@link PeriodOptions}.
+ *
+ * @example
+ * ```ts
+ * const daily = Array.from({ length: 24 * 21 }, (_, t) => 10 + 5 * Math.sin((2 * Math.PI * t) / 24) + ((t * 7919) % 11) / 11);
+ * hasPeriod(daily, [24, 168]); // the day counts: the week is not tested
+ * // => true
+ * hasPeriod(daily.map((_, t) => ((t * 7919) % 11) / 11), [24, 168]);
+ * // => false
+ * ```
+ * @category Series
+ */
+export function hasPeriod(y: ArrayLike<number>, candidates: readonly number[], options: PeriodOptions = {}): boolean {
+  const minStrength = options.minStrength ?? PERIOD_MIN_STRENGTH;
+  const minCycles = options.minCycles ?? PERIOD_MIN_CYCLES;
+  const n = y.length;
+  const tested = testedPeriods(n, candidates, minCycles, "hasPeriod");
+  if (tested.length === 0) return false;
+  const clipped = winsorized(y);
+  if (clipped === null) return false;
+  for (const period of tested) {
+    if (!(detrendedAutocorrelation(clipped, period) < periodBar(minStrength, n, period))) return true;
+  }
+  return false;
+}
+
+/** The candidates {@link detectPeriods} tests in a series of n points: distinct integers >= 2 with minCycles cycles (and 2p + 2 points), ascending. */
+function testedPeriods(n: number, candidates: readonly number[], minCycles: number, caller: string): number[] {
+  if (!(minCycles >= 2)) throw new RangeError(`${caller}: minCycles must be >= 2, got ${String(minCycles)}`);
+  return [...new Set(candidates)].filter((p) => Number.isInteger(p) && p >= 2 && n >= minCycles * p && n >= 2 * p + 2).sort((a, b) => a - b);
+}
+
+/** The strength a period p of a series of n points must reach: max(minStrength, 3/√(n − p)). */
+function periodBar(minStrength: number, n: number, period: number): number {
+  return Math.max(minStrength, 3 / Math.sqrt(n - period));
 }
 
 /** Work buffers of detectPeriods and periodStrength (one call at a time), grown as needed. */

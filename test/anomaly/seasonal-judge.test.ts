@@ -3,6 +3,10 @@ import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
 import { combineJudges, detectAnomalies, judgedInterval, judgeLag, JUDGES_AGREE_Z, levelJudge, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "../../src/anomaly/index.js";
 import { JudgeWindows } from "../../src/anomaly/seasonal-judge.js";
+import { momentsKernel } from "../../src/anomaly/kernel/moments.js";
+import { MOMENTS_WASM_SOURCE_SHA256 } from "../../src/anomaly/kernel/moments-wasm.js";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { seasonalNaiveForecaster } from "../../src/cv/index.js";
 import { fixedModelSource } from "../../src/finetune/index.js";
 import { gaussianMultiplier } from "../../src/intervals/index.js";
@@ -327,22 +331,77 @@ describe("JudgeWindows", () => {
   test.prop(
     [fc.array(values, { minLength: 3, maxLength: 120 }), fc.integer({ min: 2, max: 40 }), fc.integer({ min: 0, max: 130 }), fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 4 }), level],
     { numRuns: 150 },
-  )("gives seasonalJudge's and levelJudge's answers bit for bit, at every point, lag and window end", (list, window, windowStart, lags, L) => {
+  )("gives seasonalJudge's and levelJudge's answers bit for bit, at every point, lag and window end (both implementations)", (list, window, windowStart, lags, L) => {
     const y = Float64Array.from(list);
     const q = gaussianMultiplier(L);
-    const judges = new JudgeWindows(y.length + 5);
-    judges.start(y, windowStart);
+    for (const kind of ["wasm-simd", "js"] as const) {
+      const judges = new JudgeWindows(y.length + 5, kind);
+      judges.start(y, windowStart);
+      const a = new Float64Array(5);
+      const b = new Float64Array(5);
+      for (let t = 0; t < y.length + 2; t++) {
+        const end = Math.min(t, windowStart);
+        for (const lag of lags) {
+          a.fill(7);
+          b.fill(7);
+          const got = judges.judge(t, lag, q, a, window, end);
+          const want = lag > 0 ? seasonalJudge(y, t, lag, q, b, window, end) : levelJudge(y, t, q, b, window, end);
+          expect(got).toBe(want);
+          expect(Array.from(a, (v) => Object.is(v, -0) ? "-0" : String(v))).toEqual(Array.from(b, (v) => Object.is(v, -0) ? "-0" : String(v)));
+        }
+      }
+    }
+  });
+
+  it("the shipped window-moments module was assembled from the WebAssembly text in the repository (npm run build:kernel)", () => {
+    const text = readFileSync("src/anomaly/kernel/moments.wat", "utf8");
+    expect(createHash("sha256").update(text).digest("hex").slice(0, 16)).toBe(MOMENTS_WASM_SOURCE_SHA256);
+    expect(momentsKernel()).not.toBeNull();
+  });
+
+  test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 2, max: 200 }), fc.integer({ min: 1, max: 3000 })], { numRuns: 40 })(
+    "the WebAssembly kernel's window moments are the TypeScript loop's bits, for any number of windows (past one page of memory: it grows) and parity",
+    (seed, window, count) => {
+      const u = seedrandom(String(seed));
+      const scale = 10 ** Math.floor(8 * u() - 4);
+      const d = Float64Array.from({ length: window + count + 3 }, () => scale * (u() - 0.5) + (u() < 0.05 ? 1e3 * scale : 0));
+      const mean = new Float64Array(d.length + 1);
+      const squares = new Float64Array(d.length + 1);
+      const end = window + 2;
+      const n = Math.min(count, d.length - end + 1);
+      momentsKernel()!.moments(d, end, window, n, mean, squares);
+      for (let j = 0; j < n; j++) {
+        let m = 0;
+        for (let k = end + j - window; k < end + j; k++) m += d[k]!;
+        m /= window;
+        let s = 0;
+        for (let k = end + j - window; k < end + j; k++) {
+          const e = d[k]! - m;
+          s += e * e;
+        }
+        expect(Object.is(mean[end + j], m) && Object.is(squares[end + j], s)).toBe(true);
+      }
+    },
+  );
+
+  it("a long series judged at every point (more window ends than one kernel call sums) gives the same bits with both implementations and with seasonalJudge", () => {
+    const y = hourly(5000, 7);
+    const simd = new JudgeWindows(y.length, "wasm-simd");
+    const js = new JudgeWindows(y.length, "js");
+    simd.start(y, 4900);
+    js.start(y, 4900);
     const a = new Float64Array(5);
     const b = new Float64Array(5);
-    for (let t = 0; t < y.length + 2; t++) {
-      const end = Math.min(t, windowStart);
-      for (const lag of lags) {
-        a.fill(7);
-        b.fill(7);
-        const got = judges.judge(t, lag, q, a, window, end);
-        const want = lag > 0 ? seasonalJudge(y, t, lag, q, b, window, end) : levelJudge(y, t, q, b, window, end);
-        expect(got).toBe(want);
-        expect(Array.from(a, (v) => Object.is(v, -0) ? "-0" : String(v))).toEqual(Array.from(b, (v) => Object.is(v, -0) ? "-0" : String(v)));
+    const c = new Float64Array(5);
+    for (let t = 0; t < y.length; t++) {
+      const end = Math.min(t, 4900);
+      for (const lag of [24, 168, 0]) {
+        const got = simd.judge(t, lag, 2.576, a, SEASONAL_JUDGE_WINDOW, end);
+        expect(js.judge(t, lag, 2.576, b, SEASONAL_JUDGE_WINDOW, end)).toBe(got);
+        expect(lag > 0 ? seasonalJudge(y, t, lag, 2.576, c, SEASONAL_JUDGE_WINDOW, end) : levelJudge(y, t, 2.576, c, SEASONAL_JUDGE_WINDOW, end)).toBe(got);
+        if (!got) continue;
+        expect(Array.from(a)).toEqual(Array.from(b));
+        expect(Array.from(a)).toEqual(Array.from(c));
       }
     }
   });

@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import {
   calibratedIntervals,
   calibratedZ,
+  calibratedZOfRank,
   collectCalibrationScores,
   conformalMultiplier,
   gaussianMultiplier,
@@ -149,6 +150,22 @@ describe("conformalMultiplier and calibratedZ", () => {
     const c = spreadScaleRatio(wide, 0, 100);
     expect(c).toBeGreaterThan(1.6);
     expect(c).toBeLessThan(2);
+  });
+});
+
+describe("calibratedZOfRank", () => {
+  test("given the count of scores below |u|, is calibratedZ bit for bit (every n up to 450, past the kept rank quantiles)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 450 }), fc.integer({ min: 0, max: 3 }), fc.double({ min: -12, max: 12, noNaN: true }), fc.integer(), (n, from, u, seed) => {
+        const random = seedrandom(String(seed));
+        const sorted = Float64Array.from({ length: from + n }, () => 4 * random() ** 2);
+        sorted.subarray(from).sort();
+        let below = 0;
+        while (below < n && sorted[from + below]! < Math.abs(u)) below++;
+        expect(Object.is(calibratedZOfRank(u, below, sorted, from, n), calibratedZ(u, sorted, from, n))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

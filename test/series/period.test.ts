@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import fc from "fast-check";
-import { averageRanks, detectPeriods, periodStrength } from "../../src/series/period.js";
+import { averageRanks, detectPeriods, hasPeriod, periodStrength } from "../../src/series/period.js";
 import { seasonal } from "./helpers.js";
 
 const noiseOnly = (n: number, seed: number): Float64Array => seasonal(n, 1, 0, 1, seed);
@@ -101,6 +101,34 @@ describe("detectPeriods", () => {
       }),
       { numRuns: 20 },
     );
+  });
+});
+
+describe("hasPeriod", () => {
+  test("is whether detectPeriods finds any period, for any series strength, candidates and options", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1e6 }),
+        fc.integer({ min: 20, max: 900 }),
+        fc.constantFrom(1, 5, 7, 12, 24),
+        fc.double({ min: 0, max: 3, noNaN: true }),
+        fc.subarray([2, 5, 7, 12, 24, 48, 168, 2.5, -3]),
+        fc.constantFrom(2, 3, 4),
+        fc.constantFrom(0.1, 0.3, 0.6),
+        (seed, n, m, amplitude, candidates, minCycles, minStrength) => {
+          const y = seasonal(n, m, amplitude, 1, seed);
+          const options = { minCycles, minStrength };
+          expect(hasPeriod(y, candidates, options)).toBe(detectPeriods(y, candidates, options).length > 0);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  test("a constant series or one without enough cycles has none; minCycles below 2 is refused", () => {
+    expect(hasPeriod(new Float64Array(500).fill(3), [24])).toBe(false);
+    expect(hasPeriod(seasonal(24 * 2, 24, 10, 0.1, 8), [24])).toBe(false);
+    expect(() => hasPeriod(seasonal(100, 4, 1, 1, 1), [4], { minCycles: 1 })).toThrow(RangeError);
   });
 });
 

@@ -2,7 +2,7 @@
  * The damped-trend grid of the window featurizer: Holt's damped trend fitted
  * by least one-step squared error over a grid of smoothing and damping
  * values. A WebAssembly SIMD kernel (src/model/kernel/damped.wat, shipped
- * assembled in damped-wasm.ts) runs two grid points, eight lanes, side by
+ * assembled in damped-wasm.ts) runs five grid points, twenty lanes, side by
  * side where the runtime supports it; the TypeScript loop otherwise. Both
  * give the same bits.
  * @module
