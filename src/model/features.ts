@@ -400,23 +400,6 @@ function centredMeans(z: Float64Array, from: number, to: number, m: number, out:
     out[t + 6] = s6 / m;
     out[t + 7] = s7 / m;
   }
-  for (; t + 4 <= to; t += 4) {
-    let s0 = even ? 0.5 * (z[t - half]! + z[t + half]!) : 0;
-    let s1 = even ? 0.5 * (z[t + 1 - half]! + z[t + 1 + half]!) : 0;
-    let s2 = even ? 0.5 * (z[t + 2 - half]! + z[t + 2 + half]!) : 0;
-    let s3 = even ? 0.5 * (z[t + 3 - half]! + z[t + 3 + half]!) : 0;
-    const base = t + first;
-    for (let i = 0; i < terms; i++) {
-      s0 += z[base + i]!;
-      s1 += z[base + i + 1]!;
-      s2 += z[base + i + 2]!;
-      s3 += z[base + i + 3]!;
-    }
-    out[t] = s0 / m;
-    out[t + 1] = s1 / m;
-    out[t + 2] = s2 / m;
-    out[t + 3] = s3 / m;
-  }
   for (; t < to; t++) out[t] = centredMean(z, t, m);
 }
 
