@@ -18,6 +18,7 @@
 #   SDK_PORT       the host's port (default 8099)
 #   SKIP_BUILD=1   use the existing dist/ (npx tsc -p tsconfig.build.json otherwise)
 #   PYTHON         the interpreter (default /usr/bin/python3, Debian's, where apt installs)
+#   SDK_WITH_CBH=1 also run test_custom_business_hours (left out: needs a newer pandas, README.md)
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -91,6 +92,12 @@ done
 cd "$env_dir/sdk"
 # Left out, with the reason (README.md): the dask, ray and spark modules need
 # those clusters and fugue; so do the tests marked distributed_run.
+# test_custom_business_hours needs a pandas without pandas-dev/pandas#29901
+# (ts + 0 * CustomBusinessHour moves an open hour to the next day): Debian 12
+# has 1.5.3 and no other pandas can be installed here; the host answers its
+# four calls (README.md). SDK_WITH_CBH=1 runs it anyway.
+deselect=(--deselect nixtla_tests/nixtla_client/test_client.py::test_custom_business_hours)
+[ -n "${SDK_WITH_CBH:-}" ] && deselect=()
 set +e
 NIXTLA_BASE_URL="http://127.0.0.1:$port" NIXTLA_API_KEY="${SDK_HOST_KEY:-key-1}" \
 NIXTLA_BASE_URL_CUSTOM="http://127.0.0.1:$port" NIXTLA_API_KEY_CUSTOM="${SDK_HOST_KEY:-key-1}" \
@@ -99,6 +106,7 @@ SDK_SUITE_DATA="$env_dir/data" PYTHONPATH="$env_dir/site:$env_dir/sdk" PYTHONDON
     --ignore=nixtla_tests/nixtla_client/test_dask.py \
     --ignore=nixtla_tests/nixtla_client/test_ray.py \
     --ignore=nixtla_tests/nixtla_client/test_spark.py \
+    "${deselect[@]}" \
     --junitxml="$env_dir/junit.xml" -rfEsxX "$@" nixtla_tests/nixtla_client
 status=$?
 echo "host log: $env_dir/host.log; junit: $env_dir/junit.xml"
