@@ -403,8 +403,10 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
     // after the first step only Adam has moved params, and only from `from` on: the kernel's copy of the rest stands
     const value = networkLossAndGradient(model, freq, params, batch, lossFn, grad, from, step === 0 ? 0 : from);
     stepLosses[step] = value;
-    let finite = Number.isFinite(value);
-    for (let i = from; i < pointEnd && finite; i++) if (!Number.isFinite(grad[i] as number)) finite = false;
+    // every gradient finite exactly when Σ 0·g is 0 (0·±∞ and 0·NaN are NaN): one pass without a branch per entry
+    let zero = 0;
+    for (let i = from; i < pointEnd; i++) zero += 0 * (grad[i] as number);
+    const finite = Number.isFinite(value) && zero === 0;
     if (!finite) {
       skipped++;
       report?.(step + 1, steps);

@@ -307,18 +307,19 @@ export class NetworkRunner {
 
   /**
    * Runs `body` with a gradient the kernel can accumulate into, and leaves the
-   * result in `grad`. `body` touches no entry below `from`, so only
-   * `[from, total)` travels to the kernel and back (fine-tuning at depth 1
-   * opens a seventh of the vector).
+   * result in `grad`. `body` touches no entry outside `[from, to)`, so only
+   * that range travels to the kernel and back (fine-tuning at depth 1 opens a
+   * seventh of the vector; the point network's pass ends where the spread
+   * head starts).
    */
-  private withKernelGrad(grad: Float64Array, body: (g: Float64Array) => void, from = 0): void {
+  private withKernelGrad(grad: Float64Array, body: (g: Float64Array) => void, from = 0, to = grad.length): void {
     if (this.kernel.kind !== "wasm-simd") {
       body(grad);
       return;
     }
-    this.kernelGrad.set(grad.subarray(from), from);
+    this.kernelGrad.set(grad.subarray(from, to), from);
     body(this.kernelGrad);
-    grad.set(this.kernelGrad.subarray(from), from);
+    grad.set(this.kernelGrad.subarray(from, to), from);
   }
 
   /** `rows × len` values of `source` in the kernel's arena (a copy for WebAssembly). */
@@ -527,7 +528,7 @@ export class NetworkRunner {
       }
       if (layout.stemB + W <= fromIndex) return;
       k.backward(xs, rows, D, p, layout.stemW, layout.stemB, W, dH, g, null);
-    }, lowest);
+    }, lowest, layout.spreadStart);
   }
 }
 
