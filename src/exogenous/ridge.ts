@@ -3,7 +3,7 @@
  * solved through the (p × p) normal equations of the centred problem.
  * @module
  */
-import { choleskyInPlace, meanOf } from "../stats/index.js";
+import { choleskyInPlace, choleskySolve, meanOf } from "../stats/index.js";
 
 /** Features whose spread (root mean square about their mean) is at most this are treated as constant. */
 const MIN_FEATURE_SPREAD = 2.2250738585072014e-308; // the smallest normal double: subnormal spreads have too few significant bits
@@ -206,25 +206,8 @@ export function ridgeFitInto(ws: RidgeWorkspace, n: number, penalty: number): vo
   choleskyInPlace(gram, m, aliased, ALIAS_TOLERANCE);
   for (let j = 0; j < m; j++) if (aliased[j] === 1) identified[active[j] as number] = 0;
   // Forward then backward substitution, skipping dropped columns.
-  for (let i = 0; i < m; i++) {
-    const pivot = gram[i * m + i] as number;
-    if (identified[active[i] as number] === 0) {
-      solution[i] = 0;
-      continue;
-    }
-    let v = rhs[i] as number;
-    for (let k = 0; k < i; k++) v -= (gram[i * m + k] as number) * (solution[k] as number);
-    solution[i] = v / pivot;
-  }
-  for (let i = m - 1; i >= 0; i--) {
-    if (identified[active[i] as number] === 0) {
-      solution[i] = 0;
-      continue;
-    }
-    let v = solution[i] as number;
-    for (let k = i + 1; k < m; k++) v -= (gram[k * m + i] as number) * (solution[k] as number);
-    solution[i] = v / (gram[i * m + i] as number);
-  }
+  for (let i = 0; i < m; i++) solution[i] = rhs[i] as number;
+  choleskySolve(gram, m, solution, aliased);
   let intercept = responseMean;
   for (let a = 0; a < m; a++) {
     const k = active[a] as number;

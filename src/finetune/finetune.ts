@@ -420,7 +420,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   if (skipped > 0) warnings.push(`${skipped} of ${steps} fine-tune steps had a non-finite loss or gradient and were skipped`);
   // the output end refit in closed form where the series' last points show it helps (squared-error losses)
   const readout = READOUT_LOSSES.includes(loss)
-    ? refitOutputEnd(model, freq, params, { scaled, offsets, trainLengths, usable, inputSize, horizon, drawnSeries, drawnOrigins })
+    ? refitOutputEnd(model, freq, params, { scaled, offsets, trainLengths, usable, horizon, drawnSeries, drawnOrigins })
     : null;
   return { params, weights: { model, start, values: params.slice(start) }, finetuneWork, warnings, stepLosses, readout };
 }

@@ -18,7 +18,7 @@
  *   best one, if it beats them, is fitted again on every drawn window with a
  *   whole target and kept. Otherwise nothing changes.
  */
-import { networkShape, outputEndFeatures, parameterLayout } from "../model/index.js";
+import { networkShape, outputEndFeatures, parameterLayout, type ParameterLayout } from "../model/index.js";
 import { choleskyInPlace, choleskySolve } from "../stats/index.js";
 import type { Freq, ModelName } from "../types.js";
 
@@ -89,8 +89,6 @@ export interface ReadoutData {
   readonly trainLengths: Int32Array;
   /** Series fine-tuning reads, in its seeded order. */
   readonly usable: readonly number[];
-  /** Context length of the drawn windows (origins start there when the series allows). */
-  readonly inputSize: number;
   /** The native horizon: a whole target's length, and the length of each series' validation zone. */
   readonly horizon: number;
   /** Series of every drawn window, in drawing order. */
@@ -110,7 +108,7 @@ export interface ReadoutData {
  * const params = pretrainedParameters("forecastmodel-1").slice();
  * const choice = refitOutputEnd("forecastmodel-1", "D", params, {
  *   scaled: y, offsets: Int32Array.from([0, 300]), trainLengths: Int32Array.from([300]), usable: [0],
- *   inputSize: 96, horizon: 14, drawnSeries: new Int32Array(64), drawnOrigins });
+ *   horizon: 14, drawnSeries: new Int32Array(64), drawnOrigins });
  * choice.penalty !== null && choice.chosenError < choice.keptError; // => true
  * ```
  * @category Fine-tuning
@@ -158,11 +156,7 @@ export function refitOutputEnd(model: ModelName, freq: Freq, params: Float64Arra
   const F = U + P;
   const layout = parameterLayout(shape);
   const current = new Float64Array(steps * F);
-  for (let k = 0; k < steps; k++) {
-    for (let j = 0; j < W; j++) current[k * F + j] = params[layout.headW + k * W + j] as number;
-    current[k * F + W] = params[layout.headB + k] as number;
-    for (let p = 0; p < P; p++) current[k * F + U + p] = params[layout.mix + p * O + k] as number;
-  }
+  copyOutputEnd(params, layout, W, P, O, steps, current, false);
 
   // Normal equations of the fit windows before the zone (part 0) and of the rest of the fit windows (part 1).
   const parts = [new NormalEquations(U, P, steps), new NormalEquations(U, P, steps)];
@@ -216,12 +210,29 @@ export function refitOutputEnd(model: ModelName, freq: Freq, params: Float64Arra
   if (best === null) return { ...nothing, keptError, chosenError: keptError };
   parts[0]!.addAll(parts[1]!);
   solver.solve(parts[0]!, best, current, candidate);
-  for (let k = 0; k < steps; k++) {
-    for (let j = 0; j < W; j++) params[layout.headW + k * W + j] = candidate[k * F + j] as number;
-    params[layout.headB + k] = candidate[k * F + W] as number;
-    for (let p = 0; p < P; p++) params[layout.mix + p * O + k] = candidate[k * F + U + p] as number;
-  }
+  copyOutputEnd(params, layout, W, P, O, steps, candidate, true);
   return { penalty: best, keptError, chosenError: bestError, fitWindows: fitCount, validationWindows: validationCount };
+}
+
+/**
+ * Copies the output end's weights of steps 0 .. steps − 1 between the flat
+ * parameters and `packed` (per step: the W head weights, the bias, the P
+ * projection mix weights): into `packed`, or back into `params` when `toParams`.
+ */
+function copyOutputEnd(params: Float64Array, layout: ParameterLayout, W: number, P: number, O: number, steps: number, packed: Float64Array, toParams: boolean): void {
+  const F = W + 1 + P;
+  for (let k = 0; k < steps; k++) {
+    const places = [layout.headB + k];
+    for (let p = 0; p < P; p++) places.push(layout.mix + p * O + k);
+    for (let j = 0; j < W; j++) {
+      if (toParams) params[layout.headW + k * W + j] = packed[k * F + j] as number;
+      else packed[k * F + j] = params[layout.headW + k * W + j] as number;
+    }
+    places.forEach((at, i) => {
+      if (toParams) params[at] = packed[k * F + W + i] as number;
+      else packed[k * F + W + i] = params[at] as number;
+    });
+  }
 }
 
 /**

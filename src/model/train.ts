@@ -296,6 +296,11 @@ export interface OutputEndFeatures {
 
 const gradientCache = new Map<ModelName, BatchGradient>();
 
+/** A batch of (context, target) windows of one model and frequency: the season lengths its featurizer reads. */
+function trainingBatchOf(model: ModelName, freq: Freq, batch: { contexts: readonly Float64Array[]; targets: readonly Float64Array[] }): TrainingBatch {
+  return { contexts: batch.contexts, targets: batch.targets, seasonLengths: modelParams(model, freq).seasonLength, longSeasons: longSeasonLength(model, freq) };
+}
+
 /** The cached batch-gradient worker of a model. */
 function gradientWorker(model: ModelName): BatchGradient {
   let worker = gradientCache.get(model);
@@ -340,10 +345,7 @@ export function networkLossAndGradient(
   batch: { contexts: readonly Float64Array[]; targets: readonly Float64Array[] },
   loss: SampleLoss, grad: Float64Array, fromIndex = 0, unchangedBelow = 0,
 ): number {
-  const worker = gradientWorker(model);
-  const { seasonLength } = modelParams(model, freq);
-  const longSeasons = longSeasonLength(model, freq);
-  return worker.run(params, { contexts: batch.contexts, targets: batch.targets, seasonLengths: seasonLength, longSeasons }, loss, grad, fromIndex, false, unchangedBelow);
+  return gradientWorker(model).run(params, trainingBatchOf(model, freq, batch), loss, grad, fromIndex, false, unchangedBelow);
 }
 
 /**
@@ -465,7 +467,5 @@ export function outputEndFeatures(
   model: ModelName, freq: Freq, params: Float64Array,
   batch: { contexts: readonly Float64Array[]; targets: readonly Float64Array[] },
 ): OutputEndFeatures {
-  const { seasonLength } = modelParams(model, freq);
-  const longSeasons = longSeasonLength(model, freq);
-  return gradientWorker(model).outputEndFeatures(params, { contexts: batch.contexts, targets: batch.targets, seasonLengths: seasonLength, longSeasons });
+  return gradientWorker(model).outputEndFeatures(params, trainingBatchOf(model, freq, batch));
 }

@@ -49,8 +49,10 @@ export function choleskyInPlace(a: Float64Array, m: number, dropped?: Uint8Array
 }
 
 /**
- * Solves L Lᵀ x = b in place (b becomes x), L from {@link choleskyInPlace}
- * without dropped columns: forward substitution with L, then backward with Lᵀ.
+ * Solves L Lᵀ x = b in place (b becomes x), L from {@link choleskyInPlace}:
+ * forward substitution with L, then backward with Lᵀ. With `dropped` (as
+ * choleskyInPlace marked it), a dropped column's unknown is 0 and its
+ * equation is skipped.
  *
  * @example
  * ```ts
@@ -62,13 +64,18 @@ export function choleskyInPlace(a: Float64Array, m: number, dropped?: Uint8Array
  * ```
  * @category Statistics
  */
-export function choleskySolve(l: Float64Array, m: number, b: Float64Array): void {
+export function choleskySolve(l: Float64Array, m: number, b: Float64Array, dropped?: Uint8Array): void {
   for (let i = 0; i < m; i++) {
+    if (dropped !== undefined && dropped[i] === 1) {
+      b[i] = 0;
+      continue;
+    }
     let v = b[i] as number;
     for (let k = 0; k < i; k++) v -= (l[i * m + k] as number) * (b[k] as number);
     b[i] = v / (l[i * m + i] as number);
   }
   for (let i = m - 1; i >= 0; i--) {
+    if (dropped !== undefined && dropped[i] === 1) continue;
     let v = b[i] as number;
     for (let k = i + 1; k < m; k++) v -= (l[k * m + i] as number) * (b[k] as number);
     b[i] = v / (l[i * m + i] as number);

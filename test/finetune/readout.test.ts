@@ -80,7 +80,7 @@ describe("the output end's refit", () => {
     const before = pretrainedParameters("forecastmodel-1").slice();
     const after = before.slice();
     const choice = refitOutputEnd("forecastmodel-1", "D", after, {
-      scaled: y, offsets, trainLengths, usable: LENGTHS.map((_, i) => i), inputSize: 96, horizon: 14, drawnSeries, drawnOrigins,
+      scaled: y, offsets, trainLengths, usable: LENGTHS.map((_, i) => i), horizon: 14, drawnSeries, drawnOrigins,
     });
     expect(choice.penalty).not.toBeNull();
     const penalty = choice.penalty!;
