@@ -134,8 +134,7 @@ function aliasPattern(freq: ModelFreq): string {
   const aliases = FREQUENCIES[freq].aliases;
   const business = businessFreqs(freq);
   if (aliases === null) return ["[0-9]*(?:s|S|min|T|h|H)", ...business].join("|");
-  if (business.length > 0) return [...aliases.bases, ...business].join("|");
-  if (aliases.anchor === null) return aliases.bases.join("|");
+  if (aliases.anchor === null) return [...aliases.bases, ...business].join("|");
   const bases = aliases.bases.length === 1 ? (aliases.bases[0] as string) : `(?:${aliases.bases.join("|")})`;
   return `${bases}(?:-(?:${FREQ_ANCHORS[aliases.anchor].join("|")}))?`;
 }

@@ -17,7 +17,7 @@ import { finetuneCallResult, runCore, type CoreCallOptions, type FinetuneCallRes
 import { DEFAULT_PIPELINES } from "./pipelines.js";
 import { prepareLegacySeries, type LegacySeries } from "./legacy.js";
 import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
-import { businessFreqs, parseFreq } from "../series/freq.js";
+import { isBusinessFreq, parseFreq } from "../series/freq.js";
 import { CORE_FREQS } from "./schemas.js";
 import { DEFAULT_SERVICE_LIMITS, resolveLimits, type ServiceLimits, type ValidatedSeries } from "./requests.js";
 
@@ -428,7 +428,7 @@ function packRecords(given: readonly RecordRowFields[], h: number, freq: Freq | 
   const actual = inferred as Freq;
   if (freq !== undefined) {
     const info = parseFreq(freq);
-    if (info !== null && businessFreqs(info.modelFreq).includes(info.name)) {
+    if (info !== null && isBusinessFreq(info.name)) {
       throw new ValidationError([valueError(["freq"], `freq ${freq} is a business calendar, whose steps skip closed days or hours: the records API reads the step from the timestamps, which such a calendar does not space evenly; send the series as { y, sizes } with freq ${freq} to the series form (forecast, detectAnomalies, …)`, freq)]);
     }
     const given = readFreq(freq, CORE_FREQS);

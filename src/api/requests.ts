@@ -988,9 +988,18 @@ function besideSeries(schema: ApiObjectSchema): ApiObjectSchema {
   return out;
 }
 
-/** The forecast schema's optional properties: validating `{}` against it gives their defaults. */
-const FORECAST_REQUIRED: readonly string[] = API_REQUEST_SCHEMAS.forecast.required ?? [];
-const FORECAST_OPTIONAL_SCHEMA = schemaWith(API_REQUEST_SCHEMAS.forecast, (name) => !FORECAST_REQUIRED.includes(name));
+type ForecastDefaults = Omit<ValidatedForecastBody, "series" | "freq" | "h" | "modelGiven">;
+let forecastDefaults: ForecastDefaults | null = null;
+
+/** The forecast schema's optional properties' defaults (validating `{}` against them), found once on first use. */
+function forecastBodyDefaults(): ForecastDefaults {
+  if (forecastDefaults === null) {
+    const required: readonly string[] = API_REQUEST_SCHEMAS.forecast.required ?? [];
+    const optional = schemaWith(API_REQUEST_SCHEMAS.forecast, (name) => !required.includes(name));
+    forecastDefaults = Object.freeze(validateAgainst(optional, {}, ["body"], new ErrorCollector()) as ForecastDefaults);
+  }
+  return forecastDefaults;
+}
 
 /**
  * A validated forecast body of one series whose values were checked where
@@ -1012,6 +1021,5 @@ export function forecastBodyOfSeries(y: Float64Array, freq: Freq, h: number, lim
   const series = { y, sizes: [y.length], X: null };
   const limitItems = checkRequestLimits("forecast", { series, freq, h }, limits);
   if (limitItems.length > 0) throw new ValidationError(limitItems);
-  const defaults = validateAgainst(FORECAST_OPTIONAL_SCHEMA, {}, ["body"], new ErrorCollector()) as Omit<ValidatedForecastBody, "series" | "freq" | "h" | "modelGiven">;
-  return { ...defaults, series, freq, h, model: servedModel("forecast", null, freq, h), modelGiven: false };
+  return { ...forecastBodyDefaults(), series, freq, h, model: servedModel("forecast", null, freq, h), modelGiven: false };
 }

@@ -98,6 +98,19 @@ const BUSINESS_INFO: ReadonlyMap<string, FreqInfo> = new Map([
 ]);
 
 /**
+ * Whether `name` is one of the business calendars (`B`, `C`, `BH`, `CBH`).
+ *
+ * @example
+ * ```ts
+ * [isBusinessFreq("BH"), isBusinessFreq("H")]; // => [true, false]
+ * ```
+ * @category Series
+ */
+export function isBusinessFreq(name: string): boolean {
+  return BUSINESS_INFO.has(name);
+}
+
+/**
  * The business calendars of a frequency class, for the API's accepted list
  * and pattern: `B`, `C` are daily, `BH`, `CBH` sub-daily.
  *

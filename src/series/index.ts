@@ -22,7 +22,7 @@ export { blockMeansToEnd } from "./blocks.js";
 export { fillMissing, isMissingValuesWarning, missingCount, missingValuesWarning } from "./missing.js";
 export { cleanSpikes, withoutSpikes, SPIKE_THRESHOLD, SPIKE_MAX_SHARE, SPIKE_GAP, type CleanedSpikes } from "./spikes.js";
 export { detectPeriods, hasPeriod, periodStrength, PERIOD_MIN_STRENGTH, PERIOD_MIN_CYCLES, type DetectedPeriod, type PeriodOptions } from "./period.js";
-export { parseFreq, freqRefusal, subDailyFreq, usableSeasons, stepInWords, businessFreqs, type FreqInfo } from "./freq.js";
+export { parseFreq, freqRefusal, subDailyFreq, usableSeasons, stepInWords, businessFreqs, isBusinessFreq, type FreqInfo } from "./freq.js";
 export { FREQUENCIES, FREQ_ANCHORS, MODEL_FREQS, type FrequencyEntry, type FreqAliases } from "./frequencies.js";
 export {
   seasonalNaiveProjection,
