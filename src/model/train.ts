@@ -47,7 +47,8 @@ interface ChunkPass {
   forward(xs: Float64Array, rows: number): void;
   /** Row r of the chunk: its `len` usable target steps, its target and its window's scale. */
   sample(r: number, len: number, target: Float64Array, scale: WindowScale): void;
-  backward(xs: Float64Array, rows: number): void;
+  /** After the chunk's samples (a training pass's backward step; absent: nothing). */
+  backward?(xs: Float64Array, rows: number): void;
 }
 
 /**
@@ -111,7 +112,7 @@ export class BatchGradient {
         const len = this.usableSteps(batch, c0 + r);
         if (len > 0) pass.sample(r, len, batch.targets[c0 + r]!, this.scales[c0 + r]!);
       }
-      pass.backward(xs, rows);
+      pass.backward?.(xs, rows);
     }
   }
 
@@ -258,18 +259,18 @@ export class BatchGradient {
     const stream = new Float64Array(n * W);
     const projections = new Float64Array(n * P * O);
     const targets = new Float64Array(n * O).fill(Number.NaN);
-    const chunk = this.runner.maxBatch;
-    for (let c0 = 0; c0 < n; c0 += chunk) {
-      const rows = Math.min(chunk, n - c0);
-      this.runner.forward(params, this.x.subarray(c0 * D, (c0 + rows) * D), rows, this.out);
-      stream.set(this.runner.finalStream(rows), c0 * W);
-    }
-    for (let i = 0; i < n; i++) {
-      projections.set(this.x.subarray(i * D + projAt, i * D + projAt + P * O), i * P * O);
-      const len = this.usableSteps(batch, i);
-      const target = batch.targets[i]!;
-      for (let k = 0; k < len; k++) targets[i * O + k] = winsorisedTarget(target[k]!, this.scales[i]!);
-    }
+    let c0 = 0; // the chunk's first window
+    this.forEachChunk(batch, {
+      forward: (xs, rows) => this.runner.forward(params, xs, rows, this.out),
+      sample: (r, len, target, s) => {
+        for (let k = 0; k < len; k++) targets[(c0 + r) * O + k] = winsorisedTarget(target[k]!, s);
+      },
+      backward: (_xs, rows) => {
+        stream.set(this.runner.finalStream(rows), c0 * W);
+        c0 += rows;
+      },
+    });
+    for (let i = 0; i < n; i++) projections.set(this.x.subarray(i * D + projAt, i * D + projAt + P * O), i * P * O);
     return { windows: n, width: W, projectionCount: P, outputLength: O, stream, projections, targets };
   }
 }

@@ -113,10 +113,19 @@ export function periodStrength(y: ArrayLike<number>, period: number): number {
  * @category Series
  */
 export function detectPeriods(y: ArrayLike<number>, candidates: readonly number[], options: PeriodOptions = {}): DetectedPeriod[] {
+  return foundPeriods(y, candidates, options, "detectPeriods", Infinity).sort((a, b) => b.strength - a.strength || a.period - b.period);
+}
+
+/**
+ * The periods kept, in the order tested (ascending), stopping once `limit`
+ * are kept: each candidate whose strength reaches its bar, unless a divisor
+ * kept before it is at least as strong.
+ */
+function foundPeriods(y: ArrayLike<number>, candidates: readonly number[], options: PeriodOptions, caller: string, limit: number): DetectedPeriod[] {
   const minStrength = options.minStrength ?? PERIOD_MIN_STRENGTH;
   const minCycles = options.minCycles ?? PERIOD_MIN_CYCLES;
   const n = y.length;
-  const tested = testedPeriods(n, candidates, minCycles, "detectPeriods");
+  const tested = testedPeriods(n, candidates, minCycles, caller);
   if (tested.length === 0) return [];
   const clipped = winsorized(y);
   if (clipped === null) return [];
@@ -127,8 +136,9 @@ export function detectPeriods(y: ArrayLike<number>, candidates: readonly number[
     const divisor = found.find((f) => period % f.period === 0);
     if (divisor !== undefined && strength <= divisor.strength) continue;
     found.push({ period, strength });
+    if (found.length >= limit) break;
   }
-  return found.sort((a, b) => b.strength - a.strength || a.period - b.period);
+  return found;
 }
 
 /**
@@ -155,17 +165,8 @@ export function detectPeriods(y: ArrayLike<number>, candidates: readonly number[
  * @category Series
  */
 export function hasPeriod(y: ArrayLike<number>, candidates: readonly number[], options: PeriodOptions = {}): boolean {
-  const minStrength = options.minStrength ?? PERIOD_MIN_STRENGTH;
-  const minCycles = options.minCycles ?? PERIOD_MIN_CYCLES;
-  const n = y.length;
-  const tested = testedPeriods(n, candidates, minCycles, "hasPeriod");
-  if (tested.length === 0) return false;
-  const clipped = winsorized(y);
-  if (clipped === null) return false;
-  for (const period of tested) {
-    if (!(detrendedAutocorrelation(clipped, period) < periodBar(minStrength, n, period))) return true;
-  }
-  return false;
+  // the first candidate that reaches its bar is always kept (no divisor was kept before it)
+  return foundPeriods(y, candidates, options, "hasPeriod", 1).length > 0;
 }
 
 /** The candidates {@link detectPeriods} tests in a series of n points: distinct integers >= 2 with minCycles cycles (and 2p + 2 points), ascending. */
