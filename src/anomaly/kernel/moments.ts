@@ -6,19 +6,8 @@
  * loops of `JudgeWindows`, so the same bits.
  * @module
  */
-import { base64ByteLength, decodeBase64Bytes } from "../../model/base64.js";
+import { compiledKernel, instantiateKernel, WASM_PAGE } from "../../model/kernel/wasm.js";
 import { MOMENTS_WASM_BASE64 } from "./moments-wasm.js";
-
-/** The WebAssembly API as the kernel uses it (the project compiles without the DOM library). */
-interface MomentsWasm {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: { windowMoments(d: number, window: number, count: number, mean: number, squares: number): void } };
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer; grow(pages: number): number };
-}
-
-/** Bytes of a WebAssembly page. */
-const PAGE = 65_536;
 
 /**
  * The kernel of one thread: `moments(d, from, window, count, mean, squares)`
@@ -48,13 +37,12 @@ let kernelOnce: MomentsKernel | null | undefined;
 export function momentsKernel(): MomentsKernel | null {
   if (kernelOnce !== undefined) return kernelOnce;
   kernelOnce = null;
-  const api = (globalThis as { WebAssembly?: MomentsWasm }).WebAssembly;
-  if (api === undefined) return null;
+  const module = compiledKernel(MOMENTS_WASM_BASE64);
+  if (module === null) return null;
   try {
-    const bytes = decodeBase64Bytes(MOMENTS_WASM_BASE64, base64ByteLength(MOMENTS_WASM_BASE64));
-    if (!api.validate(bytes)) return null;
-    const memory = new api.Memory({ initial: 1 });
-    const { windowMoments } = new api.Instance(new api.Module(bytes), { env: { memory } }).exports;
+    type Exports = { windowMoments(d: number, window: number, count: number, mean: number, squares: number): void };
+    const { exports, memory } = instantiateKernel<Exports>(module, 1);
+    const { windowMoments } = exports;
     let heap = new Float64Array(memory.buffer);
     kernelOnce = {
       moments(d: Float64Array, end: number, window: number, count: number, mean: Float64Array, squares: Float64Array): void {
@@ -62,7 +50,7 @@ export function momentsKernel(): MomentsKernel | null {
         const values = window + count - 1;
         const needed = values + 2 * count;
         if (needed > heap.length) {
-          memory.grow(Math.ceil((needed * 8 - memory.buffer.byteLength) / PAGE));
+          memory.grow(Math.ceil((needed * 8 - memory.buffer.byteLength) / WASM_PAGE));
           heap = new Float64Array(memory.buffer);
         }
         const from = end - window;

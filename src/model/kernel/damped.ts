@@ -7,7 +7,7 @@
  * give the same bits.
  * @module
  */
-import { base64ByteLength, decodeBase64Bytes } from "../base64.js";
+import { compiledKernel, instantiateKernel } from "./wasm.js";
 import { DAMPED_WASM_BASE64 } from "./damped-wasm.js";
 
 /** Level smoothing values of the grid. */
@@ -140,14 +140,6 @@ function dampedTrendFitJs(x: Float64Array, n: number, out: Float64Array): void {
 /** End state (SSE, level, trend) of the four damping values of one grid point. */
 const JS_ENDS = new Float64Array(12);
 
-/** The WebAssembly API as the kernel uses it (the project compiles without the DOM library). */
-interface DampedWasm {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: { dampedTrend(n: number): void } };
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
-}
-
 /** The kernel's memory as views: the result, and x (byte 512 on, to the end of the page). */
 interface DampedKernel {
   readonly result: Float64Array;
@@ -161,13 +153,11 @@ let kernelOnce: DampedKernel | null | undefined;
 function wasmKernel(): DampedKernel | null {
   if (kernelOnce !== undefined) return kernelOnce;
   kernelOnce = null;
-  const api = (globalThis as { WebAssembly?: DampedWasm }).WebAssembly;
-  if (api === undefined) return null;
+  const module = compiledKernel(DAMPED_WASM_BASE64);
+  if (module === null) return null;
   try {
-    const bytes = decodeBase64Bytes(DAMPED_WASM_BASE64, base64ByteLength(DAMPED_WASM_BASE64));
-    if (!api.validate(bytes)) return null;
-    const memory = new api.Memory({ initial: 1 });
-    const { dampedTrend } = new api.Instance(new api.Module(bytes), { env: { memory } }).exports;
+    const { exports, memory } = instantiateKernel<{ dampedTrend(n: number): void }>(module, 1);
+    const { dampedTrend } = exports;
     // the phis at byte 64, then the grid's 15 (α, β) pairs, β computed as the TypeScript loop computes it
     const constants = new Float64Array(memory.buffer, 64, 4 + 2 * DAMPED_ALPHA.length * DAMPED_BETA.length);
     constants.set(DAMPED_PHI);

@@ -9,7 +9,7 @@
  * {@link DenseKernel.alloc} (for WebAssembly, views into its memory).
  * @module
  */
-import { base64ByteLength, decodeBase64Bytes } from "../base64.js";
+import { compiledKernel, instantiateKernel, WASM_PAGE } from "./wasm.js";
 import { DENSE_WASM_BASE64 } from "./dense-wasm.js";
 
 /**
@@ -43,30 +43,9 @@ export interface DenseKernel {
   ): void;
 }
 
-/** The part of the WebAssembly JavaScript API the kernel uses (the project compiles without the DOM library). */
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: object };
-  Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer };
-}
-
-const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-let compiled: object | null | undefined;
-
 /** The compiled kernel module, or null where WebAssembly SIMD is unavailable. */
 function wasmModule(): object | null {
-  if (compiled !== undefined) return compiled;
-  compiled = null;
-  try {
-    if (wasm !== undefined && DENSE_WASM_BASE64.length > 0) {
-      const bytes = decodeBase64Bytes(DENSE_WASM_BASE64, base64ByteLength(DENSE_WASM_BASE64));
-      if (wasm.validate(bytes)) compiled = new wasm.Module(bytes);
-    }
-  } catch {
-    compiled = null;
-  }
-  return compiled;
+  return compiledKernel(DENSE_WASM_BASE64);
 }
 
 /**
@@ -125,10 +104,8 @@ interface KernelExports {
 }
 
 function wasmKernel(module: object, capacity: number): DenseKernel {
-  const api = wasm!;
   const bytes = Math.max(8, capacity * 8 + 64);
-  const memory = new api.Memory({ initial: Math.ceil(bytes / 65536) });
-  const exports = new api.Instance(module, { env: { memory } }).exports as unknown as KernelExports;
+  const { exports, memory } = instantiateKernel<KernelExports>(module, Math.ceil(bytes / WASM_PAGE));
   const buffer = memory.buffer;
   let used = 0;
   const at = (a: Float64Array, index: number): number => {

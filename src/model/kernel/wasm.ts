@@ -1,0 +1,84 @@
+/**
+ * Loading the shipped WebAssembly kernels: each is a base64 module, compiled
+ * once per thread on first use, and instantiated with a memory of its own
+ * imported as `env.memory`. Where the runtime has no WebAssembly (or refuses
+ * the module) every loader answers null and the kernels' TypeScript twins
+ * compute the same bits.
+ * @module
+ */
+import { base64ByteLength, decodeBase64Bytes } from "../base64.js";
+
+/** The part of the WebAssembly JavaScript API the kernels use (the project compiles without the DOM library). */
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: object };
+  Memory: new (descriptor: { initial: number }) => WasmMemory;
+}
+
+/**
+ * A kernel's memory: its buffer (replaced when it grows) and `grow(pages)`.
+ * @category Network
+ */
+export interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+
+/**
+ * Bytes of a WebAssembly memory page.
+ *
+ * @example
+ * ```ts
+ * WASM_PAGE; // => 65536
+ * ```
+ * @category Network
+ */
+export const WASM_PAGE = 65_536;
+
+const compiled = new Map<string, object | null>();
+
+/**
+ * The compiled module of a base64 kernel (the same object for the same text),
+ * or null where WebAssembly SIMD is unavailable or the bytes do not validate.
+ *
+ * @example
+ * ```ts
+ * compiledKernel("") === null; // => true
+ * ```
+ * @category Network
+ */
+export function compiledKernel(base64: string): object | null {
+  const known = compiled.get(base64);
+  if (known !== undefined) return known;
+  let module: object | null = null;
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  try {
+    if (api !== undefined && base64.length > 0) {
+      const bytes = decodeBase64Bytes(base64, base64ByteLength(base64));
+      if (api.validate(bytes)) module = new api.Module(bytes);
+    }
+  } catch {
+    module = null;
+  }
+  compiled.set(base64, module);
+  return module;
+}
+
+/**
+ * An instance of a compiled kernel with a fresh memory of `pages` pages
+ * imported as `env.memory`, and that memory.
+ *
+ * @example
+ * ```ts
+ * const module = compiledKernel("AGFzbQEAAAA="); // the empty module: magic number and version
+ * module === null || instantiateKernel(module, 2).memory.buffer.byteLength === 2 * WASM_PAGE; // => true
+ * ```
+ * @category Network
+ */
+export function instantiateKernel<E>(module: object, pages: number): { exports: E; memory: WasmMemory } {
+  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly!;
+  const memory = new api.Memory({ initial: pages });
+  const { exports } = new api.Instance(module, { env: { memory } });
+  return { exports: exports as E, memory };
+}
