@@ -13,6 +13,7 @@ import { blockMeansToEnd } from "../series/blocks.js";
 import { medianInPlace } from "../stats/quantile.js";
 import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 import { pretrainedParameters } from "./weights.js";
+import { withRecurrences } from "./recurrence.js";
 
 const CHUNK = 256;
 
@@ -91,7 +92,10 @@ export interface NetworkForecasterOptions {
  * `inputSize` points), the network forecasts the standardised future, and the
  * result is mapped back: forecast = mean + std · output. A constant context
  * forecasts that constant. Horizons beyond the native one are rolled out by
- * appending the forecast to the context and forecasting again.
+ * appending the forecast to the context and forecasting again. A context
+ * whose last `inputSize` points follow an exact linear recurrence of order
+ * at most 4 (a noise-free sine, a ramp: see `withRecurrences`) is forecast
+ * by extending it instead.
  *
  * `forecastDistribution` gives the same means with the spread head's
  * half-widths at the levels of `SPREAD_LEVELS`, times the window's standard
@@ -110,6 +114,11 @@ export interface NetworkForecasterOptions {
 export function createNetworkForecaster(model: ModelName, freq: Freq, options: NetworkForecasterOptions = {}): Forecaster {
   const blocks = aggregationFactor(model, freq);
   if (blocks > 1) return blockForecaster(createNetworkForecaster(model, "30min", options), blocks, blocks * SEASONS_STEPS_PER_DAY);
+  return withRecurrences(networkForecaster(model, freq, options), modelParams(model, freq).inputSize);
+}
+
+/** The network's own forecaster of {@link createNetworkForecaster} at a freq it reads without blocks, before exact recurrences. */
+function networkForecaster(model: ModelName, freq: Freq, options: NetworkForecasterOptions): Forecaster {
   const shape = networkShape(model);
   const { seasonLength, horizon } = modelParams(model, freq);
   const params = options.params ?? pretrainedParameters(model);
