@@ -60,6 +60,8 @@ export {
   RecurrenceFit,
   RECURRENCE_MAX_ORDER,
   RECURRENCE_TOLERANCE,
+  RECURRENCE_ROUNDING,
+  RECURRENCE_MIN_VARIATION,
   RECURRENCE_MIN_POINTS,
   pretrainedParameters,
   applyFinetuned,

@@ -11,12 +11,23 @@ import type { ForecastDistribution, Forecaster } from "../types.js";
 export const RECURRENCE_MAX_ORDER = 4;
 
 /**
- * Largest residual a recurrence may leave: the root mean square of its one-step errors
- * over the context is at most this times the standard deviation of the values it
- * predicts. Rounding of float64 data leaves about 1e-15; measured noise, even 7
- * significant digits of it, leaves 1e-7 or more.
+ * Largest residual a recurrence may leave, beyond single-precision rounding: the root
+ * mean square of its one-step errors over the context is at most this times the standard
+ * deviation of the values it predicts, plus {@link RECURRENCE_ROUNDING} times the largest
+ * magnitude times √(1 + Σ a_j²), at most 100 (what rounding every value to float32, as clients that
+ * send float32 do, can leave).
  */
 export const RECURRENCE_TOLERANCE = 1e-9;
+
+/** Unit roundoff of float32, 2^-24: the rounding {@link RECURRENCE_TOLERANCE} allows on top. */
+export const RECURRENCE_ROUNDING = 2 ** -24;
+
+/**
+ * Least variation: the values predicted must have a standard deviation of at least this
+ * times their largest magnitude (so single-precision rounding stays below a 600th of it),
+ * else no recurrence is looked for.
+ */
+export const RECURRENCE_MIN_VARIATION = 1e-4;
 
 /** Fewest points a context needs before a recurrence is looked for (16 predicted values past the highest order). */
 export const RECURRENCE_MIN_POINTS = 24;
@@ -26,6 +37,8 @@ const PROBE_ROWS = 16;
 const COLS = RECURRENCE_MAX_ORDER + 2; // the level, p lags, the predicted value
 /** A pivot this small against the largest one means the lags are collinear at that order. */
 const PIVOT_FLOOR = 1e-10;
+/** Most a recurrence's coefficients may amplify the rounding of the values they read (√(1 + Σ a_j²) is capped here). */
+const ROUNDING_GAIN_CAP = 100;
 
 /** Work space of {@link findRecurrence}: the probe's matrix and the coefficients found. */
 export class RecurrenceFit {
@@ -40,12 +53,15 @@ export class RecurrenceFit {
 /**
  * Looks for the lowest order p ≤ {@link RECURRENCE_MAX_ORDER} whose least-squares
  * recurrence y_t = c + Σ_j a_j·y_{t-j} predicts every value of `y[from..to)` (from its p
- * values before) to within {@link RECURRENCE_TOLERANCE} (root mean square of the errors
- * against the standard deviation of the values predicted). The coefficients are fitted on
- * the last 16 values by Householder QR, which also gives each order's residual; an order
- * that passes there is checked on the whole span. Writes `fit.order` (0 if none, or if the
- * span holds a NaN or Infinity, is shorter than {@link RECURRENCE_MIN_POINTS} or predicts a
- * constant) and `fit.coefficients`.
+ * values before) to within rounding: the root mean square of the errors is at most
+ * {@link RECURRENCE_TOLERANCE} times the standard deviation of the values predicted, plus
+ * float32 rounding ({@link RECURRENCE_ROUNDING} · largest magnitude · √(1 + Σ a_j²), that root
+ * at most 100). The
+ * coefficients are fitted on the last 16 values by Householder QR, which also gives each
+ * order's residual; an order that passes there is checked on the whole span. Writes
+ * `fit.order` (0 if none, or if the span holds a NaN or Infinity, is shorter than
+ * {@link RECURRENCE_MIN_POINTS}, or its last 16 values vary by less than
+ * {@link RECURRENCE_MIN_VARIATION} of its largest magnitude) and `fit.coefficients`.
  *
  * @example
  * ```ts
@@ -102,30 +118,41 @@ export function findRecurrence(y: Float64Array, from: number, to: number, fit: R
     a[k * COLS + k] = alpha;
     for (let r = k + 1; r < R; r++) a[r * COLS + k] = 0;
   }
-  // what the level alone leaves (the spread of the predicted values); order p leaves the sum from p + 1
+  // what the level alone leaves (R times the variance of the predicted values); order p leaves the sum from p + 1
   let spread = 0;
   for (let k = 1; k < R; k++) spread += a[k * COLS + last]! ** 2;
-  if (!(spread > 0)) return;
+  if (!(spread >= R * RECURRENCE_MIN_VARIATION * RECURRENCE_MIN_VARIATION)) return;
   let largestPivot = 0;
   for (let k = 0; k <= P; k++) largestPivot = Math.max(largestPivot, Math.abs(a[k * COLS + k]!));
+  // the highest order leaves the least: if even it is above the most any order may leave, none is a recurrence
+  let leastResidual = 0;
+  for (let k = P + 1; k < R; k++) leastResidual += a[k * COLS + last]! ** 2;
+  if (leastResidual > R * (RECURRENCE_TOLERANCE * Math.sqrt(spread / R) + RECURRENCE_ROUNDING * ROUNDING_GAIN_CAP) ** 2) return;
+  const c = fit.coefficients;
   for (let p = 1; p <= P; p++) {
     if (Math.abs(a[p * COLS + p]!) <= PIVOT_FLOOR * largestPivot || Math.abs(a[0]!) <= PIVOT_FLOOR * largestPivot) break;
-    let residual = 0;
-    for (let k = p + 1; k < R; k++) residual += a[k * COLS + last]! ** 2;
-    if (residual > RECURRENCE_TOLERANCE * RECURRENCE_TOLERANCE * spread) continue;
     // back substitution of the leading (p + 1) × (p + 1) triangle
-    const c = fit.coefficients;
     for (let k = p; k >= 0; k--) {
       let s = a[k * COLS + last]!;
       for (let j = k + 1; j <= p; j++) s -= a[k * COLS + j]! * c[j]!;
       c[k] = s / a[k * COLS + k]!;
     }
+    let residual = 0;
+    for (let k = p + 1; k < R; k++) residual += a[k * COLS + last]! ** 2;
+    if (residual > R * allowedError(c, p, Math.sqrt(spread / R)) ** 2) continue;
     if (holdsOver(y, from, to, p, c, unit)) {
       c[0] = c[0]! * largest; // the level, back in the data's units
       fit.order = p;
       return;
     }
   }
+}
+
+/** The root mean square error the order-p recurrence `c` may leave on values of standard deviation `sd` (largest magnitude 1). */
+function allowedError(c: Float64Array, p: number, sd: number): number {
+  let squares = 1;
+  for (let j = 1; j <= p; j++) squares += c[j]! * c[j]!;
+  return RECURRENCE_TOLERANCE * sd + RECURRENCE_ROUNDING * Math.min(Math.sqrt(squares), ROUNDING_GAIN_CAP);
 }
 
 /** Whether the order-p recurrence `c` (its level in units of 1 / `unit`) predicts y[from+p .. to) to within the tolerance. */
@@ -141,7 +168,8 @@ function holdsOver(y: Float64Array, from: number, to: number, p: number, c: Floa
     residual += e * e;
     spread += (y[t]! * unit - mean) ** 2;
   }
-  return spread > 0 && residual <= RECURRENCE_TOLERANCE * RECURRENCE_TOLERANCE * spread;
+  const count = to - from - p;
+  return residual <= count * allowedError(c, p, Math.sqrt(spread / count)) ** 2;
 }
 
 /**

@@ -500,6 +500,15 @@ describe("with the network (forecastmodel-1)", () => {
     expectFixtureFlags(20);
   });
 
+  test("the issue's fixture (h 20) as the Python SDK sends it (float32 values, freq W-SUN): the same flags", () => {
+    const base = Array.from({ length: 100 }, (_, t) => 10 * Math.sin(0.1 * t) + 12);
+    const y = Array.from([...base, ...base], (v, i) => Math.fround(i === 95 || i === 199 ? 30 : v));
+    for (const [threshold_method, want] of [["univariate", [95, 199]], ["multivariate", [95, 99, 195, 199]]] as const) {
+      const result = detectAnomaliesOnline({ series: { y, sizes: [100, 100] }, freq: "W-SUN", h: 20, detection_size: 5, threshold_method, level: 99 });
+      expect(result.idxs.filter((_, r) => result.anomaly[r])).toEqual(want);
+    }
+  });
+
   test("the issue's fixture (h 5): univariate flags the two spikes, multivariate the four rows", () => {
     expectFixtureFlags(5);
   });
