@@ -34,20 +34,25 @@ export const RECURRENCE_MIN_POINTS = 24;
 
 /** Rows of the probe fit: the last values of the context, fitted first (an exact recurrence fits any of its rows). */
 const PROBE_ROWS = 16;
-const COLS = RECURRENCE_MAX_ORDER + 2; // the level, p lags, the predicted value
-/** A pivot this small against the largest one means the lags are collinear at that order. */
+const P = RECURRENCE_MAX_ORDER;
+const TARGET = P + 1; // the probe's columns: the level (implicit), P lags, the predicted value
+/** A lag whose part beyond the level and the lags before it is this small against its centred norm is collinear with them. */
 const PIVOT_FLOOR = 1e-10;
 /** Most a recurrence's coefficients may amplify the rounding of the values they read (√(1 + Σ a_j²) is capped here). */
 const ROUNDING_GAIN_CAP = 100;
 
-/** Work space of {@link findRecurrence}: the probe's matrix and the coefficients found. */
+/** Work space of {@link findRecurrence}: the probe's columns and factors, and the coefficients found. */
 export class RecurrenceFit {
   /** Order found, 0 for none. */
   order = 0;
   /** c, a_1 … a_p of the recurrence found (the first `order + 1` entries). */
   readonly coefficients = new Float64Array(RECURRENCE_MAX_ORDER + 1);
-  /** @internal the probe's rows (PROBE_ROWS × COLS, row-major), reduced in place to R. */
-  readonly matrix = new Float64Array(PROBE_ROWS * COLS);
+  /** @internal the probe's lag and target columns (column j at j · PROBE_ROWS), orthogonalised in place. */
+  readonly columns = new Float64Array((TARGET + 1) * PROBE_ROWS);
+  /** @internal R of the probe's QR ((TARGET + 1)², row-major; row 0 the level's). */
+  readonly r = new Float64Array((TARGET + 1) * (TARGET + 1));
+  /** @internal what each order leaves of the predicted values (sum of squares, in units of the probe's largest magnitude). */
+  readonly residuals = new Float64Array(RECURRENCE_MAX_ORDER + 1);
 }
 
 /**
@@ -56,12 +61,12 @@ export class RecurrenceFit {
  * values before) to within rounding: the root mean square of the errors is at most
  * {@link RECURRENCE_TOLERANCE} times the standard deviation of the values predicted, plus
  * float32 rounding ({@link RECURRENCE_ROUNDING} · largest magnitude · √(1 + Σ a_j²), that root
- * at most 100). The
- * coefficients are fitted on the last 16 values by Householder QR, which also gives each
- * order's residual; an order that passes there is checked on the whole span. Writes
+ * at most 100). The coefficients are fitted on the last 16 values by a QR factorisation
+ * (modified Gram-Schmidt on the lags, the predicted values carried along), which also gives
+ * each order's residual; an order that passes there is checked on the whole span. Writes
  * `fit.order` (0 if none, or if the span holds a NaN or Infinity, is shorter than
  * {@link RECURRENCE_MIN_POINTS}, or its last 16 values vary by less than
- * {@link RECURRENCE_MIN_VARIATION} of its largest magnitude) and `fit.coefficients`.
+ * {@link RECURRENCE_MIN_VARIATION} of their largest magnitude) and `fit.coefficients`.
  *
  * @example
  * ```ts
@@ -76,76 +81,99 @@ export class RecurrenceFit {
 export function findRecurrence(y: Float64Array, from: number, to: number, fit: RecurrenceFit): void {
   fit.order = 0;
   if (to - from < RECURRENCE_MIN_POINTS) return;
-  // values are divided by their largest magnitude, so squares neither overflow nor underflow
+  const R = PROBE_ROWS;
+  const first = to - R; // the first value the probe predicts
+  // the probe's values, divided by their largest magnitude (squares neither overflow nor underflow)
   let largest = 0;
-  for (let t = from; t < to; t++) {
-    if (!Number.isFinite(y[t]!)) return;
-    largest = Math.max(largest, Math.abs(y[t]!));
+  for (let t = first - P; t < to; t++) {
+    const v = y[t]!;
+    if (!(Math.abs(v) <= Number.MAX_VALUE)) return; // NaN or ±Infinity
+    if (Math.abs(v) > largest) largest = Math.abs(v);
   }
   if (largest === 0) return;
   const unit = 1 / largest;
-  const a = fit.matrix;
-  const R = PROBE_ROWS;
-  const P = RECURRENCE_MAX_ORDER;
-  // row r predicts y[t], t = to - R + r: [1, y[t-1], …, y[t-P], y[t]]
-  for (let r = 0; r < R; r++) {
-    const t = to - R + r;
-    const row = r * COLS;
-    a[row] = 1;
-    for (let j = 1; j <= P; j++) a[row + j] = y[t - j]! * unit;
-    a[row + P + 1] = y[t]! * unit;
-  }
-  const last = P + 1;
-  // Householder QR of the level and lag columns, applied to the predicted values too: afterwards
-  // a[k][last] is the part of them column k explains beyond the columns before it (k ≤ P), and the
-  // squares of a[k][last] for k > P sum to what no column explains.
-  for (let k = 0; k < last; k++) {
-    // the values are at most 1 in magnitude, so the sum of squares needs no guard
-    let squares = 0;
-    for (let r = k; r < R; r++) squares += a[r * COLS + k]! * a[r * COLS + k]!;
-    if (squares === 0) continue;
-    const norm = Math.sqrt(squares);
-    const alpha = a[k * COLS + k]! > 0 ? -norm : norm;
-    a[k * COLS + k] = a[k * COLS + k]! - alpha; // v = x − alpha·e_k, stored in column k
-    let vv = 0;
-    for (let r = k; r < R; r++) vv += a[r * COLS + k]! * a[r * COLS + k]!;
-    for (let j = k + 1; j < COLS; j++) {
-      let dot = 0;
-      for (let r = k; r < R; r++) dot += a[r * COLS + k]! * a[r * COLS + j]!;
-      const f = (2 * dot) / vv;
-      for (let r = k; r < R; r++) a[r * COLS + j] = a[r * COLS + j]! - f * a[r * COLS + k]!;
+  const q = fit.columns;
+  const r = fit.r;
+  const W = TARGET + 1;
+  // the level's step of the QR: centre every column (its part along the constant is √R · its mean)
+  const rootR = Math.sqrt(R);
+  r[0] = rootR;
+  for (let j = 1; j <= TARGET; j++) {
+    const back = j === TARGET ? 0 : j;
+    let sum = 0;
+    for (let i = 0; i < R; i++) {
+      const v = y[first + i - back]! * unit;
+      q[j * R + i] = v;
+      sum += v;
     }
-    a[k * COLS + k] = alpha;
-    for (let r = k + 1; r < R; r++) a[r * COLS + k] = 0;
+    const mean = sum / R;
+    r[j] = rootR * mean;
+    for (let i = 0; i < R; i++) q[j * R + i] = q[j * R + i]! - mean;
   }
-  // what the level alone leaves (R times the variance of the predicted values); order p leaves the sum from p + 1
-  let spread = 0;
-  for (let k = 1; k < R; k++) spread += a[k * COLS + last]! ** 2;
-  if (!(spread >= R * RECURRENCE_MIN_VARIATION * RECURRENCE_MIN_VARIATION)) return;
-  let largestPivot = 0;
-  for (let k = 0; k <= P; k++) largestPivot = Math.max(largestPivot, Math.abs(a[k * COLS + k]!));
+  const residuals = fit.residuals;
+  residuals[0] = sumOfSquares(q, TARGET * R, R);
+  if (!(residuals[0] >= R * RECURRENCE_MIN_VARIATION * RECURRENCE_MIN_VARIATION)) return;
+  // each lag in turn: its part beyond the level and the lags before it, then that part removed from the later columns
+  let orders = 0;
+  for (let k = 1; k <= P; k++) {
+    const centred = Math.sqrt(sumOfSquares(q, k * R, R)); // before the earlier lags are removed
+    for (let m = 1; m < k; m++) {
+      const rm = dot(q, m * R, k * R, R);
+      r[m * W + k] = rm;
+      for (let i = 0; i < R; i++) q[k * R + i] = q[k * R + i]! - rm * q[m * R + i]!;
+    }
+    const norm = Math.sqrt(sumOfSquares(q, k * R, R));
+    if (!(norm > PIVOT_FLOOR * centred)) break;
+    r[k * W + k] = norm;
+    const inverse = 1 / norm;
+    let rt = 0;
+    for (let i = 0; i < R; i++) {
+      const v = q[k * R + i]! * inverse;
+      q[k * R + i] = v;
+      rt += v * q[TARGET * R + i]!;
+    }
+    r[k * W + TARGET] = rt;
+    let left = 0;
+    for (let i = 0; i < R; i++) {
+      const v = q[TARGET * R + i]! - rt * q[k * R + i]!;
+      q[TARGET * R + i] = v;
+      left += v * v;
+    }
+    residuals[k] = left;
+    orders = k;
+  }
+  if (orders === 0) return;
   // the highest order leaves the least: if even it is above the most any order may leave, none is a recurrence
-  let leastResidual = 0;
-  for (let k = P + 1; k < R; k++) leastResidual += a[k * COLS + last]! ** 2;
-  if (leastResidual > R * (RECURRENCE_TOLERANCE * Math.sqrt(spread / R) + RECURRENCE_ROUNDING * ROUNDING_GAIN_CAP) ** 2) return;
+  if (residuals[orders]! > R * (RECURRENCE_TOLERANCE * Math.sqrt(residuals[0] / R) + RECURRENCE_ROUNDING * ROUNDING_GAIN_CAP) ** 2) return;
   const c = fit.coefficients;
-  for (let p = 1; p <= P; p++) {
-    if (Math.abs(a[p * COLS + p]!) <= PIVOT_FLOOR * largestPivot || Math.abs(a[0]!) <= PIVOT_FLOOR * largestPivot) break;
+  for (let p = 1; p <= orders; p++) {
     // back substitution of the leading (p + 1) × (p + 1) triangle
     for (let k = p; k >= 0; k--) {
-      let s = a[k * COLS + last]!;
-      for (let j = k + 1; j <= p; j++) s -= a[k * COLS + j]! * c[j]!;
-      c[k] = s / a[k * COLS + k]!;
+      let s = r[k * W + TARGET]!;
+      for (let j = k + 1; j <= p; j++) s -= r[k * W + j]! * c[j]!;
+      c[k] = s / r[k * W + k]!;
     }
-    let residual = 0;
-    for (let k = p + 1; k < R; k++) residual += a[k * COLS + last]! ** 2;
-    if (residual > R * allowedError(c, p, Math.sqrt(spread / R)) ** 2) continue;
-    if (holdsOver(y, from, to, p, c, unit)) {
-      c[0] = c[0]! * largest; // the level, back in the data's units
+    if (residuals[p]! > R * allowedError(c, p, Math.sqrt(residuals[0] / R)) ** 2) continue;
+    c[0] = c[0]! * largest; // the level, back in the data's units
+    if (holdsOver(y, from, to, p, c)) {
       fit.order = p;
       return;
     }
   }
+}
+
+/** Σ a[at + i]² for i < n. */
+function sumOfSquares(a: Float64Array, at: number, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += a[at + i]! * a[at + i]!;
+  return s;
+}
+
+/** Σ a[x + i] · a[z + i] for i < n. */
+function dot(a: Float64Array, x: number, z: number, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += a[x + i]! * a[z + i]!;
+  return s;
 }
 
 /** The root mean square error the order-p recurrence `c` may leave on values of standard deviation `sd` (largest magnitude 1). */
@@ -155,20 +183,31 @@ function allowedError(c: Float64Array, p: number, sd: number): number {
   return RECURRENCE_TOLERANCE * sd + RECURRENCE_ROUNDING * Math.min(Math.sqrt(squares), ROUNDING_GAIN_CAP);
 }
 
-/** Whether the order-p recurrence `c` (its level in units of 1 / `unit`) predicts y[from+p .. to) to within the tolerance. */
-function holdsOver(y: Float64Array, from: number, to: number, p: number, c: Float64Array, unit: number): boolean {
+/**
+ * Whether the order-p recurrence `c` (its level in the data's units) predicts y[from+p .. to) to within
+ * the tolerance, every value of the span finite (computed in units of the span's largest magnitude).
+ */
+function holdsOver(y: Float64Array, from: number, to: number, p: number, c: Float64Array): boolean {
+  let largest = 0;
   let sum = 0;
+  for (let t = from; t < to; t++) {
+    const v = y[t]!;
+    if (!(Math.abs(v) <= Number.MAX_VALUE)) return false;
+    if (Math.abs(v) > largest) largest = Math.abs(v);
+  }
+  const unit = 1 / largest;
   for (let t = from + p; t < to; t++) sum += y[t]! * unit;
-  const mean = sum / (to - from - p);
+  const count = to - from - p;
+  const mean = sum / count;
+  const level = c[0]! * unit;
   let spread = 0;
   let residual = 0;
   for (let t = from + p; t < to; t++) {
-    let e = y[t]! * unit - c[0]!;
+    let e = y[t]! * unit - level;
     for (let j = 1; j <= p; j++) e -= c[j]! * y[t - j]! * unit;
     residual += e * e;
     spread += (y[t]! * unit - mean) ** 2;
   }
-  const count = to - from - p;
   return residual <= count * allowedError(c, p, Math.sqrt(spread / count)) ** 2;
 }
 
@@ -203,7 +242,7 @@ function extendRecurrence(context: Float64Array, fit: RecurrenceFit, h: number, 
  * ```ts
  * const flat = { name: "flat", seasonLength: 1, forecast: (cs: readonly Float64Array[], h: number) => new Float64Array(cs.length * h) };
  * const f = withRecurrences(flat, 96);
- * Array.from(f.forecast([Float64Array.from({ length: 30 }, (_, t) => 2 * t + 1)], 2)); // => [61, 63]
+ * Array.from(f.forecast([Float64Array.from({ length: 30 }, (_, t) => 2 * t + 1)], 2), Math.round); // => [61, 63]
  * ```
  * @category Network
  */

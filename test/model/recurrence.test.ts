@@ -149,7 +149,9 @@ describe("withRecurrences", () => {
     const f = withRecurrences(sevens(), 96);
     const ramp = Float64Array.from({ length: 30 }, (_, t) => 2 * t + 1);
     const got = f.forecastDistribution!([ramp, Float64Array.from([1, 2, 3])], 2);
-    expect(Array.from(got.mean)).toEqual([61, 63, 7, 7]);
+    expect(got.mean[0]).toBeCloseTo(61, 10);
+    expect(got.mean[1]).toBeCloseTo(63, 10);
+    expect(Array.from(got.mean.subarray(2))).toEqual([7, 7]);
     expect(Array.from(got.above)).toEqual([2, 2, 2, 2]);
   });
 
