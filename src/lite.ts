@@ -55,6 +55,9 @@ export {
   isModelName,
   MODEL_NAMES,
   createNetworkForecaster,
+  createForecastMemo,
+  withMemo,
+  FORECAST_MEMO_ENTRIES,
   withRecurrences,
   findRecurrence,
   RecurrenceFit,
@@ -128,7 +131,7 @@ export type * from "./forecast/index.js";
 export type * from "./anomaly/index.js";
 export type * from "./historic/index.js";
 export type * from "./finetune/index.js";
-export type { ModelParams, NetworkForecasterOptions, EmbeddedWeights } from "./model/index.js";
+export type { ModelParams, NetworkForecasterOptions, EmbeddedWeights, ForecastMemo } from "./model/index.js";
 export type * from "./cv/index.js";
 export type * from "./intervals/index.js";
 export type * from "./losses/index.js";

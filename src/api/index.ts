@@ -27,6 +27,7 @@ export { JOB_PROGRESS_INTERVAL_MS, throttleProgress } from "./job-progress.js";
 export { DEFAULT_SERVICE_LIMITS, UNLIMITED, finetuneTrainingCost, mostFinetuneSteps, FINETUNE_STEP_OVERHEAD_WINDOWS } from "./requests.js";
 export type { ServiceLimits } from "./requests.js";
 export type { ApiPipelines } from "./pipelines.js";
+export { memoPipelines } from "./pipelines.js";
 export type { JobTask, JobLimits } from "./jobs.js";
 export { forecastResultJson, anomalyResultJson, finetuneResultJson, countTokens } from "./results.js";
 export type { TokenCounts, TokenSource, ForecastResult, AnomalyResult, HistoricResult, FinetuneResult } from "./results.js";

@@ -18,6 +18,7 @@ import { runForecast } from "../forecast/index.js";
 import { detectAnomalies } from "../anomaly/index.js";
 import { runHistoricForecast } from "../historic/index.js";
 import { finetuneModel, modelSource } from "../finetune/index.js";
+import type { ForecastMemo } from "../model/index.js";
 
 /**
  * The four typed pipelines behind the endpoints: typed requests in, typed
@@ -46,3 +47,28 @@ export const DEFAULT_PIPELINES: ApiPipelines = {
   historic: (r) => runHistoricForecast(r, modelSource(r)),
   finetune: (r) => finetuneModel(r),
 };
+
+/**
+ * The library's pipelines with forecasts kept in `memo` between calls
+ * (`createForecastMemo`): for a host whose callers send overlapping
+ * histories, such as a monitor that sends the recent history with every few
+ * new points to online anomaly detection. Answers are byte-identical to
+ * the default pipelines'; only zero-shot forecasts of the pretrained
+ * weights are kept (see `withMemo`).
+ *
+ * @example
+ * ```ts
+ * const memo = createForecastMemo();
+ * const service = createService({ accounts: [{ id: "a", apiKeys: ["k-1234567890"], credits: 1e9 }], pipelines: memoPipelines(memo) });
+ * typeof service.handle; // => "function"
+ * ```
+ * @category API rules
+ */
+export function memoPipelines(memo: ForecastMemo): ApiPipelines {
+  return {
+    forecast: (r) => runForecast(r, modelSource(r, { memo })),
+    anomaly: (r) => detectAnomalies(r, modelSource(r, { memo })),
+    historic: (r) => runHistoricForecast(r, modelSource(r, { memo })),
+    finetune: (r) => finetuneModel(r),
+  };
+}

@@ -16,7 +16,10 @@ import {
   parameterLayout,
   MODELS,
   networkLossAndGradient,
+  pretrainedParameters,
   requestModelParams,
+  withMemo,
+  type ForecastMemo,
 } from "../model/index.js";
 import type {
   FinetuneDepth,
@@ -120,6 +123,13 @@ export interface PrepareForecasterOptions {
    * part before a cross-validation window); default: every point.
    */
   trainLengths?: Int32Array;
+  /**
+   * Forecasts kept between calls ({@link createForecastMemo}): the zero-shot
+   * forecaster of the pretrained weights answers from it the contexts it has
+   * forecast before (byte-identical answers). Not used with fine-tuning or
+   * stored fine-tuned weights.
+   */
+  memo?: ForecastMemo;
 }
 
 /**
@@ -455,10 +465,13 @@ export function prepareForecaster(spec: ModelSpec, series: SeriesData, options: 
   const multivariate = spec.multivariate;
   if (spec.finetune.steps === 0) {
     checkSpec(spec);
-    const forecaster =
-      spec.finetuned === null
-        ? createNetworkForecaster(spec.model, spec.freq, { multivariate })
-        : createNetworkForecaster(spec.model, spec.freq, { params: applyFinetuned(spec.model, spec.finetuned), multivariate });
+    let forecaster: Forecaster;
+    if (spec.finetuned === null) {
+      forecaster = createNetworkForecaster(spec.model, spec.freq, { multivariate });
+      if (options.memo !== undefined) forecaster = withMemo(forecaster, options.memo, pretrainedParameters(spec.model), `${spec.model}|${spec.freq}|${String(multivariate)}`);
+    } else {
+      forecaster = createNetworkForecaster(spec.model, spec.freq, { params: applyFinetuned(spec.model, spec.finetuned), multivariate });
+    }
     return { forecaster, finetuneWork: 0, weights: spec.finetuned, warnings: [] };
   }
   const run = finetuneParameters(spec, series, options);

@@ -6,6 +6,7 @@
  */
 import type { Forecaster, ModelSource, ModelSpec } from "../types.js";
 import { prepareForecaster } from "./finetune.js";
+import type { ForecastMemo } from "../model/index.js";
 
 /**
  * The model a request asks for, as a {@link ModelSource}: the pretrained
@@ -15,6 +16,7 @@ import { prepareForecaster } from "./finetune.js";
  * afresh, so a pipeline that refits per window calls it once per window.
  *
  * @param spec - The request's model settings.
+ * @param options - `memo`: forecasts kept between calls (`createForecastMemo`), used by the zero-shot pretrained forecaster.
  * @returns The source.
  *
  * @example
@@ -28,8 +30,9 @@ import { prepareForecaster } from "./finetune.js";
  * ```
  * @category Models
  */
-export function modelSource(spec: ModelSpec): ModelSource {
-  return (train, trainLengths) => prepareForecaster(spec, train, trainLengths === undefined ? {} : { trainLengths });
+export function modelSource(spec: ModelSpec, options: { readonly memo?: ForecastMemo } = {}): ModelSource {
+  const memo = options.memo === undefined ? {} : { memo: options.memo };
+  return (train, trainLengths) => prepareForecaster(spec, train, trainLengths === undefined ? memo : { ...memo, trainLengths });
 }
 
 /**
