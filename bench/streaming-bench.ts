@@ -3,7 +3,8 @@
  * scoring the 24 newest points (h 1, detection_size 24, step 1) from the last
  * 264 points of every stream, all streams in one request; points scored per
  * second over 10 consecutive calls. With `memo`, every call is given one
- * forecast memo (`createForecastMemo`, as `memoPipelines` gives a service):
+ * forecast memo of streams × 200 entries (`createForecastMemo`, as
+ * `memoPipelines` gives a service):
  * the forecasts of the history a call shares with the one before are not
  * made again; the answers are the same.
  *
@@ -18,7 +19,8 @@ import { modelSource } from "../src/finetune/index.js";
 import { createForecastMemo } from "../src/model/index.js";
 
 const streams = Number(process.argv[2] ?? 1000);
-const memo = process.argv[3] === "memo" ? createForecastMemo() : undefined;
+// sized as docs/anomaly-detection.md advises: streams × (C + detection_size) = streams × 168 (with room)
+const memo = process.argv[3] === "memo" ? createForecastMemo({ entries: Math.max(streams * 200, 1) }) : undefined;
 const HISTORY = 264;
 const NEW = 24;
 const CALLS = 10;

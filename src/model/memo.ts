@@ -22,6 +22,10 @@ interface MemoEntry {
   readonly mean: Float64Array;
   readonly below: Float64Array;
   readonly above: Float64Array;
+  /** The entry used just before this one (null: the oldest). */
+  older: MemoEntry | null;
+  /** The entry used just after this one (null: the newest). */
+  newer: MemoEntry | null;
 }
 
 /**
@@ -50,20 +54,41 @@ class MemoStore implements ForecastMemo {
   misses = 0;
   /** Per forecaster (its weights, then its name and season length): hash → the entries of that hash, in use order. */
   readonly byWeights = new WeakMap<object, Map<string, Map<number, MemoEntry[]>>>();
-  /** Every entry in use order, for eviction: the oldest first. */
-  readonly order = new Set<MemoEntry>();
+  /** The entries in use order, a doubly linked list (O(1) to move one to the end or drop the oldest). */
+  oldest: MemoEntry | null = null;
+  newest: MemoEntry | null = null;
+  count = 0;
 
   constructor(entries: number) {
     this.entries = entries;
   }
 
   get size(): number {
-    return this.order.size;
+    return this.count;
   }
 
   clear(): void {
-    for (const entry of this.order) entry.table.delete(entry.hash);
-    this.order.clear();
+    for (let e = this.oldest; e !== null; e = e.newer) e.table.delete(e.hash);
+    this.oldest = null;
+    this.newest = null;
+    this.count = 0;
+  }
+
+  private unlink(entry: MemoEntry): void {
+    if (entry.older === null) this.oldest = entry.newer;
+    else entry.older.newer = entry.newer;
+    if (entry.newer === null) this.newest = entry.older;
+    else entry.newer.older = entry.older;
+    entry.older = null;
+    entry.newer = null;
+  }
+
+  private append(entry: MemoEntry): void {
+    entry.older = this.newest;
+    entry.newer = null;
+    if (this.newest === null) this.oldest = entry;
+    else this.newest.newer = entry;
+    this.newest = entry;
   }
 
   table(weights: object, key: string): Map<number, MemoEntry[]> {
@@ -86,8 +111,8 @@ class MemoStore implements ForecastMemo {
     for (const entry of bucket) {
       if (entry.h === h && sameValues(entry.tail, tail)) {
         // most recently used: last in the order
-        this.order.delete(entry);
-        this.order.add(entry);
+        this.unlink(entry);
+        this.append(entry);
         return entry;
       }
     }
@@ -98,13 +123,15 @@ class MemoStore implements ForecastMemo {
     const bucket = entry.table.get(entry.hash);
     if (bucket === undefined) entry.table.set(entry.hash, [entry]);
     else bucket.push(entry);
-    this.order.add(entry);
-    while (this.order.size > this.entries) {
-      const oldest = this.order.values().next().value as MemoEntry;
-      this.order.delete(oldest);
+    this.append(entry);
+    this.count++;
+    while (this.count > this.entries) {
+      const oldest = this.oldest!;
+      this.unlink(oldest);
+      this.count--;
       const oldBucket = oldest.table.get(oldest.hash)!;
-      oldBucket.splice(oldBucket.indexOf(oldest), 1);
-      if (oldBucket.length === 0) oldest.table.delete(oldest.hash);
+      if (oldBucket.length === 1) oldest.table.delete(oldest.hash);
+      else oldBucket.splice(oldBucket.indexOf(oldest), 1);
     }
   }
 }
@@ -227,6 +254,8 @@ export function withMemo(inner: Forecaster, memo: ForecastMemo, weights: object,
             mean: fresh.mean.slice(j * h, (j + 1) * h),
             below: fresh.below.slice(j * h * G, (j + 1) * h * G),
             above: fresh.above.slice(j * h * G, (j + 1) * h * G),
+            older: null,
+            newer: null,
           };
           found[i] = entry;
           store.keep(entry);
