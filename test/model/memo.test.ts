@@ -8,7 +8,6 @@ import seedrandom from "seedrandom";
 import { createForecastMemo, withMemo, FORECAST_MEMO_ENTRIES } from "../../src/model/index.js";
 import { detectAnomalies } from "../../src/anomaly/index.js";
 import { modelSource } from "../../src/finetune/index.js";
-import { runForecast } from "../../src/forecast/index.js";
 import { createService, memoPipelines } from "../../src/api/index.js";
 import { withSpread } from "../../src/intervals/index.js";
 import { univariateAnomalyRequest } from "../support/anomaly-request.js";
@@ -31,6 +30,8 @@ function streamingRequest(data: readonly Float64Array[], end: number, history: n
   return { ...univariateAnomalyRequest(series, "H", 1, d, 99), stepSize: 1 };
 }
 
+const accounts = [{ id: "a", apiKeys: ["k-1234567890"], credits: 1e12, hasPaymentMethod: true }];
+
 const bytes = (value: unknown): string => JSON.stringify(value, (_, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array, (x) => (Object.is(x, -0) ? "-0" : String(x))) : v));
 
 describe("the forecast memo", () => {
@@ -52,28 +53,17 @@ describe("the forecast memo", () => {
     },
   );
 
-  it("forecasts with levels and h beyond the native horizon: byte-identical, every context answered from the memo the second time", () => {
+  it("forecasts with levels and h beyond the native horizon (a service on memoPipelines): the same bodies, every context answered from the memo the second time", async () => {
     const data = streamsOf("forecast", 3, 300, false);
-    const y = Float64Array.from(data.flatMap((s) => Array.from(s)));
-    const request = {
-      series: { y, sizes: Int32Array.of(300, 300, 300), offsets: Int32Array.of(0, 300, 600, 900), X: [] },
-      freq: "H",
-      h: 30,
-      levels: [80, 95],
-      model: "forecastmodel-1",
-      finetune: { steps: 0, loss: "default", depth: 1 },
-      finetuned: null,
-      multivariate: false,
-      modelParameters: null,
-      Xfuture: [],
-      cleanExFirst: true,
-      histExog: [],
-    } as const satisfies Parameters<typeof runForecast>[0];
+    const body = JSON.stringify({ series: { y: data.flatMap((s) => Array.from(s)), sizes: [300, 300, 300] }, freq: "H", h: 30, level: [80, 95], model: "forecastmodel-1" });
     const memo = createForecastMemo();
-    const plain = runForecast(request, modelSource(request));
-    expect(bytes(runForecast(request, modelSource(request, { memo })))).toBe(bytes(plain));
+    const [plain, kept] = [createService({ accounts }), createService({ accounts, pipelines: memoPipelines(memo) })];
+    const call = (service: typeof plain) => service.handle({ method: "POST", path: "/v2/forecast", headers: { authorization: "Bearer k-1234567890" }, body });
+    const want = await call(plain);
+    expect(want.status).toBe(200);
+    expect(JSON.stringify((await call(kept)).body)).toBe(JSON.stringify(want.body));
     const misses = memo.misses;
-    expect(bytes(runForecast(request, modelSource(request, { memo })))).toBe(bytes(plain));
+    expect(JSON.stringify((await call(kept)).body)).toBe(JSON.stringify(want.body));
     expect(memo.misses).toBe(misses);
     expect(memo.hits).toBeGreaterThan(0);
   });
@@ -134,7 +124,6 @@ describe("the forecast memo", () => {
   });
 
   it("a service on memoPipelines answers streaming calls with the same bodies as one without", async () => {
-    const accounts = [{ id: "a", apiKeys: ["k-1234567890"], credits: 1e12, hasPaymentMethod: true }];
     const plain = createService({ accounts });
     const memo = createForecastMemo();
     const kept = createService({ accounts, pipelines: memoPipelines(memo) });
