@@ -60,6 +60,8 @@ export {
   FORECAST_MEMO_ENTRIES,
   withRecurrences,
   findRecurrence,
+  findSeasonalRepeat,
+  SEASONAL_REPEAT_MIN_CYCLES,
   RecurrenceFit,
   RECURRENCE_MAX_ORDER,
   RECURRENCE_TOLERANCE,

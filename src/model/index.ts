@@ -9,7 +9,7 @@ export type { ParameterLayout } from "./network.js";
 export { createNetworkForecaster } from "./forecaster.js";
 export { createForecastMemo, withMemo, FORECAST_MEMO_ENTRIES } from "./memo.js";
 export type { ForecastMemo } from "./memo.js";
-export { withRecurrences, findRecurrence, RecurrenceFit, RECURRENCE_MAX_ORDER, RECURRENCE_TOLERANCE, RECURRENCE_ROUNDING, RECURRENCE_MIN_VARIATION, RECURRENCE_MIN_POINTS } from "./recurrence.js";
+export { withRecurrences, findRecurrence, findSeasonalRepeat, SEASONAL_REPEAT_MIN_CYCLES, RecurrenceFit, RECURRENCE_MAX_ORDER, RECURRENCE_TOLERANCE, RECURRENCE_ROUNDING, RECURRENCE_MIN_VARIATION, RECURRENCE_MIN_POINTS } from "./recurrence.js";
 export type { NetworkForecasterOptions } from "./forecaster.js";
 export { pretrainedParameters, applyFinetuned, encodeFloat32Base64, decodeFloat32Base64, registerWeights, registeredModels } from "./weights.js";
 export type { EmbeddedWeights } from "./weights.js";

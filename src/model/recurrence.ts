@@ -45,6 +45,10 @@ const ROUNDING_GAIN_CAP = 100;
 export class RecurrenceFit {
   /** Order found, 0 for none. */
   order = 0;
+  /** Period of an exact seasonal repeat found by {@link findSeasonalRepeat} (0: none). */
+  period = 0;
+  /** Its drift: y_t = drift + y_{t-period}. */
+  drift = 0;
   /** c, a_1 … a_p of the recurrence found (the first `order + 1` entries). */
   readonly coefficients = new Float64Array(RECURRENCE_MAX_ORDER + 1);
   /** @internal the probe's lag and target columns (column j at j · PROBE_ROWS), orthogonalised in place. */
@@ -80,6 +84,7 @@ export class RecurrenceFit {
  */
 export function findRecurrence(y: Float64Array, from: number, to: number, fit: RecurrenceFit): void {
   fit.order = 0;
+  fit.period = 0;
   if (to - from < RECURRENCE_MIN_POINTS) return;
   const R = PROBE_ROWS;
   const first = to - R; // the first value the probe predicts
@@ -162,6 +167,71 @@ export function findRecurrence(y: Float64Array, from: number, to: number, fit: R
   }
 }
 
+/** Fewest cycles of a period a context must hold before {@link findSeasonalRepeat} looks for it. */
+export const SEASONAL_REPEAT_MIN_CYCLES = 3;
+
+/**
+ * Looks for an exact seasonal repeat y_t = d + y_{t-m} (m = `period`, d the mean
+ * of the differences) over `y[from..to)`, to within the rounding
+ * {@link findRecurrence} allows (its coefficients are 1 and 1): a pattern that
+ * repeats every m steps, on a ramp when d ≠ 0. The span must hold
+ * {@link SEASONAL_REPEAT_MIN_CYCLES} cycles and {@link RECURRENCE_MIN_POINTS}
+ * points, finite values varying by at least {@link RECURRENCE_MIN_VARIATION}
+ * of their largest magnitude. Writes `fit.period` (0 if none) and `fit.drift`;
+ * `fit.order` is left 0.
+ *
+ * @example
+ * ```ts
+ * const square = Float64Array.from({ length: 96 }, (_, t) => (t % 24 < 12 ? 10 : 0));
+ * const fit = new RecurrenceFit();
+ * findSeasonalRepeat(square, 0, 96, 24, fit);
+ * [fit.period, fit.drift]; // => [24, 0]
+ * ```
+ * @category Network
+ */
+export function findSeasonalRepeat(y: Float64Array, from: number, to: number, period: number, fit: RecurrenceFit): void {
+  fit.order = 0;
+  fit.period = 0;
+  fit.drift = 0;
+  const n = to - from;
+  if (!(period >= 2) || n < SEASONAL_REPEAT_MIN_CYCLES * period || n < RECURRENCE_MIN_POINTS) return;
+  let largest = 0;
+  for (let t = from; t < to; t++) {
+    const v = y[t]!;
+    if (!(Math.abs(v) <= Number.MAX_VALUE)) return;
+    if (Math.abs(v) > largest) largest = Math.abs(v);
+  }
+  if (largest === 0) return;
+  const count = n - period;
+  // quick reject: any two differences d, d' leave at least (d − d')² / 2 whatever the drift, and the
+  // allowance is at most its value at a standard deviation of the largest magnitude
+  const most = (RECURRENCE_TOLERANCE + RECURRENCE_ROUNDING * Math.SQRT2) * largest;
+  const last = y[to - 1]! - y[to - 1 - period]!;
+  const before = y[to - 2]! - y[to - 2 - period]!;
+  if ((last - before) ** 2 / 2 > count * most * most) return;
+  const unit = 1 / largest;
+  let sum = 0;
+  let differences = 0;
+  for (let t = from + period; t < to; t++) {
+    sum += y[t]! * unit;
+    differences += (y[t]! - y[t - period]!) * unit;
+  }
+  const mean = sum / count;
+  const drift = differences / count;
+  let spread = 0;
+  let residual = 0;
+  for (let t = from + period; t < to; t++) {
+    const e = (y[t]! - y[t - period]!) * unit - drift;
+    residual += e * e;
+    spread += (y[t]! * unit - mean) ** 2;
+  }
+  if (!(spread >= count * RECURRENCE_MIN_VARIATION * RECURRENCE_MIN_VARIATION)) return;
+  const allowed = RECURRENCE_TOLERANCE * Math.sqrt(spread / count) + RECURRENCE_ROUNDING * Math.SQRT2;
+  if (residual > count * allowed * allowed) return;
+  fit.period = period;
+  fit.drift = drift * largest;
+}
+
 /** Σ a[at + i]² for i < n. */
 function sumOfSquares(a: Float64Array, at: number, n: number): number {
   let s = 0;
@@ -221,10 +291,16 @@ function extendRecurrence(context: Float64Array, fit: RecurrenceFit, h: number, 
   const c = fit.coefficients;
   const m = context.length;
   for (let k = 0; k < h; k++) {
-    let v = c[0]!;
-    for (let j = 1; j <= p; j++) {
-      const back = k - j;
-      v += c[j]! * (back >= 0 ? out[at + back]! : context[m + back]!);
+    let v: number;
+    if (p > 0) {
+      v = c[0]!;
+      for (let j = 1; j <= p; j++) {
+        const back = k - j;
+        v += c[j]! * (back >= 0 ? out[at + back]! : context[m + back]!);
+      }
+    } else {
+      const back = k - fit.period;
+      v = fit.drift + (back >= 0 ? out[at + back]! : context[m + back]!);
     }
     if (!Number.isFinite(v)) return false;
     out[at + k] = v;
@@ -234,7 +310,8 @@ function extendRecurrence(context: Float64Array, fit: RecurrenceFit, h: number, 
 
 /**
  * The forecaster `inner` with one change: a context whose last `reach` points (all of
- * it, if shorter) follow an exact linear recurrence ({@link findRecurrence}) gets the
+ * it, if shorter) follow an exact linear recurrence ({@link findRecurrence}), or else
+ * repeat exactly every `inner.seasonLength` steps ({@link findSeasonalRepeat}), gets the
  * recurrence's extension as its point forecast; its spread stays `inner`'s. Reads no
  * more of a context than `reach`, so `inner`'s `contextReach` still holds.
  *
@@ -251,8 +328,10 @@ export function withRecurrences(inner: Forecaster, reach: number): Forecaster {
   function overwrite(contexts: readonly Float64Array[], h: number, mean: Float64Array): void {
     for (let i = 0; i < contexts.length; i++) {
       const c = contexts[i]!;
-      findRecurrence(c, Math.max(0, c.length - reach), c.length, fit);
-      if (fit.order === 0) continue;
+      const from = Math.max(0, c.length - reach);
+      findRecurrence(c, from, c.length, fit);
+      if (fit.order === 0) findSeasonalRepeat(c, from, c.length, inner.seasonLength, fit);
+      if (fit.order === 0 && fit.period === 0) continue;
       const before = mean.slice(i * h, (i + 1) * h);
       if (!extendRecurrence(c.subarray(Math.max(0, c.length - reach)), fit, h, mean, i * h)) mean.set(before, i * h);
     }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
-import { findRecurrence, RecurrenceFit, RECURRENCE_MAX_ORDER, RECURRENCE_MIN_POINTS, RECURRENCE_MIN_VARIATION, withRecurrences } from "../../src/model/recurrence.js";
+import { findRecurrence, findSeasonalRepeat, RecurrenceFit, RECURRENCE_MAX_ORDER, RECURRENCE_MIN_POINTS, RECURRENCE_MIN_VARIATION, SEASONAL_REPEAT_MIN_CYCLES, withRecurrences } from "../../src/model/recurrence.js";
 import { createNetworkForecaster } from "../../src/model/index.js";
 import type { ForecastDistribution, Forecaster } from "../../src/types.js";
 
@@ -95,6 +95,10 @@ describe("findRecurrence", () => {
     fc.pre(omegas.every((w, i) => i === 0 || w - omegas[i - 1]! > 0.2));
     const f = waves(parts, level, 0);
     const y = Float64Array.from({ length: n }, (_, t) => f(t));
+    // the rule looks only where the last 16 values vary by RECURRENCE_MIN_VARIATION of their magnitude (with room here)
+    const end = Array.from(y.subarray(n - 16));
+    const endMean = end.reduce((a, v) => a + v, 0) / 16;
+    fc.pre(Math.sqrt(end.reduce((a, v) => a + (v - endMean) ** 2, 0) / 16) >= 2 * RECURRENCE_MIN_VARIATION * Math.max(...end.map(Math.abs)));
     const fit = new RecurrenceFit();
     findRecurrence(y, 0, n, fit);
     expect(fit.order).toBeGreaterThan(0);
@@ -186,3 +190,42 @@ describe("withRecurrences", () => {
     expect(Math.max(...Array.from(network, (v, k) => Math.abs(v - sine(60 + k))))).toBeGreaterThan(0.5);
   });
 });
+
+describe("findSeasonalRepeat", () => {
+  const repeatOf = (y: ArrayLike<number>, period: number, from = 0, to = y.length): [number, number] => {
+    const fit = new RecurrenceFit();
+    findSeasonalRepeat(Float64Array.from(y), from, to, period, fit);
+    return [fit.period, fit.drift];
+  };
+
+  it("a square wave, a pattern on a ramp (drift) and float32-rounded values repeat; noise, a NaN, fewer than three cycles or another period do not", () => {
+    const square = Array.from({ length: 96 }, (_, t) => (t % 24 < 12 ? 10 : 0));
+    expect(repeatOf(square, 24)).toEqual([24, 0]);
+    const [period, drift] = repeatOf(Array.from({ length: 60 }, (_, t) => [5, 3, 8, 1, 9, 2, 7][t % 7]! + 0.5 * Math.floor(t / 7)), 7);
+    expect(period).toBe(7);
+    expect(drift).toBeCloseTo(0.5, 12);
+    expect(repeatOf(Array.from({ length: 60 }, (_, t) => Math.fround(100 + 17.3 * Math.sin((2 * Math.PI * t) / 12))), 12)[0]).toBe(12);
+    const rng = seedrandom("repeat");
+    expect(repeatOf(square.map((v) => v + 1e-4 * rng()), 24)[0]).toBe(0);
+    const gap = square.slice();
+    gap[50] = NaN;
+    expect(repeatOf(gap, 24)[0]).toBe(0);
+    expect(SEASONAL_REPEAT_MIN_CYCLES).toBe(3);
+    expect(repeatOf(square.slice(0, 71), 24)[0]).toBe(0);
+    expect(repeatOf(square.slice(0, 72), 24)[0]).toBe(24);
+    expect(repeatOf(square, 12)[0]).toBe(0);
+    expect(repeatOf(Array(96).fill(4), 24)[0]).toBe(0); // no variation
+  });
+
+  test.prop([fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 7, maxLength: 7 }), fc.integer({ min: RECURRENCE_MIN_POINTS, max: 96 })], { numRuns: 100 })(
+    "the network's forecaster extends any exactly repeating week of daily values (unless a recurrence of order ≤ 4 explains it first): every forecast value is the one a week before",
+    (week, n) => {
+      const values = Float64Array.from({ length: n }, (_, t) => week[t % 7]!);
+      fc.pre(Math.max(...week) - Math.min(...week) > 1e-3 * Math.max(1, ...week.map(Math.abs)));
+      const out = forecaster.forecast([values], 14);
+      for (let k = 0; k < 14; k++) expect(Math.abs(out[k]! - week[(n + k) % 7]!)).toBeLessThanOrEqual(1e-6 * Math.max(1, ...week.map(Math.abs)));
+    },
+  );
+});
+
+const forecaster = createNetworkForecaster("forecastmodel-1", "D");
