@@ -199,7 +199,7 @@ describe("findSeasonalRepeat", () => {
   };
 
   it("a square wave, a pattern on a ramp (drift) and float32-rounded values repeat; noise, a NaN, fewer than three cycles or another period do not", () => {
-    const square = Array.from({ length: 96 }, (_, t) => (t % 24 < 12 ? 10 : 0));
+    const square: number[] = Array.from({ length: 96 }, (_, t) => (t % 24 < 12 ? 10 : 0));
     expect(repeatOf(square, 24)).toEqual([24, 0]);
     const [period, drift] = repeatOf(Array.from({ length: 60 }, (_, t) => [5, 3, 8, 1, 9, 2, 7][t % 7]! + 0.5 * Math.floor(t / 7)), 7);
     expect(period).toBe(7);
