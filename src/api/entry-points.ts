@@ -12,7 +12,8 @@ import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, F
 import { hashValues, uuidLayout } from "./ids.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "./bodies.js";
 import { readJsonBody } from "./json.js";
-import { DEFAULT_PIPELINES, type ApiPipelines } from "./pipelines.js";
+import { DEFAULT_PIPELINES, memoPipelines, type ApiPipelines } from "./pipelines.js";
+import type { ForecastMemo } from "../model/index.js";
 import {
   resolveLimits,
   toAnomalyRequest,
@@ -52,6 +53,25 @@ export interface CoreCallOptions {
    * ```
    */
   readonly onProgress?: ProgressCallback;
+  /**
+   * Forecasts kept between calls (`createForecastMemo`): contexts forecast
+   * by an earlier call with the same memo are answered from it, for callers
+   * that send overlapping histories (a monitor calling every few points).
+   * The answer is byte-identical with and without it (docs/anomaly-detection.md,
+   * "A monitor that calls every few points"). Not taken by the pool: a memo
+   * lives in one thread.
+   *
+   * @example
+   * ```ts
+   * const memo = createForecastMemo();
+   * const y = Array.from({ length: 300 }, (_, t) => 10 + 5 * Math.sin((2 * Math.PI * t) / 24) + ((t * 7919) % 11) / 11);
+   * const call = (end: number) => detectAnomaliesOnline({ series: { y: y.slice(end - 250, end), sizes: [250] }, freq: "H", h: 1, detection_size: 10, step_size: 1, level: 99 }, { memo });
+   * call(280);
+   * call(290).anomaly.length; // => 10
+   * memo.hits > 0; // => true
+   * ```
+   */
+  readonly memo?: ForecastMemo;
 }
 
 /**
@@ -211,7 +231,9 @@ export function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, optio
     finetuned = found;
   }
   const request = endpointRequest(endpoint, validated, finetuned);
-  const result = runEndpoint(endpoint, options.onProgress === undefined ? request : { ...request, onProgress: options.onProgress }, pipelines);
+  // a memo is used by the library's own pipelines (others are the caller's: stand-ins that would not use it)
+  const used = options.memo !== undefined && pipelines === DEFAULT_PIPELINES ? memoPipelines(options.memo) : pipelines;
+  const result = runEndpoint(endpoint, options.onProgress === undefined ? request : { ...request, onProgress: options.onProgress }, used);
   if (unknown !== null) result.warnings.push(unknown);
   return { validated, finetuned, result };
 }

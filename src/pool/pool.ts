@@ -344,6 +344,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
   /** A JSON entry point: split by series when exact, else whole. */
   const entry = (fn: PoolFunction, body: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
     call(async () => {
+      refuseMemo(options);
       const endpoint = ENDPOINT_OF[fn];
       const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
       const text = isTextBody(body);
@@ -404,7 +405,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
     });
 
   const records = (fn: PoolFunction, rows: unknown, recordOptions: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
-    call(async () => unpackResult(await wholeOn(fn, [rows, recordOptions], options, finetunedFor((recordOptions as { finetuned_model_id?: unknown } | undefined)?.finetuned_model_id, options.finetunedModels))));
+    call(async () => refuseMemo(options) ?? unpackResult(await wholeOn(fn, [rows, recordOptions], options, finetunedFor((recordOptions as { finetuned_model_id?: unknown } | undefined)?.finetuned_model_id, options.finetunedModels))));
 
   return {
     threads,
@@ -429,4 +430,10 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       await Promise.all(stopping);
     },
   };
+}
+
+/** A forecast memo lives in one thread: the pool's calls refuse one rather than drop it. */
+function refuseMemo(options: CoreCallOptions): undefined {
+  if (options.memo !== undefined) throw new TypeError("memo: a forecast memo lives in one thread; the pool's calls do not take one (use it with the one-thread entry points or memoPipelines)");
+  return undefined;
 }

@@ -8,7 +8,7 @@ import seedrandom from "seedrandom";
 import { createForecastMemo, withMemo, FORECAST_MEMO_ENTRIES } from "../../src/model/index.js";
 import { detectAnomalies } from "../../src/anomaly/index.js";
 import { modelSource } from "../../src/finetune/index.js";
-import { createService, memoPipelines } from "../../src/api/index.js";
+import { createService, detectAnomaliesOnline, memoPipelines } from "../../src/api/index.js";
 import { withSpread } from "../../src/intervals/index.js";
 import { univariateAnomalyRequest } from "../support/anomaly-request.js";
 import type { AnomalyInput, Forecaster } from "../../src/types.js";
@@ -121,6 +121,16 @@ describe("the forecast memo", () => {
     for (const entries of [0, -1, 1.5, NaN]) expect(() => createForecastMemo({ entries })).toThrow(/entries must be a positive integer/);
     const f = { ...withSpread({ name: "c", seasonLength: 1, forecast: (cs: readonly Float64Array[], h: number) => new Float64Array(cs.length * h) }), contextReach: 3 };
     expect(() => withMemo(f, { entries: 1, size: 0, hits: 0, misses: 0, clear() {} }, {}, "k")).toThrow(/createForecastMemo/);
+  });
+
+  it("the entry points take a memo in their call options: the same answers, the shared windows from the memo", () => {
+    const data = streamsOf("entry", 2, 400, true);
+    const memo = createForecastMemo();
+    for (const end of [300, 310, 320]) {
+      const body = { series: { y: data.flatMap((s) => Array.from(s.subarray(end - 250, end))), sizes: [250, 250] }, freq: "H", h: 1, detection_size: 10, step_size: 1, level: 99 } as const;
+      expect(bytes(detectAnomaliesOnline(body, { memo }))).toBe(bytes(detectAnomaliesOnline(body)));
+    }
+    expect(memo.hits).toBeGreaterThan(0);
   });
 
   it("a service on memoPipelines answers streaming calls with the same bodies as one without", async () => {

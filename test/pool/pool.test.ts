@@ -143,6 +143,12 @@ describe("createPool: answers byte-identical to the one-thread call", () => {
     expect(await outcome(() => pool.forecast(body as never, { limits }))).toBe(direct);
   });
 
+  it("a forecast memo is refused, not dropped: it lives in one thread", async () => {
+    const body = makeBody([Array.from({ length: 50 }, (_, t) => t % 9)], { freq: "D", h: 2 }, "plain");
+    await expect(pool.forecast(body as never, { memo: library.createForecastMemo() })).rejects.toThrow(/memo: a forecast memo lives in one thread/);
+    await expect(pool.detectAnomaliesRecords([] as never, {} as never, { memo: library.createForecastMemo() })).rejects.toThrow(/memo: a forecast memo lives in one thread/);
+  });
+
   it("shares the decoded parameters: one SharedArrayBuffer per model for every thread", () => {
     for (const model of weightsModule.registeredModels()) expect(weightsModule.pretrainedParameters(model).buffer).toBeInstanceOf(SharedArrayBuffer);
   });
