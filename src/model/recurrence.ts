@@ -1,8 +1,9 @@
 /**
  * Exact linear recurrences: a context that follows y_t = c + a_1·y_{t-1} + … + a_p·y_{t-p}
  * to rounding (a noise-free sine, a sine on a ramp, a ramp, geometric growth, a pattern
- * of period ≤ p + 1) is forecast by extending the recurrence, which no learned model does as
- * well. Every other context is left to the network.
+ * of period ≤ p + 1), or repeats exactly every season (y_t = d + y_{t-m}), is forecast by
+ * extending the recurrence, which no learned model does as well. Every other context is
+ * left to the network.
  * @module
  */
 import type { ForecastDistribution, Forecaster } from "../types.js";
@@ -24,7 +25,7 @@ export const RECURRENCE_ROUNDING = 2 ** -24;
 
 /**
  * Least variation: the values predicted must have a standard deviation of at least this
- * times their largest magnitude (so single-precision rounding stays below a 600th of it),
+ * times their largest magnitude (so single-precision rounding, 6e-8 of the magnitude, stays below a 1,600th of it),
  * else no recurrence is looked for.
  */
 export const RECURRENCE_MIN_VARIATION = 1e-4;
