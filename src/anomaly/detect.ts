@@ -7,6 +7,7 @@
  */
 import {
   crossValidate,
+  copyRowSpread,
   latestWindowForecasts,
   plannedWindowCount,
   writeLatestWindowForecasts,
@@ -598,11 +599,8 @@ function cleanSpikes(y: Float64Array, pointForecast: Float64Array, spike: Uint8A
 /** Row `row` of `cv` (its forecasts and spreads) overwritten by context j of `dist`. */
 function overwriteRow(cv: CrossValidationResult, row: number, dist: ForecastDistribution, j: number): void {
   const { h } = cv;
-  const { below, above, levels } = cv.spread!;
-  const G = levels.length;
   cv.forecasts.set(dist.mean.subarray(j * h, (j + 1) * h), row * h);
-  below.set(dist.below.subarray(j * h * G, (j + 1) * h * G), row * h * G);
-  above.set(dist.above.subarray(j * h * G, (j + 1) * h * G), row * h * G);
+  copyRowSpread(dist, j, cv.spread!, row, h);
 }
 
 /** Each z clipped to ±{@link ANOMALY_Z_CAP}. */

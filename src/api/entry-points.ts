@@ -12,7 +12,7 @@ import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, F
 import { hashValues, uuidLayout } from "./ids.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "./bodies.js";
 import { readJsonBody } from "./json.js";
-import { DEFAULT_PIPELINES, memoPipelines, type ApiPipelines } from "./pipelines.js";
+import { callPipelines, type ApiPipelines } from "./pipelines.js";
 import type { ForecastMemo } from "../model/index.js";
 import {
   resolveLimits,
@@ -231,9 +231,7 @@ export function runCore<E extends ApiEndpoint>(endpoint: E, body: unknown, optio
     finetuned = found;
   }
   const request = endpointRequest(endpoint, validated, finetuned);
-  // a memo is used by the library's own pipelines (others are the caller's: stand-ins that would not use it)
-  const used = options.memo !== undefined && pipelines === DEFAULT_PIPELINES ? memoPipelines(options.memo) : pipelines;
-  const result = runEndpoint(endpoint, options.onProgress === undefined ? request : { ...request, onProgress: options.onProgress }, used);
+  const result = runEndpoint(endpoint, options.onProgress === undefined ? request : { ...request, onProgress: options.onProgress }, pipelines);
   if (unknown !== null) result.warnings.push(unknown);
   return { validated, finetuned, result };
 }
@@ -274,7 +272,7 @@ function unknownFieldsWarning(endpoint: ApiEndpoint, raw: unknown): string | nul
  * @category Entry points
  */
 export function forecast<L extends number = number>(body: JsonBody<ForecastRequest<L>>, options: CoreCallOptions = {}): ForecastResult<LevelIntervals<L>> {
-  return runCore("forecast", body, options, DEFAULT_PIPELINES).result as ForecastResult<LevelIntervals<L>>;
+  return runCore("forecast", body, options, callPipelines(options)).result as ForecastResult<LevelIntervals<L>>;
 }
 
 /**
@@ -300,7 +298,7 @@ export function detectAnomaliesOnline<L extends number = number, M extends "univ
   body: JsonBody<AnomalyRequest<L, M>>,
   options: CoreCallOptions = {},
 ): AnomalyResult<AnomalyIntervals<L, M>> {
-  return runCore("anomaly", body, options, DEFAULT_PIPELINES).result as AnomalyResult<AnomalyIntervals<L, M>>;
+  return runCore("anomaly", body, options, callPipelines(options)).result as AnomalyResult<AnomalyIntervals<L, M>>;
 }
 
 /**
@@ -322,7 +320,7 @@ export function detectAnomaliesOnline<L extends number = number, M extends "univ
  * @category Entry points
  */
 export function historicForecast<L extends number = number>(body: JsonBody<HistoricRequest<L>>, options: CoreCallOptions = {}): HistoricResult<LevelIntervals<L>> {
-  return runCore("historic", body, options, DEFAULT_PIPELINES).result as HistoricResult<LevelIntervals<L>>;
+  return runCore("historic", body, options, callPipelines(options)).result as HistoricResult<LevelIntervals<L>>;
 }
 
 /**
@@ -346,7 +344,7 @@ export function historicForecast<L extends number = number>(body: JsonBody<Histo
  * @category Entry points
  */
 export function finetune(body: JsonBody<FinetuneRequest>, options: CoreCallOptions = {}): FinetuneCallResult {
-  return finetuneCallResult(runCore("finetune", body, options, DEFAULT_PIPELINES));
+  return finetuneCallResult(runCore("finetune", body, options, callPipelines(options)));
 }
 
 /**

@@ -13,6 +13,8 @@ import type {
   ForecastOutput,
   HistoricInput,
   HistoricOutput,
+  ModelSource,
+  ModelSpec,
 } from "../types.js";
 import { runForecast } from "../forecast/index.js";
 import { detectAnomalies } from "../anomaly/index.js";
@@ -37,16 +39,21 @@ export interface ApiPipelines {
   readonly finetune: (request: FinetuneInput) => FinetuneOutput;
 }
 
+/** The library's pipelines, each taking its model from `source` (`modelSource` with or without a memo). */
+function libraryPipelines(source: (spec: ModelSpec) => ModelSource): ApiPipelines {
+  return {
+    forecast: (r) => runForecast(r, source(r)),
+    anomaly: (r) => detectAnomalies(r, source(r)),
+    historic: (r) => runHistoricForecast(r, source(r)),
+    finetune: (r) => finetuneModel(r),
+  };
+}
+
 /**
  * The library's own pipelines.
  * @category API rules
  */
-export const DEFAULT_PIPELINES: ApiPipelines = {
-  forecast: (r) => runForecast(r, modelSource(r)),
-  anomaly: (r) => detectAnomalies(r, modelSource(r)),
-  historic: (r) => runHistoricForecast(r, modelSource(r)),
-  finetune: (r) => finetuneModel(r),
-};
+export const DEFAULT_PIPELINES: ApiPipelines = libraryPipelines((r) => modelSource(r));
 
 /**
  * The library's pipelines with forecasts kept in `memo` between calls
@@ -65,10 +72,10 @@ export const DEFAULT_PIPELINES: ApiPipelines = {
  * @category API rules
  */
 export function memoPipelines(memo: ForecastMemo): ApiPipelines {
-  return {
-    forecast: (r) => runForecast(r, modelSource(r, { memo })),
-    anomaly: (r) => detectAnomalies(r, modelSource(r, { memo })),
-    historic: (r) => runHistoricForecast(r, modelSource(r, { memo })),
-    finetune: (r) => finetuneModel(r),
-  };
+  return libraryPipelines((r) => modelSource(r, { memo }));
+}
+
+/** The pipelines a one-thread call runs: the library's, with the call's memo when it gives one. */
+export function callPipelines(options: { readonly memo?: ForecastMemo }): ApiPipelines {
+  return options.memo === undefined ? DEFAULT_PIPELINES : memoPipelines(options.memo);
 }

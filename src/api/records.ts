@@ -14,7 +14,7 @@ import type { Freq, Intervals, LevelKey } from "../types.js";
 import type { AnomalyResult } from "./results.js";
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest } from "./bodies.js";
 import { finetuneCallResult, runCore, type CoreCallOptions, type FinetuneCallResult } from "./entry-points.js";
-import { DEFAULT_PIPELINES } from "./pipelines.js";
+import { callPipelines } from "./pipelines.js";
 import { prepareLegacySeries, type LegacySeries } from "./legacy.js";
 import { acceptedFreqText, freqRefusalAmong, readFreq } from "./freq.js";
 import { isBusinessFreq, parseFreq } from "../series/freq.js";
@@ -553,7 +553,7 @@ export function forecastRecords<Row extends RecordRowFields, L extends number = 
     });
   }
   const body = { ...rest, series: packed.series, freq: packed.freq, ...(X_future !== undefined ? { X_future } : {}) };
-  const result = asRecordsCall(() => runCore("forecast", body, call, DEFAULT_PIPELINES, true).result);
+  const result = asRecordsCall(() => runCore("forecast", body, call, callPipelines(call), true).result);
   return recordsResult<ForecastRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>>(rowsOf(packed.ids, packed.parts.map((p) => p.future), { mean: result.mean, ...intervalArrays(result.intervals) }), result);
 }
 
@@ -578,7 +578,7 @@ export function detectAnomaliesRecords<Row extends RecordRowFields, L extends nu
 ): RecordsResult<AnomalyRecord<Row["unique_id"], ResultDs<Row["ds"]>, L, M>> {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  const result: AnomalyResult = asRecordsCall(() => runCore("anomaly", { ...rest, series: packed.series, freq: packed.freq }, call, DEFAULT_PIPELINES, true).result);
+  const result: AnomalyResult = asRecordsCall(() => runCore("anomaly", { ...rest, series: packed.series, freq: packed.freq }, call, callPipelines(call), true).result);
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
   const yOut = result.idxs.map((r) => packed.series.y[r]);
   const arrays = { y: yOut, mean: result.mean, anomaly: result.anomaly, anomaly_score: result.anomaly_score, accumulated_anomaly_score: result.accumulated_anomaly_score };
@@ -597,7 +597,7 @@ export function historicForecastRecords<Row extends RecordRowFields, L extends n
 ): RecordsResult<HistoricRecord<Row["unique_id"], ResultDs<Row["ds"]>, L>> {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  const result = asRecordsCall(() => runCore("historic", { ...rest, series: packed.series, freq: packed.freq }, call, DEFAULT_PIPELINES, true).result);
+  const result = asRecordsCall(() => runCore("historic", { ...rest, series: packed.series, freq: packed.freq }, call, callPipelines(call), true).result);
   const ds = packed.parts.map((p, i) => p.ds.slice(p.ds.length - result.sizes[i]!));
   const yOut: number[] = [];
   packed.parts.forEach((p, i) => {
@@ -613,5 +613,5 @@ export function historicForecastRecords<Row extends RecordRowFields, L extends n
 export function finetuneRecords(rows: readonly RecordRowFields[], options: RecordOptions<FinetuneRequest> = {}, call: CoreCallOptions = {}): FinetuneCallResult {
   const packed = packRecords(rows, 1, options.freq, resolveLimits(call.limits, DEFAULT_SERVICE_LIMITS));
   const { freq: _freq, ...rest } = options;
-  return asRecordsCall(() => finetuneCallResult(runCore("finetune", { ...rest, series: packed.series, freq: packed.freq }, call, DEFAULT_PIPELINES, true)));
+  return asRecordsCall(() => finetuneCallResult(runCore("finetune", { ...rest, series: packed.series, freq: packed.freq }, call, callPipelines(call), true)));
 }

@@ -285,15 +285,17 @@ function windowContexts(
 
 /** The half-widths of window w's `count` contexts (`members`) into their rows of `spread`. */
 function storeWindowSpreads(dist: ForecastDistribution, spread: CrossValidationSpread, h: number, windowOffsets: Int32Array, w: number, members: Int32Array, count: number): void {
-  const G = dist.levels.length;
-  for (let j = 0; j < count; j++) {
-    const i = members[j] as number;
-    const row = (windowOffsets[i + 1] as number) - 1 - w;
-    const from = j * h * G;
-    const to = row * h * G;
-    spread.below.set(dist.below.subarray(from, from + h * G), to);
-    spread.above.set(dist.above.subarray(from, from + h * G), to);
-  }
+  for (let j = 0; j < count; j++) copyRowSpread(dist, j, spread, (windowOffsets[(members[j] as number) + 1] as number) - 1 - w, h);
+}
+
+/**
+ * The half-widths of context j of `dist` (h steps) into row `row` of `spread`: how {@link crossValidate} stores
+ * each window's, and how a pipeline that forecasts a window again overwrites them.
+ */
+export function copyRowSpread(dist: ForecastDistribution, j: number, spread: CrossValidationSpread, row: number, h: number): void {
+  const width = h * dist.levels.length;
+  spread.below.set(dist.below.subarray(j * width, (j + 1) * width), row * width);
+  spread.above.set(dist.above.subarray(j * width, (j + 1) * width), row * width);
 }
 
 /**
@@ -313,8 +315,7 @@ function storeWindowForecasts(
 ): number {
   for (let j = 0; j < count; j++) {
     const i = members[j] as number;
-    const windowsOfSeries = (windowOffsets[i + 1] as number) - (windowOffsets[i] as number);
-    const row = (windowOffsets[i] as number) + windowsOfSeries - 1 - w;
+    const row = (windowOffsets[i + 1] as number) - 1 - w; // the series' windows are stored earliest first
     cutoffs[row] = windowCutoffs[i] as number;
     for (let k = 0; k < h; k++) {
       const value = out[j * h + k] as number;

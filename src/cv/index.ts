@@ -8,6 +8,7 @@ export {
   crossValidate,
   latestWindowForecasts,
   writeLatestWindowForecasts,
+  copyRowSpread,
   rollingWindowCount,
   plannedWindowCount,
   type WindowPlan,

@@ -226,6 +226,7 @@ export function withMemo(inner: Forecaster, memo: ForecastMemo, weights: object,
     forecast: (contexts, h) => inner.forecast(contexts, h),
     forecastDistribution(contexts: readonly Float64Array[], h: number): ForecastDistribution {
       const n = contexts.length;
+      if (n === 0) return distribution.call(inner, contexts, h);
       const found: (MemoEntry | undefined)[] = new Array<MemoEntry | undefined>(n);
       const hashes = new Float64Array(n);
       const missing: number[] = [];
@@ -238,10 +239,8 @@ export function withMemo(inner: Forecaster, memo: ForecastMemo, weights: object,
       }
       store.hits += n - missing.length;
       store.misses += missing.length;
-      let levels: readonly number[] | null = null;
       if (missing.length > 0) {
         const fresh = distribution.call(inner, missing.map((i) => contexts[i]!), h);
-        levels = fresh.levels;
         const G = fresh.levels.length;
         missing.forEach((i, j) => {
           const c = contexts[i]!;
@@ -261,7 +260,7 @@ export function withMemo(inner: Forecaster, memo: ForecastMemo, weights: object,
           store.keep(entry);
         });
       }
-      levels ??= n > 0 ? found[0]!.levels : (distribution.call(inner, [], h).levels);
+      const levels = found[0]!.levels;
       const G = levels.length;
       const mean = new Float64Array(n * h);
       const below = new Float64Array(n * h * G);

@@ -90,13 +90,8 @@ export function findRecurrence(y: Float64Array, from: number, to: number, fit: R
   const R = PROBE_ROWS;
   const first = to - R; // the first value the probe predicts
   // the probe's values, divided by their largest magnitude (squares neither overflow nor underflow)
-  let largest = 0;
-  for (let t = first - P; t < to; t++) {
-    const v = y[t]!;
-    if (!(Math.abs(v) <= Number.MAX_VALUE)) return; // NaN or ±Infinity
-    if (Math.abs(v) > largest) largest = Math.abs(v);
-  }
-  if (largest === 0) return;
+  const largest = largestFiniteMagnitude(y, first - P, to);
+  if (!(largest > 0)) return;
   const unit = 1 / largest;
   const q = fit.columns;
   const r = fit.r;
@@ -150,7 +145,7 @@ export function findRecurrence(y: Float64Array, from: number, to: number, fit: R
   }
   if (orders === 0) return;
   // the highest order leaves the least: if even it is above the most any order may leave, none is a recurrence
-  if (residuals[orders]! > R * (RECURRENCE_TOLERANCE * Math.sqrt(residuals[0] / R) + RECURRENCE_ROUNDING * ROUNDING_GAIN_CAP) ** 2) return;
+  if (residuals[orders]! > R * allowance(Math.sqrt(residuals[0] / R), ROUNDING_GAIN_CAP) ** 2) return;
   const c = fit.coefficients;
   for (let p = 1; p <= orders; p++) {
     // back substitution of the leading (p + 1) × (p + 1) triangle
@@ -196,17 +191,12 @@ export function findSeasonalRepeat(y: Float64Array, from: number, to: number, pe
   fit.drift = 0;
   const n = to - from;
   if (!(period >= 2) || n < SEASONAL_REPEAT_MIN_CYCLES * period || n < RECURRENCE_MIN_POINTS) return;
-  let largest = 0;
-  for (let t = from; t < to; t++) {
-    const v = y[t]!;
-    if (!(Math.abs(v) <= Number.MAX_VALUE)) return;
-    if (Math.abs(v) > largest) largest = Math.abs(v);
-  }
-  if (largest === 0) return;
+  const largest = largestFiniteMagnitude(y, from, to);
+  if (!(largest > 0)) return;
   const count = n - period;
   // quick reject: any two differences d, d' leave at least (d − d')² / 2 whatever the drift, and the
   // allowance is at most its value at a standard deviation of the largest magnitude
-  const most = (RECURRENCE_TOLERANCE + RECURRENCE_ROUNDING * Math.SQRT2) * largest;
+  const most = allowance(1, Math.SQRT2) * largest;
   const last = y[to - 1]! - y[to - 1 - period]!;
   const before = y[to - 2]! - y[to - 2 - period]!;
   if ((last - before) ** 2 / 2 > count * most * most) return;
@@ -227,7 +217,7 @@ export function findSeasonalRepeat(y: Float64Array, from: number, to: number, pe
     spread += (y[t]! * unit - mean) ** 2;
   }
   if (!(spread >= count * RECURRENCE_MIN_VARIATION * RECURRENCE_MIN_VARIATION)) return;
-  const allowed = RECURRENCE_TOLERANCE * Math.sqrt(spread / count) + RECURRENCE_ROUNDING * Math.SQRT2;
+  const allowed = allowance(Math.sqrt(spread / count), Math.SQRT2); // the coefficient 1 on y_{t-m}: √(1 + 1)
   if (residual > count * allowed * allowed) return;
   fit.period = period;
   fit.drift = drift * largest;
@@ -247,11 +237,30 @@ function dot(a: Float64Array, x: number, z: number, n: number): number {
   return s;
 }
 
-/** The root mean square error the order-p recurrence `c` may leave on values of standard deviation `sd` (largest magnitude 1). */
+/**
+ * The root mean square error a recurrence may leave on values of standard deviation `sd` (largest magnitude 1)
+ * when its coefficients amplify rounding by `gain` (√(1 + Σ a_j²), at most {@link ROUNDING_GAIN_CAP}).
+ */
+function allowance(sd: number, gain: number): number {
+  return RECURRENCE_TOLERANCE * sd + RECURRENCE_ROUNDING * Math.min(gain, ROUNDING_GAIN_CAP);
+}
+
+/** {@link allowance} of the order-p recurrence `c`. */
 function allowedError(c: Float64Array, p: number, sd: number): number {
   let squares = 1;
   for (let j = 1; j <= p; j++) squares += c[j]! * c[j]!;
-  return RECURRENCE_TOLERANCE * sd + RECURRENCE_ROUNDING * Math.min(Math.sqrt(squares), ROUNDING_GAIN_CAP);
+  return allowance(sd, Math.sqrt(squares));
+}
+
+/** The largest |y[t]| over [from, to), or NaN if one of them is NaN or ±Infinity. */
+function largestFiniteMagnitude(y: Float64Array, from: number, to: number): number {
+  let largest = 0;
+  for (let t = from; t < to; t++) {
+    const v = Math.abs(y[t]!);
+    if (!(v <= Number.MAX_VALUE)) return NaN;
+    if (v > largest) largest = v;
+  }
+  return largest;
 }
 
 /**
@@ -259,14 +268,10 @@ function allowedError(c: Float64Array, p: number, sd: number): number {
  * the tolerance, every value of the span finite (computed in units of the span's largest magnitude).
  */
 function holdsOver(y: Float64Array, from: number, to: number, p: number, c: Float64Array): boolean {
-  let largest = 0;
-  let sum = 0;
-  for (let t = from; t < to; t++) {
-    const v = y[t]!;
-    if (!(Math.abs(v) <= Number.MAX_VALUE)) return false;
-    if (Math.abs(v) > largest) largest = Math.abs(v);
-  }
+  const largest = largestFiniteMagnitude(y, from, to);
+  if (Number.isNaN(largest)) return false;
   const unit = 1 / largest;
+  let sum = 0;
   for (let t = from + p; t < to; t++) sum += y[t]! * unit;
   const count = to - from - p;
   const mean = sum / count;
