@@ -313,12 +313,12 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   const freq = parseFreq(request.freq);
   const opinion =
     !multivariateThresholding && plan === null
-      ? seasonalOpinions(series, freq?.seasons ?? [], detectionSize, pointCutoff, level)
+      ? seasonalOpinions(series, longest, freq?.seasons ?? [], detectionSize, pointCutoff, level)
       : undefined;
   // a filled point (missing in the request) has no observation: it calibrates nothing (no forecast to compare) and
   // its detection row is never an anomaly (z 0, below)
   const missing = request.missing !== undefined && request.missing.includes(1) ? request.missing : null;
-  const scoring = new DetectionScoring(series, detectionSize, level, h, cv.spread!.levels.length, longest, opinion, missing);
+  const scoring = new DetectionScoring(series, detectionSize, level, longest, opinion, missing);
   const { zScores, lower, upper, pointZ, extreme, mean, idxs } = scoring;
   const outputRows = seriesCount * detectionSize;
   scoring.score(cv, pointForecast);
@@ -445,17 +445,15 @@ class DetectionScoring {
   readonly mean: Float64Array;
   readonly idxs: Int32Array;
   private readonly scratch: Float64Array;
-  private readonly pointBelow: Float64Array;
-  private readonly pointAbove: Float64Array;
+  /** Each point's spreads, for series whose windows do not tile (made on the first such series). */
+  private pointSpreads: { readonly below: Float64Array; readonly above: Float64Array } | null = null;
   private readonly observedForecasts: Float64Array | null;
 
   constructor(
     private readonly series: SeriesData,
     private readonly detectionSize: number,
     private readonly level: number,
-    private readonly h: number,
-    private readonly G: number,
-    longest: number,
+    private readonly longest: number,
     private readonly opinion: Opinions | undefined,
     private readonly missing: Uint8Array | null,
   ) {
@@ -467,8 +465,6 @@ class DetectionScoring {
     this.pointZ = new Float64Array(total);
     this.extreme = new Uint8Array(total);
     this.scratch = new Float64Array(Math.max(longest, 2 * anomalyCalibrationSize(detectionSize) + 1));
-    this.pointBelow = new Float64Array(longest * G);
-    this.pointAbove = new Float64Array(longest * G);
     this.mean = new Float64Array(outputRows);
     this.idxs = new Int32Array(outputRows);
     this.observedForecasts = missing === null ? null : new Float64Array(longest);
@@ -481,8 +477,10 @@ class DetectionScoring {
   }
 
   private scoreSeries(run: CrossValidationResult, all: Float64Array, i: number): void {
-    const { series, detectionSize, h, G, pointBelow, pointAbove, observedForecasts, missing, opinion } = this;
+    const { series, detectionSize, observedForecasts, missing, opinion } = this;
     const spread = run.spread!;
+    const h = run.h;
+    const G = spread.levels.length;
     const end = series.offsets[i + 1] as number;
     const rowFrom = run.windowOffsets[i] as number;
     const rowTo = run.windowOffsets[i + 1] as number;
@@ -501,13 +499,15 @@ class DetectionScoring {
       above = spread.above.subarray(rowFrom * h * G, rowTo * h * G);
       this.pointZ.fill(Number.NaN, series.offsets[i] as number, start);
     } else {
+      this.pointSpreads ??= { below: new Float64Array(this.longest * G), above: new Float64Array(this.longest * G) };
+      const point = this.pointSpreads;
       for (let row = rowFrom; row < rowTo; row++) {
         const at = (run.cutoffs[row] as number) * G;
-        pointBelow.set(spread.below.subarray(row * h * G, (row + 1) * h * G), at);
-        pointAbove.set(spread.above.subarray(row * h * G, (row + 1) * h * G), at);
+        point.below.set(spread.below.subarray(row * h * G, (row + 1) * h * G), at);
+        point.above.set(spread.above.subarray(row * h * G, (row + 1) * h * G), at);
       }
-      below = pointBelow.subarray(0, n * G);
-      above = pointAbove.subarray(0, n * G);
+      below = point.below.subarray(0, n * G);
+      above = point.above.subarray(0, n * G);
     }
     const base = i * detectionSize;
     let forecasts = all.subarray(start, end);
@@ -649,13 +649,11 @@ function opinionsAt(opinion: Opinions, from: number, to: number): SeasonalOpinio
  * just before min(t, window start); where it has not got them yet, the level
  * judge speaks in its place.
  */
-function seasonalOpinions(series: SeriesData, candidates: readonly number[], detectionSize: number, pointCutoff: Int32Array, level: number): Opinions {
+function seasonalOpinions(series: SeriesData, longest: number, candidates: readonly number[], detectionSize: number, pointCutoff: Int32Array, level: number): Opinions {
   const blank = (): JudgeOpinions => ({ centre: new Float64Array(series.y.length), sd: new Float64Array(series.y.length).fill(Number.NaN) });
   // a literal (not a spread of blank()), so that every call's object has one map and the optimised code reading it stays valid
   const first = blank();
   const opinion: Opinions = { centre: first.centre, sd: first.sd, second: blank() };
-  let longest = 0;
-  for (let i = 0; i + 1 < series.offsets.length; i++) longest = Math.max(longest, (series.offsets[i + 1] as number) - (series.offsets[i] as number));
   // levelJudge (m 0) and seasonalJudge, with each window's sums computed once per series and lag
   const judges = new SeriesJudges(longest, gaussianMultiplier(level));
   for (let i = 0; i + 1 < series.offsets.length; i++) {

@@ -61,8 +61,10 @@ export interface RidgeWorkspace {
   /** Response, overwritten with standardised values. */
   readonly response: Float64Array;
   readonly gram: Float64Array;
+  /** Zᵀu, then (solved in place) the standardised coefficients. */
   readonly rhs: Float64Array;
-  readonly solution: Float64Array;
+  /** The columns the Cholesky factorisation dropped (1) as combinations of earlier ones. */
+  readonly aliased: Uint8Array;
   readonly scale: Float64Array;
   readonly active: Int32Array;
   /** Outputs of the last fit. */
@@ -85,7 +87,7 @@ export function createRidgeWorkspace(features: number, capacity: number): RidgeW
     response: new Float64Array(capacity),
     gram: new Float64Array(features * features),
     rhs: new Float64Array(features),
-    solution: new Float64Array(features),
+    aliased: new Uint8Array(features),
     scale: new Float64Array(features),
     active: new Int32Array(features),
     coefficients: new Float64Array(features),
@@ -133,7 +135,7 @@ function centreAndScale(values: Float64Array, start: number, n: number, center: 
 export function ridgeFitInto(ws: RidgeWorkspace, n: number, penalty: number): void {
   const p = ws.features;
   const cap = ws.capacity;
-  const { design, response, gram, rhs, solution, scale, active, coefficients, centers, identified } = ws;
+  const { design, response, gram, rhs, aliased, scale, active, coefficients, centers, identified } = ws;
   coefficients.fill(0);
   centers.fill(0);
   identified.fill(0);
@@ -202,17 +204,15 @@ export function ridgeFitInto(ws: RidgeWorkspace, n: number, penalty: number): vo
 
   // In-order Cholesky (lower triangle in place); a column whose pivot vanishes
   // is a combination of earlier ones and is dropped, as R's lm does.
-  const aliased = new Uint8Array(m);
   choleskyInPlace(gram, m, aliased, ALIAS_TOLERANCE);
   for (let j = 0; j < m; j++) if (aliased[j] === 1) identified[active[j] as number] = 0;
-  // Forward then backward substitution, skipping dropped columns.
-  for (let i = 0; i < m; i++) solution[i] = rhs[i] as number;
-  choleskySolve(gram, m, solution, aliased);
+  // Forward then backward substitution in place, skipping dropped columns.
+  choleskySolve(gram, m, rhs, aliased);
   let intercept = responseMean;
   for (let a = 0; a < m; a++) {
     const k = active[a] as number;
     if (identified[k] === 0) continue;
-    const beta = ((solution[a] as number) * responseScale) / (scale[k] as number);
+    const beta = ((rhs[a] as number) * responseScale) / (scale[k] as number);
     if (!Number.isFinite(beta)) {
       identified[k] = 0;
       continue;

@@ -181,8 +181,8 @@ export interface FinetunedParameters {
   warnings: string[];
   /** Mean training loss of each step taken (in the data's units divided by a power of two; for diagnostics). */
   stepLosses: Float64Array;
-  /** What the output end's closed-form refit chose (null: not run: no steps, or a loss outside {@link READOUT_LOSSES}). */
-  readout?: ReadoutChoice | null;
+  /** What the output end's closed-form refit chose (null: not run: no steps or no usable window, or a loss outside {@link READOUT_LOSSES}). */
+  readout: ReadoutChoice | null;
 }
 
 /**
@@ -331,6 +331,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
       finetuneWork: 0,
       warnings: [],
       stepLosses: new Float64Array(0),
+      readout: null,
     };
   }
   const warnings: string[] = [];
@@ -361,7 +362,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   if (usable.length === 0) {
     warnings.push("no series has at least 2 points to fine-tune on: the model was not changed");
     stepLosses.fill(NaN);
-    return { params, weights: { model, start, values: params.slice(start) }, finetuneWork, warnings, stepLosses };
+    return { params, weights: { model, start, values: params.slice(start) }, finetuneWork, warnings, stepLosses, readout: null };
   }
 
   const scale = powerOfTwoScale(y, offsets, trainLengths);

@@ -122,6 +122,7 @@ export function refitOutputEnd(model: ModelName, freq: Freq, params: Float64Arra
   const contexts: Float64Array[] = [];
   const targets: Float64Array[] = [];
   const beforeZone: number[] = [];
+  let fitBefore = 0;
   for (let w = 0; w < data.drawnSeries.length && contexts.length < READOUT_MAX_FIT_WINDOWS; w++) {
     const i = data.drawnSeries[w] as number;
     const t = data.drawnOrigins[w] as number;
@@ -130,7 +131,9 @@ export function refitOutputEnd(model: ModelName, freq: Freq, params: Float64Arra
     const o = offsets[i] as number;
     contexts.push(scaled.subarray(o, o + t));
     targets.push(scaled.subarray(o + t, o + t + steps));
-    beforeZone.push(t + steps <= length - horizon ? 1 : 0);
+    const before = t + steps <= length - horizon ? 1 : 0;
+    beforeZone.push(before);
+    fitBefore += before;
   }
   const fitCount = contexts.length;
   for (const i of usable) {
@@ -144,8 +147,6 @@ export function refitOutputEnd(model: ModelName, freq: Freq, params: Float64Arra
     }
   }
   const validationCount = contexts.length - fitCount;
-  let fitBefore = 0;
-  for (const flag of beforeZone) fitBefore += flag;
   const nothing = { penalty: null, keptError: Number.NaN, chosenError: Number.NaN, fitWindows: fitCount, validationWindows: validationCount };
   if (fitBefore === 0 || validationCount === 0) return nothing;
 
@@ -196,7 +197,7 @@ export function refitOutputEnd(model: ModelName, freq: Freq, params: Float64Arra
   const keptError = validationError(current);
   if (!Number.isFinite(keptError)) return nothing;
   const candidate = new Float64Array(steps * F);
-  const solver = new RidgeSolver(U, P, steps);
+  const solver = new RidgeSolver(parts[0]!);
   let best: number | null = null;
   let bestError = keptError;
   for (const penalty of READOUT_PENALTIES) {
@@ -337,21 +338,15 @@ class NormalEquations {
  * penalty, each step then solves a P × P system.
  */
 class RidgeSolver {
-  private readonly U: number;
-  private readonly P: number;
-  private readonly steps: number;
   private readonly chol: Float64Array;
-  private readonly cholT: Float64Array;
   private readonly rhsBlock: Float64Array; // U × (P + 1)
   private readonly schur: Float64Array; // P × P
   private readonly b: Float64Array; // P
 
-  constructor(U: number, P: number, steps: number) {
-    this.U = U;
-    this.P = P;
-    this.steps = steps;
+  /** Work space for normal equations of `eq`'s sizes. */
+  constructor(eq: NormalEquations) {
+    const { U, P } = eq;
     this.chol = new Float64Array(U * U);
-    this.cholT = new Float64Array(U * U);
     this.rhsBlock = new Float64Array(U * (P + 1));
     this.schur = new Float64Array(P * P);
     this.b = new Float64Array(P);
@@ -359,22 +354,21 @@ class RidgeSolver {
 
   /** Writes into out (steps × (U + P)) the minimiser of Σ(φᵀw − z)² + λ‖w − w₀‖² per step, over the windows of `eq`. */
   solve(eq: NormalEquations, penalty: number, current: Float64Array, out: Float64Array): void {
-    const { U, P, steps, schur, b } = this;
+    const { U, P, steps } = eq;
+    const { schur, b } = this;
     const F = U + P;
     const R = P + 1;
     const L = this.chol;
-    const LT = this.cholT;
     L.set(eq.streamGram);
     for (let i = 0; i < U; i++) L[i * U + i] = (L[i * U + i] as number) + penalty;
     choleskyInPlace(L, U);
-    for (let i = 0; i < U; i++) for (let j = 0; j <= i; j++) LT[j * U + i] = L[i * U + j] as number;
     // per step: column 0 of B (B[0 .. U)) is y = (G + λI)⁻¹(r_u + λ w0_u), columns 1..P are X = (G + λI)⁻¹ Cᵀ
     const B = this.rhsBlock;
     for (let k = 0; k < steps; k++) {
       const w0 = k * F;
       for (let a = 0; a < U; a++) B[a] = (eq.rhs[k * F + a] as number) + penalty * (current[w0 + a] as number);
       B.set(eq.cross.subarray(k * P * U, (k + 1) * P * U), U);
-      solveBlock(L, LT, U, B, R);
+      for (let r = 0; r < R; r++) choleskySolve(L, U, B.subarray(r * U, (r + 1) * U));
       // Schur complement S = B + λI − C X, and b = r_p + λ w0_p − C y
       for (let p = 0; p < P; p++) {
         const c = (k * P + p) * U;
@@ -396,25 +390,6 @@ class RidgeSolver {
         for (let p = 0; p < P; p++) v -= (B[(1 + p) * U + a] as number) * (b[p] as number);
         out[w0 + a] = v;
       }
-    }
-  }
-}
-
-/** Solves L Lᵀ x = b in place for each of the R columns of B (R × m, one column per row); LT is Lᵀ (row-major). */
-function solveBlock(L: Float64Array, LT: Float64Array, m: number, B: Float64Array, R: number): void {
-  for (let r = 0; r < R; r++) {
-    const b = r * m;
-    for (let i = 0; i < m; i++) {
-      const row = i * m;
-      let v = B[b + i] as number;
-      for (let k = 0; k < i; k++) v -= (L[row + k] as number) * (B[b + k] as number);
-      B[b + i] = v / (L[row + i] as number);
-    }
-    for (let i = m - 1; i >= 0; i--) {
-      const row = i * m;
-      let v = B[b + i] as number;
-      for (let k = i + 1; k < m; k++) v -= (LT[row + k] as number) * (B[b + k] as number);
-      B[b + i] = v / (LT[row + i] as number);
     }
   }
 }

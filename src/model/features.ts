@@ -361,7 +361,7 @@ function phaseMeans(values: Float64Array, n: number, m: number, trend: Float64Ar
 }
 
 /**
- * `out[t] = centredMean(z, t, m)` for t in [from, to), eight points at a time, then four
+ * `out[t] = centredMean(z, t, m)` for t in [from, to), eight points at a time, the last few one by one
  * (independent sums side by side, each in centredMean's order: the same bits).
  */
 function centredMeans(z: Float64Array, from: number, to: number, m: number, out: Float64Array): void {

@@ -44,11 +44,12 @@ export interface TrainingBatch {
 
 /** What a training pass does with each chunk of a batch (see BatchGradient.forEachChunk). */
 interface ChunkPass {
-  forward(xs: Float64Array, rows: number): void;
+  /** The chunk's inputs, its rows, and the batch index of its first row. */
+  forward(xs: Float64Array, rows: number, first: number): void;
   /** Row r of the chunk: its `len` usable target steps, its target and its window's scale. */
   sample(r: number, len: number, target: Float64Array, scale: WindowScale): void;
-  /** After the chunk's samples (a training pass's backward step; absent: nothing). */
-  backward?(xs: Float64Array, rows: number): void;
+  /** After the chunk's samples: a training pass's backward step (or what a pass keeps of the chunk). */
+  afterChunk(xs: Float64Array, rows: number, first: number): void;
 }
 
 /**
@@ -98,7 +99,7 @@ export class BatchGradient {
    * Runs a featurised batch through `pass` chunk by chunk (the runner's batch
    * size of rows at a time, in order): `forward` on the chunk's inputs, then
    * `sample` for each row r whose window has usable steps (see usableSteps),
-   * then `backward`.
+   * then `afterChunk`.
    */
   private forEachChunk(batch: TrainingBatch, pass: ChunkPass): void {
     const n = batch.contexts.length;
@@ -107,12 +108,12 @@ export class BatchGradient {
     for (let c0 = 0; c0 < n; c0 += chunk) {
       const rows = Math.min(chunk, n - c0);
       const xs = this.x.subarray(c0 * D, (c0 + rows) * D);
-      pass.forward(xs, rows);
+      pass.forward(xs, rows, c0);
       for (let r = 0; r < rows; r++) {
         const len = this.usableSteps(batch, c0 + r);
         if (len > 0) pass.sample(r, len, batch.targets[c0 + r]!, this.scales[c0 + r]!);
       }
-      pass.backward?.(xs, rows);
+      pass.afterChunk(xs, rows, c0);
     }
   }
 
@@ -191,7 +192,7 @@ export class BatchGradient {
         }
         total += sampleLoss / (len * SPREAD_PER_STEP);
       },
-      backward: (_xs, rows) => this.runner.backwardSpread(params, rows, dSpread, grad),
+      afterChunk: (_xs, rows) => this.runner.backwardSpread(params, rows, dSpread, grad),
     });
     return total / Math.max(n, 1);
   }
@@ -235,7 +236,7 @@ export class BatchGradient {
         const factor = (standardised ? 1 : s.scale) / n;
         for (let k = 0; k < len; k++) this.dOut[r * O + k] = gp[k]! * factor;
       },
-      backward: (xs, rows) => this.runner.backward(params, xs, rows, this.dOut, grad, fromIndex),
+      afterChunk: (xs, rows) => this.runner.backward(params, xs, rows, this.dOut, grad, fromIndex),
     });
     if (fromIndex > 0) grad.fill(0, 0, Math.min(fromIndex, grad.length));
     return total / Math.max(n, 1);
@@ -261,14 +262,14 @@ export class BatchGradient {
     const targets = new Float64Array(n * O).fill(Number.NaN);
     let c0 = 0; // the chunk's first window
     this.forEachChunk(batch, {
-      forward: (xs, rows) => this.runner.forward(params, xs, rows, this.out),
+      forward: (xs, rows, first) => {
+        c0 = first;
+        this.runner.forward(params, xs, rows, this.out);
+      },
       sample: (r, len, target, s) => {
         for (let k = 0; k < len; k++) targets[(c0 + r) * O + k] = winsorisedTarget(target[k]!, s);
       },
-      backward: (_xs, rows) => {
-        stream.set(this.runner.finalStream(rows), c0 * W);
-        c0 += rows;
-      },
+      afterChunk: (_xs, rows, first) => stream.set(this.runner.finalStream(rows), first * W),
     });
     for (let i = 0; i < n; i++) projections.set(this.x.subarray(i * D + projAt, i * D + projAt + P * O), i * P * O);
     return { windows: n, width: W, projectionCount: P, outputLength: O, stream, projections, targets };

@@ -405,7 +405,10 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
     });
 
   const records = (fn: PoolFunction, rows: unknown, recordOptions: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
-    call(async () => refuseMemo(options) ?? unpackResult(await wholeOn(fn, [rows, recordOptions], options, finetunedFor((recordOptions as { finetuned_model_id?: unknown } | undefined)?.finetuned_model_id, options.finetunedModels))));
+    call(async () => {
+      refuseMemo(options);
+      return unpackResult(await wholeOn(fn, [rows, recordOptions], options, finetunedFor((recordOptions as { finetuned_model_id?: unknown } | undefined)?.finetuned_model_id, options.finetunedModels)));
+    });
 
   return {
     threads,
@@ -433,7 +436,6 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
 }
 
 /** A forecast memo lives in one thread: the pool's calls refuse one rather than drop it. */
-function refuseMemo(options: CoreCallOptions): undefined {
+function refuseMemo(options: CoreCallOptions): void {
   if (options.memo !== undefined) throw new TypeError("memo: a forecast memo lives in one thread; the pool's calls do not take one (use it with the one-thread entry points or memoPipelines)");
-  return undefined;
 }

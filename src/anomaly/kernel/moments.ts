@@ -6,7 +6,7 @@
  * loops of `JudgeWindows`, so the same bits.
  * @module
  */
-import { compiledKernel, instantiateKernel, WASM_PAGE } from "../../model/kernel/wasm.js";
+import { lazyKernel, WASM_PAGE } from "../../model/kernel/wasm.js";
 import { MOMENTS_WASM_BASE64 } from "./moments-wasm.js";
 
 /**
@@ -18,8 +18,6 @@ import { MOMENTS_WASM_BASE64 } from "./moments-wasm.js";
 export interface MomentsKernel {
   moments(d: Float64Array, end: number, window: number, count: number, mean: Float64Array, squares: Float64Array): void;
 }
-
-let kernelOnce: MomentsKernel | null | undefined;
 
 /**
  * The instantiated kernel (one per thread, made on first use), or null where
@@ -34,17 +32,13 @@ let kernelOnce: MomentsKernel | null | undefined;
  * kernel === null || Array.from(squares.subarray(3)).join() === "2,2,2"; // => true
  * ```
  */
-export function momentsKernel(): MomentsKernel | null {
-  if (kernelOnce !== undefined) return kernelOnce;
-  kernelOnce = null;
-  const module = compiledKernel(MOMENTS_WASM_BASE64);
-  if (module === null) return null;
-  try {
-    type Exports = { windowMoments(d: number, window: number, count: number, mean: number, squares: number): void };
-    const { exports, memory } = instantiateKernel<Exports>(module, 1);
+export const momentsKernel: () => MomentsKernel | null = lazyKernel(
+  MOMENTS_WASM_BASE64,
+  1,
+  (exports: { windowMoments(d: number, window: number, count: number, mean: number, squares: number): void }, memory): MomentsKernel => {
     const { windowMoments } = exports;
     let heap = new Float64Array(memory.buffer);
-    kernelOnce = {
+    return {
       moments(d: Float64Array, end: number, window: number, count: number, mean: Float64Array, squares: Float64Array): void {
         // memory: the values read (window + count − 1), then the means, then the sums of squares
         const values = window + count - 1;
@@ -54,16 +48,11 @@ export function momentsKernel(): MomentsKernel | null {
           heap = new Float64Array(memory.buffer);
         }
         const from = end - window;
-        for (let k = 0; k < values; k++) heap[k] = d[from + k]!;
+        heap.set(d.subarray(from, from + values));
         windowMoments(0, window, count, values * 8, (values + count) * 8);
-        for (let j = 0; j < count; j++) {
-          mean[end + j] = heap[values + j]!;
-          squares[end + j] = heap[values + count + j]!;
-        }
+        mean.set(heap.subarray(values, values + count), end);
+        squares.set(heap.subarray(values + count, values + 2 * count), end);
       },
     };
-  } catch {
-    kernelOnce = null;
-  }
-  return kernelOnce;
-}
+  },
+);

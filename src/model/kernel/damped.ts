@@ -7,7 +7,7 @@
  * give the same bits.
  * @module
  */
-import { compiledKernel, instantiateKernel } from "./wasm.js";
+import { lazyKernel } from "./wasm.js";
 import { DAMPED_WASM_BASE64 } from "./damped-wasm.js";
 
 /** Level smoothing values of the grid. */
@@ -147,30 +147,17 @@ interface DampedKernel {
   readonly fit: (n: number) => void;
 }
 
-let kernelOnce: DampedKernel | null | undefined;
-
 /** The instantiated kernel (one per thread, made on first use), or null where WebAssembly SIMD is unavailable. */
-function wasmKernel(): DampedKernel | null {
-  if (kernelOnce !== undefined) return kernelOnce;
-  kernelOnce = null;
-  const module = compiledKernel(DAMPED_WASM_BASE64);
-  if (module === null) return null;
-  try {
-    const { exports, memory } = instantiateKernel<{ dampedTrend(n: number): void }>(module, 1);
-    const { dampedTrend } = exports;
-    // the phis at byte 64, then the grid's 15 (α, β) pairs, β computed as the TypeScript loop computes it
-    const constants = new Float64Array(memory.buffer, 64, 4 + 2 * DAMPED_ALPHA.length * DAMPED_BETA.length);
-    constants.set(DAMPED_PHI);
-    let at = 4;
-    for (const alpha of DAMPED_ALPHA) {
-      for (const betaShare of DAMPED_BETA) {
-        constants[at++] = alpha;
-        constants[at++] = alpha * betaShare;
-      }
+const wasmKernel: () => DampedKernel | null = lazyKernel(DAMPED_WASM_BASE64, 1, (exports: { dampedTrend(n: number): void }, memory): DampedKernel => {
+  // the phis at byte 64, then the grid's 15 (α, β) pairs, β computed as the TypeScript loop computes it
+  const constants = new Float64Array(memory.buffer, 64, 4 + 2 * DAMPED_ALPHA.length * DAMPED_BETA.length);
+  constants.set(DAMPED_PHI);
+  let at = 4;
+  for (const alpha of DAMPED_ALPHA) {
+    for (const betaShare of DAMPED_BETA) {
+      constants[at++] = alpha;
+      constants[at++] = alpha * betaShare;
     }
-    kernelOnce = { result: new Float64Array(memory.buffer, 0, 4), x: new Float64Array(memory.buffer, 512), fit: dampedTrend };
-  } catch {
-    kernelOnce = null;
   }
-  return kernelOnce;
-}
+  return { result: new Float64Array(memory.buffer, 0, 4), x: new Float64Array(memory.buffer, 512), fit: exports.dampedTrend };
+});

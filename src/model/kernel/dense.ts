@@ -43,11 +43,6 @@ export interface DenseKernel {
   ): void;
 }
 
-/** The compiled kernel module, or null where WebAssembly SIMD is unavailable. */
-function wasmModule(): object | null {
-  return compiledKernel(DENSE_WASM_BASE64);
-}
-
 /**
  * Whether the WebAssembly SIMD kernel is available in this runtime (Node ≥ 20,
  * Deno, Bun and current browsers have it).
@@ -59,7 +54,7 @@ function wasmModule(): object | null {
  * @category Network
  */
 export function denseKernelAvailable(): boolean {
-  return wasmModule() !== null;
+  return compiledKernel(DENSE_WASM_BASE64) !== null;
 }
 
 /**
@@ -77,7 +72,7 @@ export function denseKernelAvailable(): boolean {
  * @category Network
  */
 export function createDenseKernel(capacity: number, kind: DenseKernelKind = "wasm-simd"): DenseKernel {
-  const module = kind === "wasm-simd" ? wasmModule() : null;
+  const module = kind === "wasm-simd" ? compiledKernel(DENSE_WASM_BASE64) : null;
   return module === null ? jsKernel() : wasmKernel(module, capacity);
 }
 

@@ -82,3 +82,33 @@ export function instantiateKernel<E>(module: object, pages: number): { exports: 
   const { exports } = new api.Instance(module, { env: { memory } });
   return { exports: exports as E, memory };
 }
+
+/**
+ * A getter of a kernel made once per thread on first use: the module of
+ * `base64` instantiated with `pages` pages of its own memory and given to
+ * `build`; null (also on every later call) where WebAssembly SIMD is
+ * unavailable, the bytes do not validate or `build` throws.
+ *
+ * @example
+ * ```ts
+ * const kernel = lazyKernel("AGFzbQEAAAA=", 1, (_exports, memory) => memory.buffer.byteLength);
+ * [kernel() === null || kernel() === WASM_PAGE, lazyKernel("", 1, () => 1)()]; // => [true, null]
+ * ```
+ * @category Network
+ */
+export function lazyKernel<E, K>(base64: string, pages: number, build: (exports: E, memory: WasmMemory) => K): () => K | null {
+  let made: K | null | undefined;
+  return () => {
+    if (made !== undefined) return made;
+    made = null;
+    const module = compiledKernel(base64);
+    if (module === null) return null;
+    try {
+      const { exports, memory } = instantiateKernel<E>(module, pages);
+      made = build(exports, memory);
+    } catch {
+      made = null;
+    }
+    return made;
+  };
+}
