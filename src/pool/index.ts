@@ -8,4 +8,4 @@
 import "../model/weights/default.js";
 
 export { createPool, WorkerStoppedError } from "./pool.js";
-export type { PoolOptions, ForecastPool, EndpointRunner, EndpointRequests, EndpointResults } from "./pool.js";
+export type { PoolOptions, PoolMemoStats, ForecastPool, EndpointRunner, EndpointRequests, EndpointResults } from "./pool.js";

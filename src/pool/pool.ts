@@ -16,6 +16,7 @@ import type { AnomalyRecord, ForecastRecord, ForecastRecordOptions, HistoricReco
 import { DEFAULT_SERVICE_LIMITS, resolveLimits } from "../api/requests.js";
 import type { AnomalyResult, FinetuneResult, ForecastResult, HistoricResult } from "../api/results.js";
 import { isMissingValuesWarning } from "../series/missing.js";
+import { FORECAST_MEMO_ENTRIES } from "../model/memo.js";
 import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import type { ProgressCallback } from "../progress.js";
@@ -32,13 +33,44 @@ export interface PoolOptions {
   readonly threads?: number;
   /**
    * About how many `y` values one part of a split request holds (default
-   * 32,768): a request is cut into at least `threads` parts and at most one
-   * per series. Smaller parts balance the workers better and keep each
+   * 32,768): a request is cut into at least `threads` parts (a multiple of
+   * `threads`, so that the workers finish together) and at most one per
+   * series. Smaller parts balance the workers better and keep each
    * message short; each part costs a little validation and merging.
    */
   readonly partValues?: number;
   /** Heap limits of each worker (Node's `Worker` `resourceLimits`); a worker that exceeds them stops, and its call gets an error. */
   readonly resourceLimits?: ResourceLimits;
+  /**
+   * A forecast memo in every worker (`createForecastMemo`, at most `entries`
+   * forecasts each, default {@link FORECAST_MEMO_ENTRIES}), used by every
+   * call and by `runEndpoint`: contexts a worker forecast before are answered
+   * from its memo (answers unchanged, byte for byte). With it, part k of a
+   * split request always goes to worker k mod `threads` (instead of the first
+   * free one), so the same streams sent again in the same order, as a monitor
+   * does every few points, reach the worker that remembers them. Size it as
+   * for one thread (docs/anomaly-detection.md), divided among the workers.
+   */
+  readonly memo?: {
+    /** Most forecasts each worker's memo keeps (an integer >= 1; default {@link FORECAST_MEMO_ENTRIES}). */
+    readonly entries?: number;
+  };
+}
+
+/**
+ * One worker's forecast memo, as {@link ForecastPool.memoStats} reports it
+ * (the fields of `ForecastMemo`).
+ * @category Scaling
+ */
+export interface PoolMemoStats {
+  /** Most forecasts kept. */
+  readonly entries: number;
+  /** Forecasts kept now. */
+  readonly size: number;
+  /** Contexts answered from the memo. */
+  readonly hits: number;
+  /** Contexts forecast (and then kept). */
+  readonly misses: number;
 }
 
 /**
@@ -129,6 +161,12 @@ export interface ForecastPool extends EndpointRunner {
   /** `finetuneRecords` on one worker. */
   finetuneRecords(rows: readonly RecordRowFields[], options?: RecordOptions<FinetuneRequest>, call?: CoreCallOptions): Promise<FinetuneCallResult>;
   /**
+   * Each worker's forecast memo, in worker order (`null` for every worker
+   * when the pool was made without `memo`). A worker answers after the task
+   * it is running; a replaced worker starts with an empty memo.
+   */
+  memoStats(): Promise<(PoolMemoStats | null)[]>;
+  /**
    * Stops taking calls, lets every call already made finish, then stops the
    * workers. Calls made after `close()` reject.
    */
@@ -158,6 +196,8 @@ interface Job {
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
   readonly onProgress: ((p: { stage: string; done: number; total: number }) => void) | undefined;
+  /** The worker (its index) that must run it; null: the first free one. */
+  readonly worker: number | null;
 }
 
 interface Slot {
@@ -223,7 +263,9 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
   if (!Number.isInteger(threads) || threads < 1) throw new RangeError(`createPool: threads must be an integer >= 1, got ${String(threads)}`);
   const partValues = options.partValues ?? 32_768;
   if (typeof partValues !== "number" || !(partValues >= 1)) throw new RangeError(`createPool: partValues must be a number >= 1, got ${String(partValues)}`);
-  const workerData: PoolWorkerData = { forecastmodelPool: true, weights: sharedPretrainedParameters() };
+  const memoEntries = options.memo === undefined ? null : (options.memo.entries ?? FORECAST_MEMO_ENTRIES);
+  if (memoEntries !== null && !(Number.isInteger(memoEntries) && memoEntries >= 1)) throw new RangeError(`createPool: memo.entries must be a positive integer, got ${String(memoEntries)}`);
+  const workerData: PoolWorkerData = { forecastmodelPool: true, weights: sharedPretrainedParameters(), memo: memoEntries === null ? null : { entries: memoEntries } };
 
   const queue: Job[] = [];
   const slots: Slot[] = [];
@@ -271,10 +313,14 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
   };
 
   const dispatch = (): void => {
-    for (const slot of slots) {
+    for (let w = 0; w < slots.length; w++) {
       if (queue.length === 0) break;
+      const slot = slots[w] as Slot;
       if (slot.job !== null) continue;
-      const job = queue.shift() as Job;
+      // the first job this worker may run: one for any worker, or one for it
+      const at = queue.findIndex((j) => j.worker === null || j.worker === w);
+      if (at < 0) continue;
+      const job = queue.splice(at, 1)[0] as Job;
       const id = nextId++;
       slot.job = job;
       running.set(id, job);
@@ -287,9 +333,9 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
     }
   };
 
-  const submit = (task: PoolTask, transfer: TransferListItem[] = [], onProgress?: Job["onProgress"]): Promise<unknown> =>
+  const submit = (task: PoolTask, transfer: TransferListItem[] = [], onProgress?: Job["onProgress"], worker: number | null = null): Promise<unknown> =>
     new Promise((resolve, reject) => {
-      queue.push({ task, transfer, resolve, reject, onProgress });
+      queue.push({ task, transfer, resolve, reject, onProgress, worker });
       dispatch();
     });
 
@@ -357,7 +403,8 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         const peek = (await submit({ kind: "split", endpoint: "forecast", body: textCopy(body), parts: 1, limits })) as { finetunedId: string | null };
         return whole(peek.finetunedId);
       }
-      const wanted = (values: number, series: number) => Math.min(series, Math.max(threads, Math.ceil(values / partValues)));
+      // a multiple of the thread count: equal parts then end together (9 parts on 2 workers would leave one working alone)
+      const wanted = (values: number, series: number) => Math.min(series, threads * Math.ceil(Math.max(threads, Math.ceil(values / partValues)) / threads));
       let parts: RequestPart[] | null;
       let finetunedId: unknown;
       if (text) {
@@ -385,7 +432,8 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       for (const part of parts) {
         const moved = text ? { body: part.body as Record<string, unknown>, transfer: [] } : movableBody(part.body as Record<string, unknown>);
         const task: PoolTask = { kind: "call", fn, args: [moved.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
-        const result = submit(task, moved.transfer, progress(part.index));
+        // with memos, a part goes to the worker that had it last time (the same split of the same streams)
+        const result = submit(task, moved.transfer, progress(part.index), memoEntries === null ? null : part.index % threads);
         // judged below with the other parts (a part refused is not this call's answer yet)
         result.catch(() => undefined);
         pending.push(result);
@@ -426,6 +474,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       const onProgress = endpointOptions?.onProgress;
       return call(() => submit({ kind: "endpoint", endpoint, request: plain, progress: onProgress !== undefined }, [], onProgress as Job["onProgress"])) as never;
     },
+    memoStats: () => call(() => Promise.all(slots.map((_, w) => submit({ kind: "memoStats" }, [], undefined, w) as Promise<PoolMemoStats | null>))),
     close: async () => {
       closing = true;
       if (activeCalls > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));

@@ -35,7 +35,9 @@ export type PoolTask =
   /** Parse a JSON text or bytes body and split it (see `splitRequest`); the parts come back with their `y` moved. */
   | { readonly kind: "split"; readonly endpoint: SplitEndpoint; readonly body: unknown; readonly parts: number; readonly limits: ServiceLimits }
   /** Run a typed request through the library's pipeline of an endpoint (`runEndpoint`), as the service's paid work. */
-  | { readonly kind: "endpoint"; readonly endpoint: "forecast" | "anomaly" | "historic" | "finetune"; readonly request: unknown; readonly progress?: boolean };
+  | { readonly kind: "endpoint"; readonly endpoint: "forecast" | "anomaly" | "historic" | "finetune"; readonly request: unknown; readonly progress?: boolean }
+  /** Report the worker's forecast memo (`null` when the pool keeps none). */
+  | { readonly kind: "memoStats" };
 
 /** A worker's message: a progress report of the running task, or its outcome. */
 export type PoolReply =

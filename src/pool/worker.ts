@@ -8,7 +8,9 @@ import { parentPort, workerData, type TransferListItem } from "node:worker_threa
 import { detectAnomaliesOnline, finetune, forecast, historicForecast, parseRequestBody, runEndpoint } from "../api/entry-points.js";
 import { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords } from "../api/records.js";
 import type { CoreCallOptions } from "../api/entry-points.js";
-import { DEFAULT_PIPELINES } from "../api/pipelines.js";
+import { DEFAULT_PIPELINES, memoPipelines } from "../api/pipelines.js";
+import { createForecastMemo } from "../model/memo.js";
+import type { ForecastMemo } from "../model/memo.js";
 import { adoptSharedParameters } from "../model/weights.js";
 import type { ModelName } from "../types.js";
 import { packResult, serializeError, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
@@ -18,7 +20,13 @@ import { movableBody, splitRequest } from "./split.js";
 export interface PoolWorkerData {
   readonly forecastmodelPool: true;
   readonly weights: readonly { readonly model: ModelName; readonly params: Float64Array }[];
+  /** Each worker's forecast memo (`PoolOptions.memo`): its size, or `null` for none. */
+  readonly memo: { readonly entries: number } | null;
 }
+
+/** This worker's forecast memo (made when the worker starts, if the pool keeps memos), and the pipelines that use it. */
+let memo: ForecastMemo | undefined;
+let pipelines = DEFAULT_PIPELINES;
 
 type AnyFunction = (...args: never[]) => unknown;
 
@@ -45,6 +53,7 @@ function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: Tra
       ...(task.limits !== undefined ? { limits: task.limits } : {}),
       ...(finetuned !== null ? { finetunedModels: (name: string) => (name === finetuned.id ? finetuned.weights : undefined) } : {}),
       ...(task.progress ? { onProgress: (p: { stage: string; done: number; total: number }) => post({ id, progress: { stage: p.stage, done: p.done, total: p.total } }) } : {}),
+      ...(memo !== undefined ? { memo } : {}),
     };
     const args = [...task.args];
     const at = callOptionsIndex(task.fn);
@@ -71,8 +80,12 @@ function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: Tra
     post({ id, ok: true, value: { parts: moved, finetunedId: typeof finetunedId === "string" ? finetunedId : null } }, transfer);
     return;
   }
+  if (task.kind === "memoStats") {
+    post({ id, ok: true, value: memo === undefined ? null : { entries: memo.entries, size: memo.size, hits: memo.hits, misses: memo.misses } });
+    return;
+  }
   const request = task.progress === true ? { ...(task.request as object), onProgress: (p: { stage: string; done: number; total: number }) => post({ id, progress: { stage: p.stage, done: p.done, total: p.total } }) } : task.request;
-  post({ id, ok: true, value: runEndpoint(task.endpoint, request as never, DEFAULT_PIPELINES) });
+  post({ id, ok: true, value: runEndpoint(task.endpoint, request as never, pipelines) });
 }
 
 /** A body parsed as the entry points parse it; an unreadable one is `undefined` (sent whole, for the call to refuse). */
@@ -88,6 +101,10 @@ const data = workerData as PoolWorkerData | null | undefined;
 if (parentPort !== null && data !== null && typeof data === "object" && data.forecastmodelPool === true) {
   const port = parentPort;
   for (const w of data.weights) adoptSharedParameters(w.model, w.params);
+  if (data.memo !== null) {
+    memo = createForecastMemo({ entries: data.memo.entries });
+    pipelines = memoPipelines(memo);
+  }
   port.on("message", (message: { id: number; task: PoolTask }) => {
     const post = (reply: PoolReply, transfer?: TransferListItem[]) => port.postMessage(reply, transfer);
     try {

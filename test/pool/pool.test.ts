@@ -149,8 +149,52 @@ describe("createPool: answers byte-identical to the one-thread call", () => {
     await expect(pool.detectAnomaliesRecords([] as never, {} as never, { memo: library.createForecastMemo() })).rejects.toThrow(/memo: a forecast memo lives in one thread/);
   });
 
+  it("without the memo option, no worker keeps a memo", async () => {
+    expect(await pool.memoStats()).toEqual([null, null]);
+  });
+
   it("shares the decoded parameters: one SharedArrayBuffer per model for every thread", () => {
     for (const model of weightsModule.registeredModels()) expect(weightsModule.pretrainedParameters(model).buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+});
+
+describe("createPool with a memo in every worker", () => {
+  it("a monitor's repeated calls: the same answers, each part back on the worker that remembers it", async () => {
+    const memoPool = poolModule.createPool({ threads: 2, partValues: 200, memo: { entries: 5000 } });
+    try {
+      // six hourly streams, each call the last 120 points, moved on by 6 points per call
+      const streams = Array.from({ length: 6 }, (_, i) => Array.from({ length: 140 }, (_, t) => 20 + 5 * i + 4 * Math.sin((2 * Math.PI * t) / 24) + ((t * 7 + i) % 5) / 4));
+      const body = (end: number) => makeBody(streams.map((s) => s.slice(end - 120, end)), { freq: "H", h: 1, detection_size: 6, step_size: 1, level: 99 }, "plain");
+      const oneThread = library.createForecastMemo({ entries: 5000 });
+      for (const end of [120, 126, 132]) {
+        const pooled = await memoPool.detectAnomaliesOnline(body(end) as never);
+        expect(json(pooled)).toBe(json(library.detectAnomaliesOnline(body(end) as never)));
+        library.detectAnomaliesOnline(body(end) as never, { memo: oneThread });
+      }
+      const stats = await memoPool.memoStats();
+      expect(stats).toHaveLength(2);
+      for (const s of stats) {
+        expect(s?.entries).toBe(5000);
+        expect(s?.hits).toBeGreaterThan(0);
+      }
+      // every stream's contexts were remembered where they went next time: the workers' hits are one memo's
+      expect(stats.reduce((a, s) => a + (s?.hits ?? 0), 0)).toBe(oneThread.hits);
+      expect(stats.reduce((a, s) => a + (s?.misses ?? 0), 0)).toBe(oneThread.misses);
+      // the service's pipelines on the pool use the memos too
+      const before = stats.reduce((a, s) => a + (s?.hits ?? 0), 0);
+      const service = library.createService({ accounts: [{ id: "a", apiKeys: ["k-1234567890"], credits: 1e9, hasPaymentMethod: true }], pool: memoPool });
+      const answer = await service.handle({ method: "POST", path: "/v2/online_anomaly_detection", headers: { authorization: "Bearer k-1234567890" }, body: json(body(132)) });
+      expect(answer.status).toBe(200);
+      const after = (await memoPool.memoStats()).reduce((a, s) => a + (s?.hits ?? 0), 0);
+      expect(after).toBeGreaterThan(before);
+    } finally {
+      await memoPool.close();
+    }
+  });
+
+  it("refuses a memo size that is not a positive integer", () => {
+    expect(() => poolModule.createPool({ threads: 1, memo: { entries: 0 } })).toThrow(/memo.entries must be a positive integer/);
+    expect(() => poolModule.createPool({ threads: 1, memo: { entries: 2.5 } })).toThrow(RangeError);
   });
 });
 
