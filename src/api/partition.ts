@@ -111,8 +111,21 @@ export function partitionBlocker(body: unknown): string | null {
   return null;
 }
 
-/** Series boundaries b[0] = 0 < b[1] < … < b[parts] = n, balancing the number of values per part. */
-function cutPoints(sizes: readonly number[], parts: number): number[] {
+/**
+ * Series boundaries b[0] = 0 < b[1] < … < b[parts] = n of `parts` groups of
+ * consecutive series (1 ≤ parts ≤ n), balancing the number of values per
+ * group: boundary j is the first series whose running total of values
+ * reaches j/parts of all values, or the one before it when that one is
+ * closer; every group holds at least one series.
+ *
+ * @example
+ * ```ts
+ * cutPoints([10, 10, 10, 10], 2); // => [0, 2, 4]
+ * cutPoints([30, 5, 5, 5, 5], 2); // => [0, 1, 5]
+ * ```
+ * @category Scaling
+ */
+export function cutPoints(sizes: ArrayLike<number>, parts: number): number[] {
   const n = sizes.length;
   const cum = new Array<number>(n + 1);
   cum[0] = 0;

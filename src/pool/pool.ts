@@ -21,7 +21,7 @@ import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import type { ProgressCallback } from "../progress.js";
 import { deserializeError, unpackResult, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
-import { movableBody, splitRequest, type SplitEndpoint } from "./split.js";
+import { movableBody, splitRequest, splitTypedRequest, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
 import type { PoolWorkerData } from "./worker.js";
 
 /**
@@ -113,7 +113,11 @@ export interface EndpointRunner {
    * The JSON result of a typed request of `endpoint`, computed by the
    * library's pipeline as the service's own `runEndpoint` computes it;
    * `options.onProgress` is called on the calling thread with the work's
-   * progress (the service gives it for an async job's progress).
+   * progress (the service gives it for an async job's progress). A pool
+   * splits a forecast, anomaly or historic request of several series over
+   * its workers when the parts merge to exactly the whole answer
+   * (`splitTypedRequest`; not with `onProgress`), as its entry points split
+   * their bodies.
    */
   runEndpoint<E extends keyof EndpointRequests>(endpoint: E, request: EndpointRequests[E], options?: { readonly onProgress?: ProgressCallback }): Promise<EndpointResults[E]>;
 }
@@ -239,7 +243,8 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * answer (exogenous features, missing values, fine-tuning, multivariate
  * rules, an invalid or over-limit body) runs whole on one worker, as does a
  * request whose part failed (so its error is the single call's). Fine-tuning
- * and the records API run whole on one worker.
+ * and the records API run whole on one worker. `runEndpoint` (the service's
+ * model calls) splits its typed requests by the same rules.
  *
  * Workers do not keep the process alive while idle; `close()` stops them.
  *
@@ -381,6 +386,11 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
     };
   };
 
+  /** Parts wanted for a request of `values` values in `series` series: a multiple of the thread count (equal parts then end together: 9 parts on 2 workers would leave one working alone), at most one per series. */
+  const wanted = (values: number, series: number): number => Math.min(series, threads * Math.ceil(Math.max(threads, Math.ceil(values / partValues)) / threads));
+  /** The worker a part must run on: with memos, part k always on worker k mod threads (the same split of the same streams finds its forecasts); else the first free one. */
+  const partWorker = (index: number): number | null => (memoEntries === null ? null : index % threads);
+
   /** A function of the main export run whole on one worker. */
   const wholeOn = (fn: PoolFunction, args: unknown[], options: CoreCallOptions, finetuned: { id: string; weights: FinetunedWeights } | null): Promise<unknown> => {
     const task: PoolTask = { kind: "call", fn, args, limits: options.limits, finetuned, progress: options.onProgress !== undefined };
@@ -404,7 +414,6 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         return whole(peek.finetunedId);
       }
       // a multiple of the thread count: equal parts then end together (9 parts on 2 workers would leave one working alone)
-      const wanted = (values: number, series: number) => Math.min(series, threads * Math.ceil(Math.max(threads, Math.ceil(values / partValues)) / threads));
       let parts: RequestPart[] | null;
       let finetunedId: unknown;
       if (text) {
@@ -432,8 +441,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       for (const part of parts) {
         const moved = text ? { body: part.body as Record<string, unknown>, transfer: [] } : movableBody(part.body as Record<string, unknown>);
         const task: PoolTask = { kind: "call", fn, args: [moved.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
-        // with memos, a part goes to the worker that had it last time (the same split of the same streams)
-        const result = submit(task, moved.transfer, progress(part.index), memoEntries === null ? null : part.index % threads);
+        const result = submit(task, moved.transfer, progress(part.index), partWorker(part.index));
         // judged below with the other parts (a part refused is not this call's answer yet)
         result.catch(() => undefined);
         pending.push(result);
@@ -472,7 +480,33 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       // a progress callback cannot cross threads: the worker posts reports, given here to `options.onProgress`
       const { onProgress: _dropped, ...plain } = request as { onProgress?: unknown };
       const onProgress = endpointOptions?.onProgress;
-      return call(() => submit({ kind: "endpoint", endpoint, request: plain, progress: onProgress !== undefined }, [], onProgress as Job["onProgress"])) as never;
+      const whole = (): Promise<unknown> => submit({ kind: "endpoint", endpoint, request: plain, progress: onProgress !== undefined }, [], onProgress as Job["onProgress"]);
+      return call(async () => {
+        if (threads < 2 || onProgress !== undefined || endpoint === "finetune") return whole();
+        // split by series as the entry points' bodies are, when the parts merge to exactly the whole answer
+        const typed = plain as unknown as SplitTypedRequest;
+        const parts = splitTypedRequest(endpoint, typed, wanted(typed.series.y.length, typed.series.sizes.length));
+        if (parts === null) return whole();
+        const pending = parts.map((part) => {
+          const result = submit({ kind: "endpoint", endpoint, request: part.body, progress: false }, [part.body.series.y.buffer as ArrayBuffer], undefined, partWorker(part.index));
+          result.catch(() => undefined);
+          return result;
+        });
+        const settled = await Promise.allSettled(pending);
+        const stopped = settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof WorkerStoppedError);
+        if (stopped !== undefined) throw stopped.reason;
+        // a part refused, or warnings that differ between parts (or count the request's values): the whole request's answer
+        if (settled.some((r) => r.status === "rejected")) return whole();
+        const results = settled.map((r) => (r as PromiseFulfilledResult<{ warnings?: string[] }>).value);
+        const first = JSON.stringify(results[0]?.warnings);
+        if (results.some((r) => JSON.stringify(r.warnings) !== first || (r.warnings ?? []).some(isMissingValuesWarning))) return whole();
+        try {
+          return merge(parts, results);
+        } catch {
+          // a field the parts do not share (merge refuses to guess it): the whole request's answer
+          return whole();
+        }
+      }) as never;
     },
     memoStats: () => call(() => Promise.all(slots.map((_, w) => submit({ kind: "memoStats" }, [], undefined, w) as Promise<PoolMemoStats | null>))),
     close: async () => {

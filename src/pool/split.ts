@@ -5,7 +5,8 @@
  * JSON text and bytes.
  * @module
  */
-import { partition, type RequestPart } from "../api/partition.js";
+import { cutPoints, partition, type RequestPart } from "../api/partition.js";
+import type { AnomalyInput, ForecastInput, HistoricInput } from "../types.js";
 import { checkRequestLimits, missingObservations, sdkBodyForms, sdkHistoricalFeatures, type ServiceLimits } from "../api/requests.js";
 import { isArrayLike, isJsonObject, ownProperty } from "../api/schema-validator.js";
 import { CORE_FREQS } from "../api/schemas.js";
@@ -91,4 +92,65 @@ export function movableBody(body: Record<string, unknown>): { body: Record<strin
     values[i] = v;
   }
   return { body: { ...body, series: { ...series, y: values } }, transfer: [values.buffer] };
+}
+
+/**
+ * A typed request of the service's pipelines (`runEndpoint`'s forecast,
+ * anomaly or historic request), the form {@link splitTypedRequest} cuts.
+ * @category Scaling
+ */
+export type SplitTypedRequest = ForecastInput | AnomalyInput | HistoricInput;
+
+/**
+ * Splits a typed request (as `createService` hands its paid work to
+ * `runEndpoint`) into at most `parts` requests of consecutive series, each
+ * holding about as many values ({@link cutPoints}), whose results
+ * {@link merge} joins into exactly the whole request's result; or returns
+ * `null` when it must run whole, by the rules of {@link splitRequest}:
+ * fewer than 2 parts or series; exogenous features (`series.X`,
+ * `Xfuture`, `histExog`, categorical groups); missing values (`missing`
+ * marks one); fine-tuning or a fine-tuned model; the multivariate model
+ * or threshold. A part is a copy of the request with its series (`y`
+ * sliced into a new array, `sizes`, `offsets` from 0) and no `missing`.
+ *
+ * Cost: one pass over the sizes, one copy of `y`.
+ *
+ * @param endpoint - the request's endpoint.
+ * @param request - the typed request (its progress callback left out: it cannot cross threads).
+ * @param parts - the wanted number of parts.
+ * @returns the parts, or `null`.
+ *
+ * @example
+ * ```ts
+ * const y = Float64Array.of(1, 2, 3, 4, 5, 6);
+ * const request = { series: { y, sizes: Int32Array.of(3, 3), offsets: Int32Array.of(0, 3, 6), X: [] }, h: 1, levels: [],
+ *   model: "forecastmodel-1", freq: "D", finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null,
+ *   multivariate: false, modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [] } as const;
+ * const parts = splitTypedRequest("forecast", request, 2)!;
+ * parts.map((p) => Array.from(p.body.series.y));
+ * // => [[1, 2, 3], [4, 5, 6]]
+ * ```
+ * @category Scaling
+ */
+export function splitTypedRequest<R extends SplitTypedRequest>(endpoint: SplitEndpoint, request: R, parts: number): RequestPart<R>[] | null {
+  const { series } = request;
+  const count = Math.min(parts, series.sizes.length);
+  if (count < 2 || series.X.length > 0 || request.finetune.steps > 0 || request.finetuned !== null || request.multivariate) return null;
+  if ("featureGroups" in request || (request.missing !== undefined && request.missing.includes(1))) return null;
+  if ("Xfuture" in request && (request.Xfuture.length > 0 || request.histExog.length > 0)) return null;
+  if ("thresholdMethod" in request && (request.thresholdMethod === "multivariate" || request.histExog.length > 0)) return null;
+  const bounds = cutPoints(series.sizes, count);
+  const out: RequestPart<R>[] = [];
+  for (let p = 0; p < count; p++) {
+    const s0 = bounds[p] as number;
+    const s1 = bounds[p + 1] as number;
+    const rowStart = series.offsets[s0] as number;
+    const rowCount = (series.offsets[s1] as number) - rowStart;
+    const offsets = new Int32Array(s1 - s0 + 1);
+    for (let i = s0; i <= s1; i++) offsets[i - s0] = (series.offsets[i] as number) - rowStart;
+    const part = { ...request, series: { y: series.y.slice(rowStart, rowStart + rowCount), sizes: series.sizes.slice(s0, s1), offsets, X: [] } } as R & { missing?: Uint8Array };
+    delete part.missing;
+    out.push({ kind: endpoint, index: p, count, seriesStart: s0, seriesCount: s1 - s0, rowStart, rowCount, body: part });
+  }
+  return out;
 }

@@ -14,6 +14,8 @@ import * as library from "../../src/index.js";
 import type { ForecastPool, PoolOptions } from "../../src/pool/index.js";
 import type { FinetunedWeights } from "../../src/types.js";
 import { createWorkspace, type SampleWorkspace } from "../docs/samples.js";
+import { runEndpoint } from "../../src/api/entry-points.js";
+import { DEFAULT_PIPELINES } from "../../src/api/pipelines.js";
 
 type PoolModule = typeof import("../../src/pool/index.js");
 
@@ -274,6 +276,48 @@ describe("createService with a pool", () => {
     // one call per forecast, anomaly, historic, fine-tune and fine-tuned forecast, three for the windows; none for the 422
     expect(calls).toEqual(["forecast", "anomaly", "historic", "forecast", "forecast", "forecast", "finetune", "forecast"]);
     expect(() => library.createService({ accounts: [], pool: recording, pipelines: { forecast: () => null } as never })).toThrow(/pool or pipelines/);
+  });
+
+  const routes = { forecast: "/v2/forecast", detectAnomaliesOnline: "/v2/online_anomaly_detection", historicForecast: "/v2/historic_forecast" } as const;
+  test.prop(
+    [fc.constantFrom(...entryPoints), fc.array(seriesArb(8, 140), { minLength: 1, maxLength: 6 }), extrasArb, shapeArb, fc.record({ detection_size: fc.integer({ min: 1, max: 6 }) })],
+    { numRuns: 25 },
+  )("the service's model calls split by series over the workers: every answer byte-identical to the service without a pool", async (fn, list, extras, shape, anomaly) => {
+    const { h: _h, ...noHorizon } = extras;
+    const body = makeBody(list, fn === "detectAnomaliesOnline" ? { ...extras, ...anomaly } : fn === "historicForecast" ? noHorizon : extras, shape);
+    const make = (extra: { pool?: ForecastPool }) =>
+      library.createService({ accounts: [{ id: "acme", apiKeys: ["key-1"], credits: 1e9, hasPaymentMethod: true }], clock: () => new Date(Date.UTC(2026, 0, 1)), ids: library.seededIdSequence("split"), ...extra });
+    const request = { method: "POST", path: routes[fn], headers: { authorization: "Bearer key-1" }, body: JSON.stringify(body) };
+    const [a, b] = [await make({}).handle(request), await make({ pool }).handle(request)];
+    expect(`${b.status} ${json(b.body)}`).toBe(`${a.status} ${json(a.body)}`);
+  });
+
+  it("a big model call of the service runs in parts on both workers, each part back on the same worker next time (memos)", async () => {
+    const list = Array.from({ length: 8 }, (_, i) => Array.from({ length: 60 }, (_, t) => 10 * i + Math.sin(t / 3) + (t % 5)));
+    const y = Float64Array.from(list.flat());
+    const request = {
+      series: { y, sizes: Int32Array.from(list.map((l) => l.length)), offsets: Int32Array.from({ length: 9 }, (_, i) => i * 60), X: [] },
+      h: 5, levels: [80], model: "forecastmodel-1", freq: "D", finetune: { steps: 0, loss: "default", depth: 1 },
+      finetuned: null, multivariate: false, modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [],
+    } as const;
+    const whole = json(runEndpoint("forecast", request as never, DEFAULT_PIPELINES));
+    const memoPool = poolModule.createPool({ threads: 2, partValues: 100, memo: { entries: 1000 } });
+    try {
+      expect(json(await memoPool.runEndpoint("forecast", request as never))).toBe(whole);
+      // the parts are copies: the caller's values stay where they were
+      expect(Array.from(y)).toEqual(list.flat());
+      const first = await memoPool.memoStats();
+      for (const s of first) expect(s?.misses).toBeGreaterThan(0);
+      expect(json(await memoPool.runEndpoint("forecast", request as never))).toBe(whole);
+      const second = await memoPool.memoStats();
+      // every context of the second call was forecast by the same worker in the first
+      second.forEach((s, w) => {
+        expect(s?.misses).toBe(first[w]?.misses);
+        expect(s?.hits).toBe((first[w]?.hits ?? 0) + (first[w]?.misses ?? 0));
+      });
+    } finally {
+      await memoPool.close();
+    }
   });
 
   it("an async job on the pool records its progress: the worker's reports reach the store, increasing to done = total; the result is the one without progress", async () => {
