@@ -21,7 +21,7 @@ import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import type { ProgressCallback } from "../progress.js";
 import { deserializeError, unpackResult, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
-import { movableBody, splitRequest, splitTypedRequest, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
+import { movableBody, splitRequest, typedPart, typedSplitBounds, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
 import type { PoolWorkerData } from "./worker.js";
 
 /**
@@ -485,13 +485,19 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         if (threads < 2 || onProgress !== undefined || endpoint === "finetune") return whole();
         // split by series as the entry points' bodies are, when the parts merge to exactly the whole answer
         const typed = plain as unknown as SplitTypedRequest;
-        const parts = splitTypedRequest(endpoint, typed, wanted(typed.series.y.length, typed.series.sizes.length));
-        if (parts === null) return whole();
-        const pending = parts.map((part) => {
+        const bounds = typedSplitBounds(typed, wanted(typed.series.y.length, typed.series.sizes.length));
+        if (bounds === null) return whole();
+        const parts: RequestPart<SplitTypedRequest>[] = [];
+        const pending: Promise<unknown>[] = [];
+        for (let p = 0; p + 1 < bounds.length; p++) {
+          // each part's values are copied out in a turn of their own: the caller's event loop runs in between
+          await nextTurn();
+          const part = typedPart(endpoint, typed, bounds, p);
+          parts.push(part);
           const result = submit({ kind: "endpoint", endpoint, request: part.body, progress: false }, [part.body.series.y.buffer as ArrayBuffer], undefined, partWorker(part.index));
           result.catch(() => undefined);
-          return result;
-        });
+          pending.push(result);
+        }
         const settled = await Promise.allSettled(pending);
         const stopped = settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof WorkerStoppedError);
         if (stopped !== undefined) throw stopped.reason;

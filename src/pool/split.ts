@@ -133,24 +133,59 @@ export type SplitTypedRequest = ForecastInput | AnomalyInput | HistoricInput;
  * @category Scaling
  */
 export function splitTypedRequest<R extends SplitTypedRequest>(endpoint: SplitEndpoint, request: R, parts: number): RequestPart<R>[] | null {
+  const bounds = typedSplitBounds(request, parts);
+  if (bounds === null) return null;
+  return Array.from({ length: bounds.length - 1 }, (_, p) => typedPart(endpoint, request, bounds, p));
+}
+
+/**
+ * The series boundaries of {@link splitTypedRequest}'s parts ({@link cutPoints}), or `null` when the request runs
+ * whole; the parts themselves are made one at a time by {@link typedPart} (a pool posts each before copying the next).
+ *
+ * @example
+ * ```ts
+ * const request = { series: { y: new Float64Array(9), sizes: Int32Array.of(3, 3, 3), offsets: Int32Array.of(0, 3, 6, 9), X: [] },
+ *   h: 1, levels: [], model: "forecastmodel-1", freq: "D", finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null,
+ *   multivariate: false, modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [] } as const;
+ * typedSplitBounds(request, 2); // => [0, 2, 3]
+ * typedSplitBounds({ ...request, multivariate: true }, 2); // => null
+ * ```
+ * @category Scaling
+ */
+export function typedSplitBounds(request: SplitTypedRequest, parts: number): number[] | null {
   const { series } = request;
   const count = Math.min(parts, series.sizes.length);
   if (count < 2 || series.X.length > 0 || request.finetune.steps > 0 || request.finetuned !== null || request.multivariate) return null;
   if ("featureGroups" in request || (request.missing !== undefined && request.missing.includes(1))) return null;
   if ("Xfuture" in request && (request.Xfuture.length > 0 || request.histExog.length > 0)) return null;
   if ("thresholdMethod" in request && (request.thresholdMethod === "multivariate" || request.histExog.length > 0)) return null;
-  const bounds = cutPoints(series.sizes, count);
-  const out: RequestPart<R>[] = [];
-  for (let p = 0; p < count; p++) {
-    const s0 = bounds[p] as number;
-    const s1 = bounds[p + 1] as number;
-    const rowStart = series.offsets[s0] as number;
-    const rowCount = (series.offsets[s1] as number) - rowStart;
-    const offsets = new Int32Array(s1 - s0 + 1);
-    for (let i = s0; i <= s1; i++) offsets[i - s0] = (series.offsets[i] as number) - rowStart;
-    const part = { ...request, series: { y: series.y.slice(rowStart, rowStart + rowCount), sizes: series.sizes.slice(s0, s1), offsets, X: [] } } as R & { missing?: Uint8Array };
-    delete part.missing;
-    out.push({ kind: endpoint, index: p, count, seriesStart: s0, seriesCount: s1 - s0, rowStart, rowCount, body: part });
-  }
-  return out;
+  return cutPoints(series.sizes, count);
+}
+
+/**
+ * Part p of a typed request cut at `bounds` ({@link typedSplitBounds}): its series copied out (`y` into a new array,
+ * `offsets` from 0, no `missing`), the rest of the request shared.
+ *
+ * @example
+ * ```ts
+ * const request = { series: { y: Float64Array.of(1, 2, 3, 4, 5, 6), sizes: Int32Array.of(2, 4), offsets: Int32Array.of(0, 2, 6), X: [] },
+ *   h: 1, levels: [], model: "forecastmodel-1", freq: "D", finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null,
+ *   multivariate: false, modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [] } as const;
+ * const part = typedPart("forecast", request, [0, 1, 2], 1);
+ * [Array.from(part.body.series.y), Array.from(part.body.series.offsets), part.rowStart];
+ * // => [[3, 4, 5, 6], [0, 4], 2]
+ * ```
+ * @category Scaling
+ */
+export function typedPart<R extends SplitTypedRequest>(endpoint: SplitEndpoint, request: R, bounds: readonly number[], p: number): RequestPart<R> {
+  const { series } = request;
+  const s0 = bounds[p] as number;
+  const s1 = bounds[p + 1] as number;
+  const rowStart = series.offsets[s0] as number;
+  const rowCount = (series.offsets[s1] as number) - rowStart;
+  const offsets = new Int32Array(s1 - s0 + 1);
+  for (let i = s0; i <= s1; i++) offsets[i - s0] = (series.offsets[i] as number) - rowStart;
+  const part = { ...request, series: { y: series.y.slice(rowStart, rowStart + rowCount), sizes: series.sizes.slice(s0, s1), offsets, X: [] } } as R & { missing?: Uint8Array };
+  delete part.missing;
+  return { kind: endpoint, index: p, count: bounds.length - 1, seriesStart: s0, seriesCount: s1 - s0, rowStart, rowCount, body: part };
 }
