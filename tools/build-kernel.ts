@@ -2,9 +2,9 @@
  * Assembles the WebAssembly kernels (text with 128-bit SIMD) into the modules
  * shipped in the package (base64, decoded and compiled on first use): the
  * dense layers (src/model/kernel/dense.wat → dense-wasm.ts), the
- * featurizer's damped-trend grid (damped.wat → damped-wasm.ts) and the
+ * featurizer's damped-trend grid (damped.wat → damped-wasm.ts), the
  * seasonal judges' window moments (src/anomaly/kernel/moments.wat →
- * moments-wasm.ts).
+ * moments-wasm.ts) and fine-tuning's Adam update (adam.wat → adam-wasm.ts).
  *
  *   npm run build:kernel
  *
@@ -20,6 +20,7 @@ const KERNELS = [
   { source: "src/model/kernel/dense.wat", out: "src/model/kernel/dense-wasm.ts", name: "DENSE", what: "The dense-layer kernel" },
   { source: "src/model/kernel/damped.wat", out: "src/model/kernel/damped-wasm.ts", name: "DAMPED", what: "The damped-trend grid of the window featurizer" },
   { source: "src/anomaly/kernel/moments.wat", out: "src/anomaly/kernel/moments-wasm.ts", name: "MOMENTS", what: "The seasonal judges' window moments" },
+  { source: "src/model/kernel/adam.wat", out: "src/model/kernel/adam-wasm.ts", name: "ADAM", what: "Adam's update of fine-tuning" },
 ];
 
 const wabt = await wabtInit();

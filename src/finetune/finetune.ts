@@ -387,11 +387,13 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
   const contexts = new Array<Float64Array>(batchSize);
   const targets = new Array<Float64Array>(batchSize);
   const batch = { contexts, targets };
-  const grad = new Float64Array(total);
   // the loss is about the point forecast: the spread head (from spreadStart on) gets no gradient, and Adam leaves
   // a parameter whose gradient was always 0 exactly as it is, so its steps stop there
   const pointEnd = Math.max(from, parameterLayout(networkShape(model)).spreadStart);
   const adam = new AdamOptimizer(total, { learningRate: FINETUNE_LEARNING_RATE });
+  // the steps work on Adam's own arrays (updated in WebAssembly without a copy); params gets the result after them
+  const { params: working, grad } = adam.workArrays();
+  working.set(params);
   const lossFn = getLoss(loss);
   let skipped = 0;
   let cursor = 0;
@@ -412,7 +414,7 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
       drawnOrigins[step * batchSize + b] = t;
     }
     // after the first step only Adam has moved params, and only from `from` on: the kernel's copy of the rest stands
-    const value = networkLossAndGradient(model, freq, params, batch, lossFn, grad, from, step === 0 ? 0 : from);
+    const value = networkLossAndGradient(model, freq, working, batch, lossFn, grad, from, step === 0 ? 0 : from);
     stepLosses[step] = value;
     // every gradient finite exactly when Σ 0·g is 0 (0·±∞ and 0·NaN are NaN): one pass without a branch per entry
     let zero = 0;
@@ -425,9 +427,10 @@ export function finetuneParameters(spec: ModelSpec, series: SeriesData, options:
     }
     const progress = steps > 1 ? step / (steps - 1) : 0;
     adam.learningRate = FINETUNE_LEARNING_RATE * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
-    adam.step(params, grad, from, pointEnd);
+    adam.step(working, grad, from, pointEnd);
     report?.(step + 1, steps);
   }
+  params.set(working);
   if (skipped > 0) warnings.push(`${skipped} of ${steps} fine-tune steps had a non-finite loss or gradient and were skipped`);
   // the output end refit in closed form where the series' last points show it helps (squared-error losses)
   const readout = READOUT_LOSSES.includes(loss)

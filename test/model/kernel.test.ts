@@ -8,6 +8,8 @@ import { createDenseKernel, denseKernelAvailable } from "../../src/model/kernel/
 import { DENSE_WASM_SOURCE_SHA256 } from "../../src/model/kernel/dense-wasm.js";
 import { dampedTrendFit, dampedTrendKind } from "../../src/model/kernel/damped.js";
 import { DAMPED_WASM_SOURCE_SHA256 } from "../../src/model/kernel/damped-wasm.js";
+import { ADAM_WASM_SOURCE_SHA256 } from "../../src/model/kernel/adam-wasm.js";
+import { AdamOptimizer } from "../../src/model/train.js";
 
 function same(a: Float64Array, b: Float64Array): boolean {
   if (a.length !== b.length) return false;
@@ -146,5 +148,51 @@ describe("damped-trend grid", () => {
   it("a series longer than the kernel's memory is fitted by the TypeScript loop, with the same bits", () => {
     const x = Float64Array.from({ length: 9000 }, (_, i) => Math.sin(i / 9) + i / 3000);
     expect(fitBits(x, x.length, "wasm-simd")).toEqual(fitBits(x, x.length, "js"));
+  });
+});
+
+describe("Adam's update in WebAssembly", () => {
+  it("the shipped module was assembled from the WebAssembly text in the repository (npm run build:kernel)", () => {
+    const text = readFileSync("src/model/kernel/adam.wat", "utf8");
+    expect(createHash("sha256").update(text).digest("hex").slice(0, 16)).toBe(ADAM_WASM_SOURCE_SHA256);
+  });
+
+  it("workArrays are views of a WebAssembly memory on this runtime, zeroed, the same two every call", () => {
+    const adam = new AdamOptimizer(5);
+    const a = adam.workArrays();
+    expect(a.params.buffer).not.toBe(new Float64Array(1).buffer);
+    expect(a.params.buffer.constructor.name).toBe("ArrayBuffer");
+    expect(Array.from(a.params)).toEqual([0, 0, 0, 0, 0]);
+    expect(adam.workArrays().params).toBe(a.params);
+    expect(adam.workArrays().grad).toBe(a.grad);
+  });
+
+  const entry = fc.oneof(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 5e-324, 1e-300));
+  test.prop(
+    [fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.integer({ min: 1, max: 6 }), fc.integer(), fc.double({ min: 1e-4, max: 1, noNaN: true })],
+    { numRuns: 200 },
+  )("the same bits as the TypeScript loop: parameters and moments, any range (odd counts too), several steps", (size, a, b, steps, seed, lr) => {
+    const from = Math.min(a, b, size);
+    const to = Math.min(Math.max(a, b), size);
+    const u = seedrandom(String(seed));
+    const pick = fc.sample(entry, { numRuns: size * (steps + 1), seed });
+    const wasm = new AdamOptimizer(size, { learningRate: lr });
+    const js = new AdamOptimizer(size, { learningRate: lr });
+    const work = wasm.workArrays();
+    const params = new Float64Array(size);
+    const grad = new Float64Array(size);
+    for (let i = 0; i < size; i++) work.params[i] = params[i] = pick[i]!;
+    for (let s = 0; s < steps; s++) {
+      for (let i = 0; i < size; i++) work.grad[i] = grad[i] = u() < 0.1 ? 0 : pick[size * (s + 1) + i]! * 1e-3;
+      wasm.step(work.params, work.grad, from, to);
+      js.step(params, grad, from, to);
+      expect(same(work.params, params)).toBe(true);
+    }
+    // the moments too: one more step with a zero gradient moves each parameter by −lr·(β1 m)/(…): equal only if m and v are
+    work.grad.fill(0);
+    grad.fill(0);
+    wasm.step(work.params, work.grad, from, to);
+    js.step(params, grad, from, to);
+    expect(same(work.params, params)).toBe(true);
   });
 });

@@ -1,0 +1,9 @@
+// GENERATED FILE: do not edit.
+// Made by: npm run build:kernel (tools/build-kernel.ts: wabt 1.0.39 wat2wasm with SIMD) from src/model/kernel/adam.wat (sha256 956da7cf2001c245…).
+
+/** Adam's update of fine-tuning as a WebAssembly binary (449 bytes), base64. */
+export const ADAM_WASM_BASE64 =
+  "AGFzbQEAAAABDwFgC39/f39/fHx8fHx8AAIPAQNlbnYGbWVtb3J5AgABAwIBAAcIAQRhZGFtAAAKhgMBgwMDAn8LewN8IAX9FCEQIAb9FCERRAAAAAAAAPA/IAWh/RQhEkQAAAAAAADwPyAGof0UIRMgB/0UIRQgCP0UIRUgCf0UIRYgCv0UIRcgBEF+cUEDdCEMQQAhCwJAA0AgCyAMTw0BIAEgC2r9AAQAIQ0gECACIAtq/QAEAP3yASASIA398gH98AEhDiACIAtqIA79CwQAIBEgAyALav0ABAD98gEgEyAN/fIBIA398gH98AEhDyADIAtqIA/9CwQAIAAgC2ogACALav0ABAAgFiAOIBT98wH98gEgDyAV/fMB/e8BIBf98AH98wH98QH9CwQAIAtBEGohCwwACwsgBEEBcQRAIAEgDGorAwAhGCAFIAIgDGorAwCiRAAAAAAAAPA/IAWhIBiioCEZIAIgDGogGTkDACAGIAMgDGorAwCiRAAAAAAAAPA/IAahIBiiIBiioCEaIAMgDGogGjkDACAAIAxqIAAgDGorAwAgCSAZIAejoiAaIAijnyAKoKOhOQMACws=";
+
+/** sha256 (first 16 hex digits) of the WebAssembly text it was assembled from. */
+export const ADAM_WASM_SOURCE_SHA256 = "956da7cf2001c245";
