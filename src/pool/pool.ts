@@ -448,16 +448,9 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         // converting and posting a part is work on this thread: let the event loop in between parts
         if (!text) await nextTurn();
       }
-      const settled = await Promise.allSettled(pending);
-      const stopped = settled.find((s): s is PromiseRejectedResult => s.status === "rejected" && s.reason instanceof WorkerStoppedError);
-      if (stopped !== undefined) throw stopped.reason;
-      // a part refused (the whole body's error is the answer), or warnings that count the request's values: run it whole
-      if (settled.some((s) => s.status === "rejected")) return whole(finetunedId);
-      const results = settled.map((s) => (s as PromiseFulfilledResult<{ warnings: string[] }>).value);
-      const first = JSON.stringify(results[0]?.warnings);
-      if (results.some((r) => JSON.stringify(r.warnings) !== first || r.warnings.some(isMissingValuesWarning))) return whole(finetunedId);
+      const merged = await mergedParts(parts, pending);
       // the parts' row arrays came as Float64Arrays: merged by block copies, then lists again
-      return unpackResult(merge(parts, results));
+      return merged === null ? whole(finetunedId) : unpackResult(merged);
     });
 
   const records = (fn: PoolFunction, rows: unknown, recordOptions: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
@@ -498,20 +491,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
           result.catch(() => undefined);
           pending.push(result);
         }
-        const settled = await Promise.allSettled(pending);
-        const stopped = settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof WorkerStoppedError);
-        if (stopped !== undefined) throw stopped.reason;
-        // a part refused, or warnings that differ between parts (or count the request's values): the whole request's answer
-        if (settled.some((r) => r.status === "rejected")) return whole();
-        const results = settled.map((r) => (r as PromiseFulfilledResult<{ warnings?: string[] }>).value);
-        const first = JSON.stringify(results[0]?.warnings);
-        if (results.some((r) => JSON.stringify(r.warnings) !== first || (r.warnings ?? []).some(isMissingValuesWarning))) return whole();
-        try {
-          return merge(parts, results);
-        } catch {
-          // a field the parts do not share (merge refuses to guess it): the whole request's answer
-          return whole();
-        }
+        return (await mergedParts(parts, pending)) ?? whole();
       }) as never;
     },
     memoStats: () => call(() => Promise.all(slots.map((_, w) => submit({ kind: "memoStats" }, [], undefined, w) as Promise<PoolMemoStats | null>))),
@@ -522,6 +502,27 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       await Promise.all(stopping);
     },
   };
+}
+
+/**
+ * The results of a split request's parts (`pending`, in part order) merged into the whole request's, or `null` when
+ * the whole request must be computed instead: a part refused (the whole body's error is the answer), warnings that
+ * differ between parts or count the request's values (missing values), or a field `merge` does not join. A stopped
+ * worker's error is thrown: it is the call's.
+ */
+async function mergedParts(parts: readonly RequestPart<object>[], pending: readonly Promise<unknown>[]): Promise<Record<string, unknown> | null> {
+  const settled = await Promise.allSettled(pending);
+  const stopped = settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof WorkerStoppedError);
+  if (stopped !== undefined) throw stopped.reason;
+  if (settled.some((r) => r.status === "rejected")) return null;
+  const results = settled.map((r) => (r as PromiseFulfilledResult<{ warnings?: string[] }>).value);
+  const first = JSON.stringify(results[0]?.warnings);
+  if (results.some((r) => JSON.stringify(r.warnings) !== first || (r.warnings ?? []).some(isMissingValuesWarning))) return null;
+  try {
+    return merge(parts, results as Record<string, unknown>[]);
+  } catch {
+    return null;
+  }
 }
 
 /** A forecast memo lives in one thread: the pool's calls refuse one rather than drop it. */
