@@ -428,6 +428,8 @@ export class AdamOptimizer {
   private t = 0;
   /** The WebAssembly update and the θ and g arrays of its memory (see workArrays); null until then, or without WebAssembly SIMD. */
   private kernel: { readonly adam: AdamKernel; readonly params: Float64Array; readonly grad: Float64Array } | null = null;
+  /** What workArrays gave (plain arrays where WebAssembly SIMD is unavailable). */
+  private work: { readonly params: Float64Array; readonly grad: Float64Array } | null = null;
 
   constructor(size: number, options: AdamOptions = {}) {
     this.learningRate = options.learningRate ?? 1e-3;
@@ -463,16 +465,20 @@ export class AdamOptimizer {
    * ```
    */
   workArrays(): { params: Float64Array; grad: Float64Array } {
-    if (this.kernel !== null) return { params: this.kernel.params, grad: this.kernel.grad };
-    const made = adamKernel(this.size);
-    if (made === null) return { params: new Float64Array(this.size), grad: new Float64Array(this.size) };
-    // the moments move into the kernel's memory
-    made.m.set(this.m);
-    made.v.set(this.v);
-    this.m = made.m;
-    this.v = made.v;
-    this.kernel = { adam: made.adam, params: made.params, grad: made.grad };
-    return { params: made.params, grad: made.grad };
+    if (this.work === null) {
+      const made = adamKernel(this.size);
+      if (made === null) this.work = { params: new Float64Array(this.size), grad: new Float64Array(this.size) };
+      else {
+        // the moments move into the kernel's memory
+        made.m.set(this.m);
+        made.v.set(this.v);
+        this.m = made.m;
+        this.v = made.v;
+        this.kernel = { adam: made.adam, params: made.params, grad: made.grad };
+        this.work = { params: made.params, grad: made.grad };
+      }
+    }
+    return { params: this.work.params, grad: this.work.grad };
   }
 
   /** One update of `params[from .. to)` with gradient `grad` (default: to the end). */
