@@ -9,8 +9,7 @@ import { detectAnomaliesOnline, finetune, forecast, historicForecast, parseReque
 import { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords } from "../api/records.js";
 import type { CoreCallOptions } from "../api/entry-points.js";
 import { DEFAULT_PIPELINES, memoPipelines } from "../api/pipelines.js";
-import { createForecastMemo } from "../model/memo.js";
-import type { ForecastMemo } from "../model/memo.js";
+import { createForecastMemo, type ForecastMemo } from "../model/memo.js";
 import { adoptSharedParameters } from "../model/weights.js";
 import type { ModelName } from "../types.js";
 import { packResult, serializeError, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
