@@ -48,8 +48,9 @@ export interface PoolOptions {
    * from its memo (answers unchanged, byte for byte). With it, part k of a
    * split request always goes to worker k mod `threads` (instead of the first
    * free one), so the same streams sent again in the same order, as a monitor
-   * does every few points, reach the worker that remembers them. Size it as
-   * for one thread (docs/anomaly-detection.md), divided among the workers.
+   * does every few points, reach the worker that remembers them. `entries`
+   * is per worker, and a worker keeps only its parts' streams: the
+   * one-thread size (docs/anomaly-detection.md) divided by `threads` is enough.
    */
   readonly memo?: {
     /** Most forecasts each worker's memo keeps (an integer >= 1; default {@link FORECAST_MEMO_ENTRIES}). */
