@@ -339,7 +339,7 @@ export function withRecurrences(inner: Forecaster, reach: number): Forecaster {
       if (fit.order === 0) findSeasonalRepeat(c, from, c.length, inner.seasonLength, fit);
       if (fit.order === 0 && fit.period === 0) continue;
       const before = mean.slice(i * h, (i + 1) * h);
-      if (!extendRecurrence(c.subarray(Math.max(0, c.length - reach)), fit, h, mean, i * h)) mean.set(before, i * h);
+      if (!extendRecurrence(c.subarray(from), fit, h, mean, i * h)) mean.set(before, i * h);
     }
   }
   const wrapped: Forecaster = {

@@ -10,7 +10,7 @@ import type { Featurizer, WindowScale } from "./features.js";
 import { createFeaturizer } from "./featurizer.js";
 import { NetworkRunner, parameterLayout, SPREAD_PER_STEP } from "./network.js";
 import { ADAM_WASM_BASE64 } from "./kernel/adam-wasm.js";
-import { compiledKernel, instantiateKernel, WASM_PAGE } from "./kernel/wasm.js";
+import { makeKernel, WASM_PAGE } from "./kernel/wasm.js";
 
 /** Standardised targets are clipped to ±this in pretraining. */
 const TARGET_CLIP = 30;
@@ -423,13 +423,12 @@ export class AdamOptimizer {
   private readonly beta2: number;
   private readonly epsilon: number;
   private readonly size: number;
-  private m: Float64Array;
-  private v: Float64Array;
+  /** Adam's moments: made on the first step, or in the kernel's memory by workArrays. */
+  private m: Float64Array | null = null;
+  private v: Float64Array | null = null;
   private t = 0;
-  /** The WebAssembly update and the θ and g arrays of its memory (see workArrays); null until then, or without WebAssembly SIMD. */
-  private kernel: { readonly adam: AdamKernel; readonly params: Float64Array; readonly grad: Float64Array } | null = null;
-  /** What workArrays gave (plain arrays where WebAssembly SIMD is unavailable). */
-  private work: { readonly params: Float64Array; readonly grad: Float64Array } | null = null;
+  /** What workArrays gave (null until then): the two arrays, and the WebAssembly update over them and the moments (null: plain arrays, the TypeScript loop). */
+  private work: { readonly params: Float64Array; readonly grad: Float64Array; readonly update: AdamKernel | null } | null = null;
 
   constructor(size: number, options: AdamOptions = {}) {
     this.learningRate = options.learningRate ?? 1e-3;
@@ -437,8 +436,6 @@ export class AdamOptimizer {
     this.beta2 = options.beta2 ?? 0.999;
     this.epsilon = options.epsilon ?? 1e-8;
     this.size = size;
-    this.m = new Float64Array(size);
-    this.v = new Float64Array(size);
   }
 
   /** Steps taken so far. */
@@ -467,15 +464,16 @@ export class AdamOptimizer {
   workArrays(): { params: Float64Array; grad: Float64Array } {
     if (this.work === null) {
       const made = adamKernel(this.size);
-      if (made === null) this.work = { params: new Float64Array(this.size), grad: new Float64Array(this.size) };
+      if (made === null) this.work = { params: new Float64Array(this.size), grad: new Float64Array(this.size), update: null };
       else {
-        // the moments move into the kernel's memory
-        made.m.set(this.m);
-        made.v.set(this.v);
+        // the moments move into the kernel's memory (those of steps already taken, if any)
+        if (this.m !== null && this.v !== null) {
+          made.m.set(this.m);
+          made.v.set(this.v);
+        }
         this.m = made.m;
         this.v = made.v;
-        this.kernel = { adam: made.adam, params: made.params, grad: made.grad };
-        this.work = { params: made.params, grad: made.grad };
+        this.work = { params: made.params, grad: made.grad, update: made.adam };
       }
     }
     return { params: this.work.params, grad: this.work.grad };
@@ -484,17 +482,19 @@ export class AdamOptimizer {
   /** One update of `params[from .. to)` with gradient `grad` (default: to the end). */
   step(params: Float64Array, grad: Float64Array, from = 0, to = params.length): void {
     this.t++;
-    const { beta1, beta2, epsilon, m, v } = this;
+    const { beta1, beta2, epsilon, work } = this;
     const c1 = 1 - Math.pow(beta1, this.t);
     const c2 = 1 - Math.pow(beta2, this.t);
     const lr = this.learningRate;
-    const kernel = this.kernel;
-    if (kernel !== null && params === kernel.params && grad === kernel.grad && to > from) {
+    if (work !== null && work.update !== null && params === work.params && grad === work.grad && to > from) {
       const at = 8 * from;
       const bytes = 8 * this.size;
-      kernel.adam(at, bytes + at, 2 * bytes + at, 3 * bytes + at, to - from, beta1, beta2, c1, c2, lr, epsilon);
+      work.update(at, bytes + at, 2 * bytes + at, 3 * bytes + at, to - from, beta1, beta2, c1, c2, lr, epsilon);
       return;
     }
+    this.m ??= new Float64Array(this.size);
+    this.v ??= new Float64Array(this.size);
+    const { m, v } = this;
     for (let i = from; i < to; i++) {
       const g = grad[i]!;
       m[i] = beta1 * m[i]! + (1 - beta1) * g;
@@ -509,16 +509,11 @@ type AdamKernel = (p: number, g: number, m: number, v: number, n: number, b1: nu
 
 /** A memory of θ, g, m and v (`size` doubles each) with the update over it, or null where WebAssembly SIMD is unavailable. */
 function adamKernel(size: number): { adam: AdamKernel; params: Float64Array; grad: Float64Array; m: Float64Array; v: Float64Array } | null {
-  const module = compiledKernel(ADAM_WASM_BASE64);
-  if (module === null) return null;
-  try {
-    const bytes = 8 * size;
-    const { exports, memory } = instantiateKernel<{ adam: AdamKernel }>(module, Math.max(1, Math.ceil((4 * bytes) / WASM_PAGE)));
+  const bytes = 8 * size;
+  return makeKernel(ADAM_WASM_BASE64, Math.max(1, Math.ceil((4 * bytes) / WASM_PAGE)), (exports: { adam: AdamKernel }, memory) => {
     const view = (k: number): Float64Array => new Float64Array(memory.buffer, k * bytes, size);
     return { adam: exports.adam, params: view(0), grad: view(1), m: view(2), v: view(3) };
-  } catch {
-    return null;
-  }
+  });
 }
 
 /**

@@ -117,7 +117,7 @@ export interface EndpointRunner {
    * progress (the service gives it for an async job's progress). A pool
    * splits a forecast, anomaly or historic request of several series over
    * its workers when the parts merge to exactly the whole answer
-   * (`splitTypedRequest`; not with `onProgress`), as its entry points split
+   * (`typedSplitBounds`; not with `onProgress`), as its entry points split
    * their bodies.
    */
   runEndpoint<E extends keyof EndpointRequests>(endpoint: E, request: EndpointRequests[E], options?: { readonly onProgress?: ProgressCallback }): Promise<EndpointResults[E]>;
@@ -391,6 +391,12 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
   const wanted = (values: number, series: number): number => Math.min(series, threads * Math.ceil(Math.max(threads, Math.ceil(values / partValues)) / threads));
   /** The worker a part must run on: with memos, part k always on worker k mod threads (the same split of the same streams finds its forecasts); else the first free one. */
   const partWorker = (index: number): number | null => (memoEntries === null ? null : index % threads);
+  /** Part `index` of a split call submitted: on its worker, its failure judged later with the other parts' (mergedParts), not here. */
+  const submitPart = (task: PoolTask, transfer: TransferListItem[], onProgress: Job["onProgress"], index: number): Promise<unknown> => {
+    const result = submit(task, transfer, onProgress, partWorker(index));
+    result.catch(() => undefined);
+    return result;
+  };
 
   /** A function of the main export run whole on one worker. */
   const wholeOn = (fn: PoolFunction, args: unknown[], options: CoreCallOptions, finetuned: { id: string; weights: FinetunedWeights } | null): Promise<unknown> => {
@@ -414,7 +420,6 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         const peek = (await submit({ kind: "split", endpoint: "forecast", body: textCopy(body), parts: 1, limits })) as { finetunedId: string | null };
         return whole(peek.finetunedId);
       }
-      // a multiple of the thread count: equal parts then end together (9 parts on 2 workers would leave one working alone)
       let parts: RequestPart[] | null;
       let finetunedId: unknown;
       if (text) {
@@ -442,10 +447,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       for (const part of parts) {
         const moved = text ? { body: part.body as Record<string, unknown>, transfer: [] } : movableBody(part.body as Record<string, unknown>);
         const task: PoolTask = { kind: "call", fn, args: [moved.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
-        const result = submit(task, moved.transfer, progress(part.index), partWorker(part.index));
-        // judged below with the other parts (a part refused is not this call's answer yet)
-        result.catch(() => undefined);
-        pending.push(result);
+        pending.push(submitPart(task, moved.transfer, progress(part.index), part.index));
         // converting and posting a part is work on this thread: let the event loop in between parts
         if (!text) await nextTurn();
       }
@@ -488,9 +490,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
           await nextTurn();
           const part = typedPart(endpoint, typed, bounds, p);
           parts.push(part);
-          const result = submit({ kind: "endpoint", endpoint, request: part.body, progress: false }, [part.body.series.y.buffer as ArrayBuffer], undefined, partWorker(part.index));
-          result.catch(() => undefined);
-          pending.push(result);
+          pending.push(submitPart({ kind: "endpoint", endpoint, request: part.body, progress: false }, [part.body.series.y.buffer as ArrayBuffer], undefined, part.index));
         }
         return (await mergedParts(parts, pending)) ?? whole();
       }) as never;

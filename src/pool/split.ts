@@ -96,51 +96,28 @@ export function movableBody(body: Record<string, unknown>): { body: Record<strin
 
 /**
  * A typed request of the service's pipelines (`runEndpoint`'s forecast,
- * anomaly or historic request), the form {@link splitTypedRequest} cuts.
+ * anomaly or historic request), the form {@link typedSplitBounds} cuts.
  * @category Scaling
  */
 export type SplitTypedRequest = ForecastInput | AnomalyInput | HistoricInput;
 
 /**
- * Splits a typed request (as `createService` hands its paid work to
- * `runEndpoint`) into at most `parts` requests of consecutive series, each
- * holding about as many values ({@link cutPoints}), whose results
- * {@link merge} joins into exactly the whole request's result; or returns
- * `null` when it must run whole, by the rules of {@link splitRequest}:
- * fewer than 2 parts or series; exogenous features (`series.X`,
- * `Xfuture`, `histExog`, categorical groups); missing values (`missing`
- * marks one); fine-tuning or a fine-tuned model; the multivariate model
- * or threshold. A part is a copy of the request with its series (`y`
- * sliced into a new array, `sizes`, `offsets` from 0) and no `missing`.
+ * Where a typed request (as `createService` hands its paid work to
+ * `runEndpoint`) is cut into at most `parts` requests of consecutive series,
+ * each holding about as many values: the series boundaries of
+ * {@link cutPoints}, whose parts' results {@link merge} joins into exactly
+ * the whole request's result; or `null` when it must run whole, by the rules
+ * of {@link splitRequest}: fewer than 2 parts or series; exogenous features
+ * (`series.X`, `Xfuture`, `histExog`, categorical groups); missing values
+ * (`missing` marks one); fine-tuning or a fine-tuned model; the multivariate
+ * model or threshold. The parts themselves are made one at a time by
+ * {@link typedPart} (a pool posts each before copying the next).
  *
- * Cost: one pass over the sizes, one copy of `y`.
+ * Cost: one pass over the sizes.
  *
- * @param endpoint - the request's endpoint.
  * @param request - the typed request (its progress callback left out: it cannot cross threads).
  * @param parts - the wanted number of parts.
- * @returns the parts, or `null`.
- *
- * @example
- * ```ts
- * const y = Float64Array.of(1, 2, 3, 4, 5, 6);
- * const request = { series: { y, sizes: Int32Array.of(3, 3), offsets: Int32Array.of(0, 3, 6), X: [] }, h: 1, levels: [],
- *   model: "forecastmodel-1", freq: "D", finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null,
- *   multivariate: false, modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [] } as const;
- * const parts = splitTypedRequest("forecast", request, 2)!;
- * parts.map((p) => Array.from(p.body.series.y));
- * // => [[1, 2, 3], [4, 5, 6]]
- * ```
- * @category Scaling
- */
-export function splitTypedRequest<R extends SplitTypedRequest>(endpoint: SplitEndpoint, request: R, parts: number): RequestPart<R>[] | null {
-  const bounds = typedSplitBounds(request, parts);
-  if (bounds === null) return null;
-  return Array.from({ length: bounds.length - 1 }, (_, p) => typedPart(endpoint, request, bounds, p));
-}
-
-/**
- * The series boundaries of {@link splitTypedRequest}'s parts ({@link cutPoints}), or `null` when the request runs
- * whole; the parts themselves are made one at a time by {@link typedPart} (a pool posts each before copying the next).
+ * @returns the boundaries (parts + 1 series indices), or `null`.
  *
  * @example
  * ```ts
@@ -157,14 +134,16 @@ export function typedSplitBounds(request: SplitTypedRequest, parts: number): num
   const count = Math.min(parts, series.sizes.length);
   if (count < 2 || series.X.length > 0 || request.finetune.steps > 0 || request.finetuned !== null || request.multivariate) return null;
   if ("featureGroups" in request || (request.missing !== undefined && request.missing.includes(1))) return null;
-  if ("Xfuture" in request && (request.Xfuture.length > 0 || request.histExog.length > 0)) return null;
-  if ("thresholdMethod" in request && (request.thresholdMethod === "multivariate" || request.histExog.length > 0)) return null;
+  if (("histExog" in request && request.histExog.length > 0) || ("Xfuture" in request && request.Xfuture.length > 0)) return null;
+  if ("thresholdMethod" in request && request.thresholdMethod === "multivariate") return null;
   return cutPoints(series.sizes, count);
 }
 
 /**
  * Part p of a typed request cut at `bounds` ({@link typedSplitBounds}): its series copied out (`y` into a new array,
  * `offsets` from 0, no `missing`), the rest of the request shared.
+ *
+ * Cost: one copy of the part's values.
  *
  * @example
  * ```ts

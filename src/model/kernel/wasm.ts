@@ -84,10 +84,32 @@ export function instantiateKernel<E>(module: object, pages: number): { exports: 
 }
 
 /**
- * A getter of a kernel made once per thread on first use: the module of
- * `base64` instantiated with `pages` pages of its own memory and given to
- * `build`; null (also on every later call) where WebAssembly SIMD is
- * unavailable, the bytes do not validate or `build` throws.
+ * A kernel made from the module of `base64`, instantiated with `pages` pages
+ * of its own memory and given to `build`; null where WebAssembly SIMD is
+ * unavailable, the bytes do not validate or `build` throws. Each call makes
+ * a new instance (see {@link lazyKernel} for one per thread).
+ *
+ * @example
+ * ```ts
+ * const bytes = makeKernel("AGFzbQEAAAA=", 2, (_exports, memory) => memory.buffer.byteLength);
+ * [bytes === null || bytes === 2 * WASM_PAGE, makeKernel("", 1, () => 1)]; // => [true, null]
+ * ```
+ * @category Network
+ */
+export function makeKernel<E, K>(base64: string, pages: number, build: (exports: E, memory: WasmMemory) => K): K | null {
+  const module = compiledKernel(base64);
+  if (module === null) return null;
+  try {
+    const { exports, memory } = instantiateKernel<E>(module, pages);
+    return build(exports, memory);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A getter of a kernel made once per thread on first use ({@link makeKernel});
+ * null (also on every later call) where it cannot be made.
  *
  * @example
  * ```ts
@@ -99,16 +121,7 @@ export function instantiateKernel<E>(module: object, pages: number): { exports: 
 export function lazyKernel<E, K>(base64: string, pages: number, build: (exports: E, memory: WasmMemory) => K): () => K | null {
   let made: K | null | undefined;
   return () => {
-    if (made !== undefined) return made;
-    made = null;
-    const module = compiledKernel(base64);
-    if (module === null) return null;
-    try {
-      const { exports, memory } = instantiateKernel<E>(module, pages);
-      made = build(exports, memory);
-    } catch {
-      made = null;
-    }
+    if (made === undefined) made = makeKernel(base64, pages, build);
     return made;
   };
 }
