@@ -2,19 +2,22 @@
  * The worker pool (forecastmodel/pool) against the one-thread call, and the
  * calling thread's event loop while the pool works.
  *
- *   npm run build && node dist/bench/pool-bench.js [series] [points] [threads]
+ *   npm run build && node dist/bench/pool-bench.js [series] [points] [threads] [rounds]
  *
  * 1. Throughput: `forecast(body)` on this thread against `pool.forecast(body)`
  *    with `threads` workers (default 2), on forecast-bench's data (hourly
- *    series × points, h 24, levels 80 and 95, forecastmodel-1); best of 3
- *    each, and the answers compared byte for byte.
- *    Beside it, what this machine allows two threads (`ceiling`): the same
+ *    series × points, h 24, levels 80 and 95, forecastmodel-1), after a
+ *    warm-up call of each; the answers compared byte for byte.
+ *    Beside it, what this machine allows two threads (the ceiling): the same
  *    one-thread call run by one worker thread alone, then by two worker
  *    threads at the same time, each on the whole body; the ceiling is
  *    2 × (time alone) / (time side by side), the best the pool could reach
  *    here (two vCPUs that share a core, or a loaded machine, allow less than
- *    2), measured in the same run; the pool's share of it is its speed-up
- *    over the ceiling.
+ *    2); the pool's share of it is its speed-up over the ceiling.
+ *    The four measures run in `rounds` rounds (default 7), one of each per
+ *    round, and each figure is the median of its rounds: a shared machine's
+ *    load comes and goes within seconds, and figures taken minutes apart
+ *    (best of 3 of one, then of the other) compared different machines.
  * 2. Stall: the longest event-loop delay (`monitorEventLoopDelay`, 1 ms
  *    resolution) while 5 × series are forecast through the pool, sent three
  *    ways: one body with `y` a list, the same body as JSON bytes, and 50
@@ -32,6 +35,7 @@ import type { ForecastPool } from "../src/pool/index.js";
 const nSeries = Number(process.argv[2] ?? 1000);
 const points = Number(process.argv[3] ?? 500);
 const threads = Number(process.argv[4] ?? 2);
+const rounds = Number(process.argv[5] ?? 7);
 const h = 24;
 
 /** forecast-bench's series (same generator and seed), as a JSON body. */
@@ -41,23 +45,6 @@ function hourlyBody(count: number): ForecastRequest {
 }
 
 const seconds = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e9;
-
-/** Best wall time of `runs` runs, and the process's CPU time (every thread) of that run: the work done, whatever the machine's load. */
-async function bestOf<T>(runs: number, f: () => T | Promise<T>): Promise<{ best: number; cpu: number; all: number[]; value: T }> {
-  const all: number[] = [];
-  const cpus: number[] = [];
-  let value: T | undefined;
-  for (let r = 0; r < runs; r++) {
-    const c0 = process.cpuUsage();
-    const t0 = process.hrtime.bigint();
-    value = await f();
-    all.push(seconds(t0));
-    const c = process.cpuUsage(c0);
-    cpus.push((c.user + c.system) / 1e6);
-  }
-  const best = Math.min(...all);
-  return { best, cpu: cpus[all.indexOf(best)] as number, all, value: value as T };
-}
 
 /**
  * Runs `work` with the event loop watched: its longest delay and p99 delay
@@ -88,46 +75,80 @@ function ceilingWorker(): void {
   });
 }
 
-/**
- * What this machine allows two threads: best of `rounds` of one worker alone
- * and of two workers side by side (the makespan), each running the whole call.
- */
-async function ceiling(rounds: number): Promise<{ alone: number; together: number; ratio: number }> {
+/** Two ceiling workers: `alone` runs the whole call on one of them, `together` on both at once (the makespan). */
+async function ceilingWorkers(): Promise<{ alone: () => Promise<number>; together: () => Promise<number>; close: () => Promise<unknown> }> {
   const workers = [0, 1].map(() => new Worker(new URL(import.meta.url), { workerData: { ceiling: true, nSeries } }));
   const ask = (w: Worker): Promise<number> => new Promise((resolve) => { w.once("message", resolve); w.postMessage("go"); });
   await Promise.all(workers.map(ask)); // warm
-  let alone = Infinity;
-  let together = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    alone = Math.min(alone, await ask(workers[0]!));
-    const t0 = process.hrtime.bigint();
-    await Promise.all(workers.map(ask));
-    together = Math.min(together, seconds(t0));
-  }
-  await Promise.all(workers.map((w) => w.terminate()));
-  return { alone, together, ratio: (2 * alone) / together };
+  return {
+    alone: () => ask(workers[0]!),
+    together: async () => {
+      const t0 = process.hrtime.bigint();
+      await Promise.all(workers.map(ask));
+      return seconds(t0);
+    },
+    close: () => Promise.all(workers.map((w) => w.terminate())),
+  };
 }
+
+const median = (values: readonly number[]): number => {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 
 async function main(): Promise<void> {
   const loadBefore = os.loadavg()[0]!;
   const body = hourlyBody(nSeries);
   forecast(hourlyBody(4)); // warm-up (weights decoded, code compiled)
-  const one = await bestOf(3, () => forecast(body));
+  forecast(body);
   const pool: ForecastPool = createPool({ threads });
   await pool.forecast(hourlyBody(4)); // workers started and warm
-  const pooled = await bestOf(3, () => pool.forecast(body));
-  const identical = JSON.stringify(pooled.value) === JSON.stringify(one.value);
-  console.log(`| workload | one thread, best of 3 (s) | its CPU (s) | pool of ${threads}, best of 3 (s) | its CPU, all threads (s) | speed-up | identical |`);
+  await pool.forecast(body);
+  const c = threads === 2 ? await ceilingWorkers() : null;
+  // Rounds of the same four measures, one after another, so that each round's figures share the machine's state
+  // (a neighbour's load comes and goes within seconds): the one-thread call, the pool's, and the ceiling's two.
+  const one: number[] = [];
+  const oneCpu: number[] = [];
+  const pooled: number[] = [];
+  const pooledCpu: number[] = [];
+  const alone: number[] = [];
+  const together: number[] = [];
+  let oneValue: unknown;
+  let poolValue: unknown;
+  for (let r = 0; r < rounds; r++) {
+    let c0 = process.cpuUsage();
+    let t0 = process.hrtime.bigint();
+    oneValue = forecast(body);
+    one.push(seconds(t0));
+    let cpu = process.cpuUsage(c0);
+    oneCpu.push((cpu.user + cpu.system) / 1e6);
+    c0 = process.cpuUsage();
+    t0 = process.hrtime.bigint();
+    poolValue = await pool.forecast(body);
+    pooled.push(seconds(t0));
+    cpu = process.cpuUsage(c0);
+    pooledCpu.push((cpu.user + cpu.system) / 1e6);
+    if (c !== null) {
+      alone.push(await c.alone());
+      together.push(await c.together());
+    }
+  }
+  await c?.close();
+  const identical = JSON.stringify(poolValue) === JSON.stringify(oneValue);
+  const speedup = median(one) / median(pooled);
+  console.log(`| workload | one thread, median of ${rounds} (s) | its CPU (s) | pool of ${threads}, median of ${rounds} (s) | its CPU, all threads (s) | speed-up | identical |`);
   console.log("|---|---|---|---|---|---|---|");
   console.log(
-    `| forecast ${nSeries} × ${points} hourly, h=${h}, levels 80+95, forecastmodel-1 | ${one.best.toFixed(3)} | ${one.cpu.toFixed(3)} | ${pooled.best.toFixed(3)} | ${pooled.cpu.toFixed(3)} | ${(one.best / pooled.best).toFixed(2)}× | ${identical ? "yes" : "NO"} |`,
+    `| forecast ${nSeries} × ${points} hourly, h=${h}, levels 80+95, forecastmodel-1 | ${median(one).toFixed(3)} | ${median(oneCpu).toFixed(3)} | ${median(pooled).toFixed(3)} | ${median(pooledCpu).toFixed(3)} | ${speedup.toFixed(2)}× | ${identical ? "yes" : "NO"} |`,
   );
-  console.log(`runs: one thread ${one.all.map((r) => r.toFixed(3)).join(", ")} s; pool ${pooled.all.map((r) => r.toFixed(3)).join(", ")} s`);
-  if (threads === 2) {
-    const c = await ceiling(3);
+  const list = (a: number[]) => a.map((r) => r.toFixed(3)).join(", ");
+  console.log(`runs (after a warm-up call of each): one thread ${list(one)} s; pool ${list(pooled)} s; best of each ${(Math.min(...one) / Math.min(...pooled)).toFixed(2)}×`);
+  if (c !== null) {
+    const ratio = (2 * median(alone)) / median(together);
     console.log(
-      `ceiling of this machine for 2 threads (same call, whole body each, best of 3): alone ${c.alone.toFixed(3)} s, side by side ${c.together.toFixed(3)} s: ${c.ratio.toFixed(2)}×; the pool's speed-up is ${((one.best / pooled.best / c.ratio) * 100).toFixed(0)} % of it (the issue's 1.8× on two free cores is 90 % of 2×)`,
+      `ceiling of this machine for 2 threads (the same call on the whole body in worker threads, in the same rounds): alone ${median(alone).toFixed(3)} s, side by side ${median(together).toFixed(3)} s (medians): ${ratio.toFixed(2)}×; the pool's speed-up is ${((speedup / ratio) * 100).toFixed(0)} % of it (the issue's 1.8× on two free cores is 90 % of 2×)`,
     );
+    console.log(`ceiling runs: alone ${list(alone)} s; side by side ${list(together)} s`);
   }
 
   const big = hourlyBody(5 * nSeries);

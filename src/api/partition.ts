@@ -33,6 +33,13 @@ export interface PartitionOptions {
    * `detection_size`, else `"forecast"` when it has `h`, else `"historic"`.
    */
   readonly kind?: PartitionKind;
+  /**
+   * Each part's `series.y` as a `Float64Array` of its own (a copy of the
+   * validated values), whatever form the body's `y` has: ready to move to a
+   * worker thread by transfer. Default `false`: the body's own form (a list
+   * gives lists). The API reads both the same.
+   */
+  readonly typedY?: boolean;
 }
 
 /**
@@ -151,14 +158,14 @@ export function cutPoints(sizes: ArrayLike<number>, parts: number): number[] {
  * (`checkSeriesInput`, the request schema's `h`), so a body the API refuses
  * is refused here with the same items, at the original positions.
  */
-function checkBody(body: unknown, kind: PartitionKind): ErrorItem[] {
-  if (!isObject(body)) return [notAnObjectError(["body"], body)];
+function checkBody(body: unknown, kind: PartitionKind): { issues: ErrorItem[]; y: Float64Array | null } {
+  if (!isObject(body)) return { issues: [notAnObjectError(["body"], body)], y: null };
   const collector = new ErrorCollector();
   const forecast = kind === "forecast" && body.X_future !== undefined && body.X_future !== null;
   if (forecast) validateAgainst(HORIZON_SCHEMA, body.h, ["body", "h"], collector);
   const h = typeof body.h === "number" && Number.isInteger(body.h) && body.h > 0 ? body.h : undefined;
   const check = checkSeriesInput(body.series, forecast ? { XFuture: body.X_future, h, histExog: body.hist_exog } : {});
-  return [...collector.items, ...check.errors];
+  return { issues: [...collector.items, ...check.errors], y: check.series?.y ?? null };
 }
 
 /**
@@ -216,7 +223,7 @@ export function partition(input: unknown, k: number, options: PartitionOptions =
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`partition: k must be an integer >= 1, got ${String(k)}`);
   const body = typeof input === "string" || input instanceof Uint8Array ? parseRequestBody(input) : input;
   const kind = options.kind ?? (isObject(body) ? inferKind(body) : "forecast");
-  const issues = checkBody(body, kind);
+  const { issues, y: validY } = checkBody(body, kind);
   if (issues.length > 0) throw new ValidationError(issues);
   const request = body as Json;
   const blocker = partitionBlocker(request);
@@ -240,7 +247,7 @@ export function partition(input: unknown, k: number, options: PartitionOptions =
     for (let i = s0; i < s1; i++) rowCount += sizes[i] as number;
     const partSeries: Json = {};
     for (const key of Object.keys(series)) {
-      if (key === "y") partSeries.y = y.slice(rowStart, rowStart + rowCount);
+      if (key === "y") partSeries.y = options.typedY === true && validY !== null ? validY.slice(rowStart, rowStart + rowCount) : y.slice(rowStart, rowStart + rowCount);
       else if (key === "sizes") partSeries.sizes = sizes.slice(s0, s1);
       else if (key === "X" && X !== null) partSeries.X = X.map((f) => f.slice(rowStart, rowStart + rowCount));
       else partSeries[key] = series[key];

@@ -12,6 +12,7 @@
  * true/false, `finetuneWork` → `finetune_tokens`.
  * @module
  */
+import { plainNumbers } from "./schema-validator.js";
 import type { AnomalyOutput, FinetuneOutput, FinetunedWeights, ForecastOutput, IntervalBounds, Intervals, SeriesData } from "../types.js";
 
 /**
@@ -129,14 +130,6 @@ export function countTokens(received: TokenSource, rowArrays: readonly ArrayLike
   let output = 0;
   for (const a of rowArrays) output += a.length;
   return { input_tokens: input, output_tokens: output, finetune_tokens: finetuneWork };
-}
-
-/** A plain-array copy of typed values (a preallocated loop: several times faster than `Array.from` on a typed array). */
-function plainNumbers(values: ArrayLike<number>): number[] {
-  const n = values.length;
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[i] = values[i] as number;
-  return out;
 }
 
 /** Flags 1/0 as true/false. */

@@ -21,7 +21,7 @@ import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import type { ProgressCallback } from "../progress.js";
 import { deserializeError, unpackResult, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
-import { movableBody, splitRequest, typedPart, typedSplitBounds, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
+import { movableParts, typedPart, typedSplitBounds, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
 import type { PoolWorkerData } from "./worker.js";
 
 /**
@@ -420,7 +420,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         const peek = (await submit({ kind: "split", endpoint: "forecast", body: textCopy(body), parts: 1, limits })) as { finetunedId: string | null };
         return whole(peek.finetunedId);
       }
-      let parts: RequestPart[] | null;
+      let parts: (RequestPart & { readonly transfer?: ArrayBuffer[] })[] | null;
       let finetunedId: unknown;
       if (text) {
         const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
@@ -437,7 +437,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         const series = (body as { series?: { y?: unknown; sizes?: unknown } } | null)?.series;
         const values = Array.isArray(series?.y) || ArrayBuffer.isView(series?.y) ? (series?.y as ArrayLike<unknown>).length : 0;
         const count = Array.isArray(series?.sizes) ? series.sizes.length : 0;
-        parts = splitRequest(endpoint, body, wanted(values, count), limits);
+        parts = movableParts(endpoint, body, wanted(values, count), limits);
         finetunedId = objectId(body);
       }
       if (parts === null) return whole(finetunedId);
@@ -445,10 +445,12 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       const progress = progressOf(options, parts.length);
       const pending: Promise<unknown>[] = [];
       for (const part of parts) {
-        const moved = text ? { body: part.body as Record<string, unknown>, transfer: [] } : movableBody(part.body as Record<string, unknown>);
-        const task: PoolTask = { kind: "call", fn, args: [moved.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
-        pending.push(submitPart(task, moved.transfer, progress(part.index), part.index));
-        // converting and posting a part is work on this thread: let the event loop in between parts
+        // each part's y is its own Float64Array (the split worker's, or movableParts' copy): it moves, uncopied
+        const y = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y;
+        const transfer = part.transfer ?? (y instanceof Float64Array ? [y.buffer as ArrayBuffer] : []);
+        const task: PoolTask = { kind: "call", fn, args: [part.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
+        pending.push(submitPart(task, transfer, progress(part.index), part.index));
+        // posting a part is work on this thread: let the event loop in between parts
         if (!text) await nextTurn();
       }
       const merged = await mergedParts(parts, pending);

@@ -5,6 +5,7 @@
  * @module
  */
 import { ValidationError, type ErrorItem } from "../api/errors.js";
+import { plainNumbers } from "../api/schema-validator.js";
 import type { ServiceLimits } from "../api/requests.js";
 import type { FinetunedWeights } from "../types.js";
 import type { SplitEndpoint } from "./split.js";
@@ -107,7 +108,7 @@ function packFields(record: Record<string, unknown>, keys: readonly string[], tr
 
 /** Replaces each of `keys` of `record` that holds a `Float64Array` by a list. */
 function unpackFields(record: Record<string, unknown>, keys: readonly string[]): void {
-  for (const key of keys) if (record[key] instanceof Float64Array) record[key] = Array.from(record[key] as Float64Array);
+  for (const key of keys) if (record[key] instanceof Float64Array) record[key] = plainNumbers(record[key] as Float64Array);
 }
 
 /**

@@ -47,6 +47,11 @@ export type SplitEndpoint = "forecast" | "anomaly" | "historic";
  * @category Scaling
  */
 export function splitRequest(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits): RequestPart[] | null {
+  return splitWith(endpoint, raw, parts, limits, false);
+}
+
+/** {@link splitRequest}; with `typedY`, every part's `y` a `Float64Array` of its own (partition's `typedY`). */
+function splitWith(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits, typedY: boolean): RequestPart[] | null {
   if (parts < 2 || !isJsonObject(raw)) return null;
   const series = ownProperty(raw, "series");
   if (!isJsonObject(series)) return null;
@@ -60,7 +65,7 @@ export function splitRequest(endpoint: SplitEndpoint, raw: unknown, parts: numbe
   const forms = sdkBodyForms(gaps.raw, CORE_FREQS);
   if (forms.errors.length > 0 || checkRequestLimits(endpoint, forms.raw, limits).length > 0) return null;
   try {
-    const split = partition(raw, parts, { kind: endpoint });
+    const split = partition(raw, parts, { kind: endpoint, typedY });
     return split.length > 1 ? split : null;
   } catch {
     return null;
@@ -68,30 +73,36 @@ export function splitRequest(endpoint: SplitEndpoint, raw: unknown, parts: numbe
 }
 
 /**
- * A part's body with `series.y` as a `Float64Array` (when every value is a
- * number), so it moves to a worker by transfer instead of a value-by-value
- * copy; the array's buffer is listed in `transfer`. The API reads a
- * `Float64Array` exactly as the list of the same numbers.
+ * {@link splitRequest}, with each part's body ready to move to a worker:
+ * its `series.y` a `Float64Array` of its own (a copy of the validated
+ * values, never a view of the caller's array: partition's `typedY`), whose
+ * buffer is the part's `transfer`. Each value is read once, by the
+ * validation, and each part's values are one block copy.
+ *
+ * Cost: {@link splitRequest}'s.
+ *
+ * @param endpoint - the body's endpoint.
+ * @param raw - the parsed body (not changed).
+ * @param parts - the wanted number of parts.
+ * @param limits - the limits of the call (resolved).
+ * @returns the parts with their transfer lists, or `null` (send the body whole).
  *
  * @example
  * ```ts
- * const { body, transfer } = movableBody({ series: { y: [1, 2], sizes: [2] }, h: 1 });
- * [body.series, transfer.length]; // => [{ y: Float64Array.of(1, 2), sizes: [2] }, 1]
+ * const body = { series: { y: [1, 2, 3, 4, 5, 6], sizes: [3, 3] }, freq: "D", h: 1 };
+ * const parts = movableParts("forecast", body, 2, DEFAULT_SERVICE_LIMITS)!;
+ * [parts[1]!.body.series, parts[1]!.transfer.length];
+ * // => [{ y: Float64Array.of(4, 5, 6), sizes: [3] }, 1]
  * ```
  * @category Scaling
  */
-export function movableBody(body: Record<string, unknown>): { body: Record<string, unknown>; transfer: ArrayBuffer[] } {
-  const series = body.series;
-  if (!isJsonObject(series)) return { body, transfer: [] };
-  const y = ownProperty(series, "y");
-  if (!Array.isArray(y)) return { body, transfer: [] };
-  const values = new Float64Array(y.length);
-  for (let i = 0; i < y.length; i++) {
-    const v: unknown = y[i];
-    if (typeof v !== "number") return { body, transfer: [] };
-    values[i] = v;
-  }
-  return { body: { ...body, series: { ...series, y: values } }, transfer: [values.buffer] };
+export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits): (RequestPart & { readonly transfer: ArrayBuffer[] })[] | null {
+  const split = splitWith(endpoint, raw, parts, limits, true);
+  if (split === null) return null;
+  return split.map((part) => {
+    const y = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y as Float64Array;
+    return { ...part, transfer: [y.buffer as ArrayBuffer] };
+  });
 }
 
 /**

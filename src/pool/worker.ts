@@ -13,7 +13,7 @@ import { createForecastMemo, type ForecastMemo } from "../model/memo.js";
 import { adoptSharedParameters } from "../model/weights.js";
 import type { ModelName } from "../types.js";
 import { packResult, serializeError, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
-import { movableBody, splitRequest } from "./split.js";
+import { movableParts } from "./split.js";
 
 /** What `createPool` passes to each worker. */
 export interface PoolWorkerData {
@@ -64,18 +64,14 @@ function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: Tra
   }
   if (task.kind === "split") {
     const raw = readBody(task.body);
-    const parts = splitRequest(task.endpoint, raw, task.parts, task.limits);
+    const parts = movableParts(task.endpoint, raw, task.parts, task.limits);
     const finetunedId = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>).finetuned_model_id : undefined;
     if (parts === null) {
       post({ id, ok: true, value: { parts: null, finetunedId: typeof finetunedId === "string" ? finetunedId : null } });
       return;
     }
-    const transfer: ArrayBuffer[] = [];
-    const moved = parts.map((p) => {
-      const m = movableBody(p.body as Record<string, unknown>);
-      transfer.push(...m.transfer);
-      return { ...p, body: m.body };
-    });
+    const transfer = parts.flatMap((p) => p.transfer);
+    const moved = parts.map(({ transfer: _, ...p }) => p);
     post({ id, ok: true, value: { parts: moved, finetunedId: typeof finetunedId === "string" ? finetunedId : null } }, transfer);
     return;
   }

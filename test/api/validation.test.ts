@@ -323,6 +323,26 @@ describe("the compiled validator (TypeBox schema, ajv) gives the items of pydant
     ]);
   });
 
+  test.prop([
+    fc.array(fc.oneof(fc.double(), fc.constantFrom(0, -0, 1e-300, -1e300)), { maxLength: 30 }),
+    fc.constantFrom("Float64Array", "Float32Array", "Int32Array", "Uint8Array"),
+    fc.array(fc.integer({ min: -2, max: 40 }), { maxLength: 4 }),
+  ])("a packed list given as a typed array: the same answer and items as the list of its values, in a copy of its own", (values, kind, sizes) => {
+    const typed = new (globalThis as unknown as Record<string, new (v: number[]) => ArrayLike<number>>)[kind]!(values);
+    const listed = Array.from(typed);
+    const a = new ErrorCollector();
+    const b = new ErrorCollector();
+    const fromTyped = validateAgainst(SERIES_SCHEMA, { y: typed, sizes }, ["s"], a);
+    const fromList = validateAgainst(SERIES_SCHEMA, { y: listed, sizes }, ["s"], b);
+    expect(a.items).toEqual(b.items);
+    expect(fromTyped === INVALID).toBe(fromList === INVALID);
+    if (fromList !== INVALID) {
+      const y = (fromTyped as { y: Float64Array }).y;
+      expect(y).toEqual((fromList as { y: Float64Array }).y);
+      expect(y.buffer).not.toBe((typed as Float64Array).buffer);
+    }
+  });
+
   test.prop([fc.array(fc.oneof(fc.double(), fc.string(), fc.constant(null), fc.boolean()), { maxLength: 30 })])(
     "a list of numbers: one item per bad index, in index order, and valid iff every item is a finite number",
     (values) => {

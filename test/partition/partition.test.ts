@@ -244,6 +244,24 @@ describe("partition", () => {
       for (const p of parts) expect(p.seriesCount).toBeGreaterThan(0);
     },
   );
+
+  test.prop([seriesArb, fc.integer({ min: 1, max: 6 }), fc.boolean()], { numRuns: 60 })(
+    "typedY: every part's y is a Float64Array of its own holding the same values, from a list or a typed y",
+    (list, k, typedInput) => {
+      const listed = anomalyBody(list, 1);
+      const body = typedInput ? { ...listed, series: { ...listed.series, y: Float64Array.from(listed.series.y) } } : listed;
+      const plain = partition(listed, k);
+      const typed = partition(body, k, { typedY: true });
+      expect(typed.map((p) => ({ ...p, body: null }))).toEqual(plain.map((p) => ({ ...p, body: null })));
+      typed.forEach((p, i) => {
+        const y = (p.body.series as { y: unknown }).y as Float64Array;
+        expect(y).toBeInstanceOf(Float64Array);
+        expect(Array.from(y)).toEqual((plain[i]!.body.series as Body["series"]).y);
+        if (typedInput) expect(y.buffer).not.toBe((body.series.y as unknown as Float64Array).buffer);
+        expect({ ...p.body, series: { ...(p.body.series as object), y: null } }).toEqual({ ...plain[i]!.body, series: { ...(plain[i]!.body.series as object), y: null } });
+      });
+    },
+  );
 });
 
 describe("merge", () => {
