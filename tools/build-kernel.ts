@@ -4,7 +4,8 @@
  * dense layers (src/model/kernel/dense.wat → dense-wasm.ts), the
  * featurizer's damped-trend grid (damped.wat → damped-wasm.ts), the
  * seasonal judges' window moments (src/anomaly/kernel/moments.wat →
- * moments-wasm.ts) and fine-tuning's Adam update (adam.wat → adam-wasm.ts).
+ * moments-wasm.ts), fine-tuning's Adam update (adam.wat → adam-wasm.ts) and
+ * the featurizer's centred moving averages (centred.wat → centred-wasm.ts).
  *
  *   npm run build:kernel
  *
@@ -21,6 +22,7 @@ const KERNELS = [
   { source: "src/model/kernel/damped.wat", out: "src/model/kernel/damped-wasm.ts", name: "DAMPED", what: "The damped-trend grid of the window featurizer" },
   { source: "src/anomaly/kernel/moments.wat", out: "src/anomaly/kernel/moments-wasm.ts", name: "MOMENTS", what: "The seasonal judges' window moments" },
   { source: "src/model/kernel/adam.wat", out: "src/model/kernel/adam-wasm.ts", name: "ADAM", what: "Adam's update of fine-tuning" },
+  { source: "src/model/kernel/centred.wat", out: "src/model/kernel/centred-wasm.ts", name: "CENTRED", what: "The featurizer's centred moving averages" },
 ];
 
 const wabt = await wabtInit();

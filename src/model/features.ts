@@ -10,6 +10,7 @@
 import { KNOWN_SEASON_LENGTHS, META_COUNT, PROJECTION_COUNT, type NetworkShape } from "./config.js";
 import { olsSlope, sesGridFit } from "../stats/smoothing.js";
 import { dampedTrendFit } from "./kernel/damped.js";
+import { centredKernel } from "./kernel/centred.js";
 
 /** Clip for projections in standardised units. */
 const PROJECTION_CLIP = 20;
@@ -361,10 +362,17 @@ function phaseMeans(values: Float64Array, n: number, m: number, trend: Float64Ar
 }
 
 /**
- * `out[t] = centredMean(z, t, m)` for t in [from, to), eight points at a time, the last few one by one
- * (independent sums side by side, each in centredMean's order: the same bits).
+ * `out[t] = centredMean(z, t, m)` for t in [from, to): in WebAssembly SIMD where the runtime has it
+ * (`centredKernel`), else eight points at a time, the last few one by one (independent sums side by side, each in
+ * centredMean's order: the same bits either way).
  */
 function centredMeans(z: Float64Array, from: number, to: number, m: number, out: Float64Array): void {
+  if (centredKernel()?.means(z, from, to, m, out) === true) return;
+  centredMeansJs(z, from, to, m, out);
+}
+
+/** {@link centredMeans} in TypeScript. */
+export function centredMeansJs(z: Float64Array, from: number, to: number, m: number, out: Float64Array): void {
   const half = Math.floor(m / 2);
   const even = m % 2 === 0;
   // even m: 0.5·(both ends) then the m − 1 inner values; odd m: the m values from 0

@@ -232,7 +232,7 @@ export class NetworkRunner {
     const R = spreadRawSize(O);
     const H = SPREAD_HIDDEN;
     const B = maxBatch;
-    const capacity = 2 * P + B * (this.layout.inputSize + 2 * O + (2 * (nb + 1) + 2) * W + (nb + 2) * F + this.layout.spreadInput + 3 * H + 2 * R);
+    const capacity = 2 * P + B * (this.layout.inputSize + 2 * O + (2 * (nb + 1) + 2) * W + (nb + 2) * F + this.layout.spreadInput + 3 * H + 2 * R + nb + 1);
     this.kernel = createDenseKernel(capacity, kernel);
     const k = this.kernel;
     const wasm = k.kind === "wasm-simd";
@@ -244,7 +244,7 @@ export class NetworkRunner {
     this.current = this.kernelParams;
     this.streams = Array.from({ length: nb + 1 }, () => k.alloc(B * W));
     this.normed = Array.from({ length: nb + 1 }, () => k.alloc(B * W));
-    this.invStd = Array.from({ length: nb + 1 }, () => new Float64Array(B));
+    this.invStd = Array.from({ length: nb + 1 }, () => k.alloc(B));
     this.pre = Array.from({ length: nb }, () => k.alloc(B * F));
     this.act = k.alloc(B * F);
     this.dStream = k.alloc(B * W);
@@ -448,7 +448,7 @@ export class NetworkRunner {
       const block = layout.blocks[b]!;
       const h = this.streams[b]!;
       const u = this.normed[b]!;
-      layerNorm(h, rows, W, u, this.invStd[b]!);
+      k.layerNorm(h, rows, W, u, this.invStd[b]!, LN_EPS);
       const pre = this.pre[b]!;
       k.forward(u, rows, W, p, block.w1, block.b1, F, pre);
       const act = this.act;
@@ -459,7 +459,7 @@ export class NetworkRunner {
     }
     const last = shape.blocks;
     const u = this.normed[last]!;
-    layerNorm(this.streams[last]!, rows, W, u, this.invStd[last]!);
+    k.layerNorm(this.streams[last]!, rows, W, u, this.invStd[last]!, LN_EPS);
     if (k.kind === "wasm-simd") {
       k.forward(u, rows, W, p, layout.headW, layout.headB, O, this.kernelOut);
       out.set(this.kernelOut.subarray(0, rows * O));
@@ -529,77 +529,6 @@ export class NetworkRunner {
       if (layout.stemB + W <= fromIndex) return;
       k.backward(xs, rows, D, p, layout.stemW, layout.stemB, W, dH, g, null);
     }, lowest, layout.spreadStart);
-  }
-}
-
-/**
- * Row-wise layer normalisation without affine parameters (the next linear layer absorbs them). Four rows at a time:
- * their sums are independent chains of additions, side by side, each in its row's order (the same bits as one row
- * at a time, without waiting on one long chain).
- */
-function layerNorm(h: Float64Array, rows: number, width: number, u: Float64Array, invStd: Float64Array): void {
-  let r = 0;
-  for (; r + 4 <= rows; r += 4) {
-    const b0 = r * width;
-    const b1 = b0 + width;
-    const b2 = b1 + width;
-    const b3 = b2 + width;
-    let mean0 = 0;
-    let mean1 = 0;
-    let mean2 = 0;
-    let mean3 = 0;
-    for (let i = 0; i < width; i++) {
-      mean0 += h[b0 + i]!;
-      mean1 += h[b1 + i]!;
-      mean2 += h[b2 + i]!;
-      mean3 += h[b3 + i]!;
-    }
-    mean0 /= width;
-    mean1 /= width;
-    mean2 /= width;
-    mean3 /= width;
-    let v0 = 0;
-    let v1 = 0;
-    let v2 = 0;
-    let v3 = 0;
-    for (let i = 0; i < width; i++) {
-      const d0 = h[b0 + i]! - mean0;
-      const d1 = h[b1 + i]! - mean1;
-      const d2 = h[b2 + i]! - mean2;
-      const d3 = h[b3 + i]! - mean3;
-      v0 += d0 * d0;
-      v1 += d1 * d1;
-      v2 += d2 * d2;
-      v3 += d3 * d3;
-    }
-    const inv0 = 1 / Math.sqrt(v0 / width + LN_EPS);
-    const inv1 = 1 / Math.sqrt(v1 / width + LN_EPS);
-    const inv2 = 1 / Math.sqrt(v2 / width + LN_EPS);
-    const inv3 = 1 / Math.sqrt(v3 / width + LN_EPS);
-    invStd[r] = inv0;
-    invStd[r + 1] = inv1;
-    invStd[r + 2] = inv2;
-    invStd[r + 3] = inv3;
-    for (let i = 0; i < width; i++) {
-      u[b0 + i] = (h[b0 + i]! - mean0) * inv0;
-      u[b1 + i] = (h[b1 + i]! - mean1) * inv1;
-      u[b2 + i] = (h[b2 + i]! - mean2) * inv2;
-      u[b3 + i] = (h[b3 + i]! - mean3) * inv3;
-    }
-  }
-  for (; r < rows; r++) {
-    const base = r * width;
-    let mean = 0;
-    for (let i = 0; i < width; i++) mean += h[base + i]!;
-    mean /= width;
-    let v = 0;
-    for (let i = 0; i < width; i++) {
-      const d = h[base + i]! - mean;
-      v += d * d;
-    }
-    const inv = 1 / Math.sqrt(v / width + LN_EPS);
-    invStd[r] = inv;
-    for (let i = 0; i < width; i++) u[base + i] = (h[base + i]! - mean) * inv;
   }
 }
 

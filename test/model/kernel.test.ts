@@ -9,6 +9,9 @@ import { DENSE_WASM_SOURCE_SHA256 } from "../../src/model/kernel/dense-wasm.js";
 import { dampedTrendFit, dampedTrendKind } from "../../src/model/kernel/damped.js";
 import { DAMPED_WASM_SOURCE_SHA256 } from "../../src/model/kernel/damped-wasm.js";
 import { ADAM_WASM_SOURCE_SHA256 } from "../../src/model/kernel/adam-wasm.js";
+import { centredKernel } from "../../src/model/kernel/centred.js";
+import { CENTRED_WASM_SOURCE_SHA256 } from "../../src/model/kernel/centred-wasm.js";
+import { centredMeansJs } from "../../src/model/features.js";
 import { AdamOptimizer } from "../../src/model/train.js";
 
 function same(a: Float64Array, b: Float64Array): boolean {
@@ -51,6 +54,25 @@ describe("dense kernels", () => {
       expect(same(results[0]!.y, results[1]!.y)).toBe(true);
       expect(same(results[0]!.g, results[1]!.g)).toBe(true);
       expect(same(results[0]!.dx, results[1]!.dx)).toBe(true);
+    },
+  );
+
+  const lnValue = fc.oneof(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(0, -0, 5e-324, 1e300, -1e300));
+  test.prop([fc.integer({ min: 1, max: 11 }), fc.integer({ min: 1, max: 40 }), fc.array(lnValue, { minLength: 1, maxLength: 60 }), fc.double({ min: 0, max: 1, noNaN: true })], { numRuns: 300 })(
+    "layer normalisation: the same bits from both kernels (any row count, width and values, overflow included)",
+    (rows, width, pool, eps) => {
+      const results = (["wasm-simd", "js"] as const).map((kind) => {
+        const k = createDenseKernel(2 * rows * width + rows, kind);
+        const h = k.alloc(rows * width);
+        const u = k.alloc(rows * width);
+        const inv = k.alloc(rows);
+        for (let i = 0; i < h.length; i++) h[i] = pool[(i * 7 + (i >> 3)) % pool.length]!;
+        k.layerNorm(h, rows, width, u, inv, eps);
+        return { kind: k.kind, u, inv };
+      });
+      expect(results[0]!.kind).toBe("wasm-simd");
+      expect(same(results[0]!.u, results[1]!.u)).toBe(true);
+      expect(same(results[0]!.inv, results[1]!.inv)).toBe(true);
     },
   );
 
@@ -148,6 +170,42 @@ describe("damped-trend grid", () => {
   it("a series longer than the kernel's memory is fitted by the TypeScript loop, with the same bits", () => {
     const x = Float64Array.from({ length: 9000 }, (_, i) => Math.sin(i / 9) + i / 3000);
     expect(fitBits(x, x.length, "wasm-simd")).toEqual(fitBits(x, x.length, "js"));
+  });
+});
+
+describe("the featurizer's centred moving averages in WebAssembly", () => {
+  it("the shipped module was assembled from the WebAssembly text in the repository (npm run build:kernel)", () => {
+    const text = readFileSync("src/model/kernel/centred.wat", "utf8");
+    expect(createHash("sha256").update(text).digest("hex").slice(0, 16)).toBe(CENTRED_WASM_SOURCE_SHA256);
+  });
+
+  it("is available on this runtime", () => {
+    expect(centredKernel()).not.toBeNull();
+  });
+
+  const value = fc.oneof(fc.double({ min: -30, max: 30, noNaN: true }), fc.double({ noNaN: true }), fc.constantFrom(0, -0, 5e-324, 1e300, -1e300, Infinity));
+  test.prop([fc.array(value, { minLength: 2, maxLength: 220 }), fc.integer({ min: 2, max: 60 }), fc.integer({ min: 0, max: 220 }), fc.integer({ min: 0, max: 220 })], { numRuns: 400 })(
+    "the same bits as the TypeScript loop, at every point of any range, odd and even periods, any values (overflow, −0)",
+    (list, m, a, b) => {
+      const z = Float64Array.from(list);
+      const half = m >> 1;
+      // the points whose average the values cover, as phaseMeans asks them: [half, n − half) and any range inside it
+      const lo = half + Math.min(a, b) % Math.max(1, z.length);
+      const hi = Math.min(z.length - half, half + Math.max(a, b) % Math.max(1, z.length));
+      const js = new Float64Array(z.length).fill(7);
+      const wasm = new Float64Array(z.length).fill(7);
+      centredMeansJs(z, lo, hi, m, js);
+      const done = centredKernel()!.means(z, lo, hi, m, wasm);
+      expect(done).toBe(true);
+      expect(same(wasm, js)).toBe(true);
+    },
+  );
+
+  it("values beyond its memory are left to the TypeScript loop (false, nothing written)", () => {
+    const z = new Float64Array(9000).fill(1);
+    const out = new Float64Array(9000);
+    expect(centredKernel()!.means(z, 12, 8988, 24, out)).toBe(false);
+    expect(out.every((v) => v === 0)).toBe(true);
   });
 });
 

@@ -36,6 +36,12 @@ export interface DenseKernel {
   relu(dst: Float64Array, src: Float64Array, count: number): void;
   /** dst[i] += src[i] for the first `count` values. */
   addInto(dst: Float64Array, src: Float64Array, count: number): void;
+  /**
+   * Row-wise layer normalisation without affine parameters (the next linear layer absorbs them): for each of
+   * `rows` rows of h (`width` values each), mean = Σ h / width and v = Σ (h − mean)² (sums in index order),
+   * invStd[r] = 1 / √(v / width + eps) and u = (h − mean) · invStd[r].
+   */
+  layerNorm(h: Float64Array, rows: number, width: number, u: Float64Array, invStd: Float64Array, eps: number): void;
   /** Accumulates dW += dyᵀ x and db += Σ dy into `grad` (laid out as `p`) and, when dx is given, dx += dy W. */
   backward(
     x: Float64Array, rows: number, inSize: number, p: Float64Array, wOff: number, bOff: number, outSize: number,
@@ -88,6 +94,7 @@ function jsKernel(): DenseKernel {
     addInto(dst, src, count) {
       for (let i = 0; i < count; i++) dst[i]! += src[i]!;
     },
+    layerNorm: layerNormJs,
   };
 }
 
@@ -96,6 +103,7 @@ interface KernelExports {
   linearBackward(x: number, rows: number, inSize: number, w: number, outSize: number, dy: number, gw: number, gb: number, dx: number, hasDx: number): void;
   relu(dst: number, src: number, count: number): void;
   addInto(dst: number, src: number, count: number): void;
+  layerNorm(h: number, rows: number, width: number, u: number, inv: number, eps: number): void;
 }
 
 function wasmKernel(module: object, capacity: number): DenseKernel {
@@ -123,6 +131,9 @@ function wasmKernel(module: object, capacity: number): DenseKernel {
     },
     addInto(dst, src, count) {
       exports.addInto(at(dst, 0), at(src, 0), count);
+    },
+    layerNorm(h, rows, width, u, invStd, eps) {
+      exports.layerNorm(at(h, 0), rows, width, at(u, 0), at(invStd, 0), eps);
     },
     backward(x, rows, inSize, p, wOff, bOff, outSize, dy, grad, dx) {
       exports.linearBackward(at(x, 0), rows, inSize, at(p, wOff), outSize, at(dy, 0), at(grad, wOff), at(grad, bOff), dx === null ? 0 : at(dx, 0), dx === null ? 0 : 1);
@@ -213,5 +224,76 @@ function linearBackwardJs(
       for (let k = 0; k < inSize; k++) grad[wn + k]! += g * x[xr + k]!;
       if (dx !== null) for (let k = 0; k < inSize; k++) dx[xr + k]! += g * p[wn + k]!;
     }
+  }
+}
+
+/**
+ * The TypeScript kernel's layer normalisation ({@link DenseKernel.layerNorm}). Four rows at a time:
+ * their sums are independent chains of additions, side by side, each in its row's order (the same bits as one row
+ * at a time, without waiting on one long chain).
+ */
+export function layerNormJs(h: Float64Array, rows: number, width: number, u: Float64Array, invStd: Float64Array, eps: number): void {
+  let r = 0;
+  for (; r + 4 <= rows; r += 4) {
+    const b0 = r * width;
+    const b1 = b0 + width;
+    const b2 = b1 + width;
+    const b3 = b2 + width;
+    let mean0 = 0;
+    let mean1 = 0;
+    let mean2 = 0;
+    let mean3 = 0;
+    for (let i = 0; i < width; i++) {
+      mean0 += h[b0 + i]!;
+      mean1 += h[b1 + i]!;
+      mean2 += h[b2 + i]!;
+      mean3 += h[b3 + i]!;
+    }
+    mean0 /= width;
+    mean1 /= width;
+    mean2 /= width;
+    mean3 /= width;
+    let v0 = 0;
+    let v1 = 0;
+    let v2 = 0;
+    let v3 = 0;
+    for (let i = 0; i < width; i++) {
+      const d0 = h[b0 + i]! - mean0;
+      const d1 = h[b1 + i]! - mean1;
+      const d2 = h[b2 + i]! - mean2;
+      const d3 = h[b3 + i]! - mean3;
+      v0 += d0 * d0;
+      v1 += d1 * d1;
+      v2 += d2 * d2;
+      v3 += d3 * d3;
+    }
+    const inv0 = 1 / Math.sqrt(v0 / width + eps);
+    const inv1 = 1 / Math.sqrt(v1 / width + eps);
+    const inv2 = 1 / Math.sqrt(v2 / width + eps);
+    const inv3 = 1 / Math.sqrt(v3 / width + eps);
+    invStd[r] = inv0;
+    invStd[r + 1] = inv1;
+    invStd[r + 2] = inv2;
+    invStd[r + 3] = inv3;
+    for (let i = 0; i < width; i++) {
+      u[b0 + i] = (h[b0 + i]! - mean0) * inv0;
+      u[b1 + i] = (h[b1 + i]! - mean1) * inv1;
+      u[b2 + i] = (h[b2 + i]! - mean2) * inv2;
+      u[b3 + i] = (h[b3 + i]! - mean3) * inv3;
+    }
+  }
+  for (; r < rows; r++) {
+    const base = r * width;
+    let mean = 0;
+    for (let i = 0; i < width; i++) mean += h[base + i]!;
+    mean /= width;
+    let v = 0;
+    for (let i = 0; i < width; i++) {
+      const d = h[base + i]! - mean;
+      v += d * d;
+    }
+    const inv = 1 / Math.sqrt(v / width + eps);
+    invStd[r] = inv;
+    for (let i = 0; i < width; i++) u[base + i] = (h[base + i]! - mean) * inv;
   }
 }

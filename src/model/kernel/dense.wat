@@ -1,5 +1,5 @@
-;; Dense layers of the forecasting network, in WebAssembly with 128-bit SIMD
-;; (f64x2). Assembled by `npm run build:kernel` (tools/build-kernel.ts, wabt's
+;; Dense layers of the forecasting network and its layer normalisations, in
+;; WebAssembly with 128-bit SIMD (f64x2). Assembled by `npm run build:kernel` (tools/build-kernel.ts, wabt's
 ;; wat2wasm) into src/model/kernel/dense-wasm.ts.
 ;;
 ;; Arithmetic is that of the JavaScript kernel of src/model/network.ts, lane for
@@ -222,4 +222,114 @@
       (then
         (f64.store (i32.add (local.get $dst) (local.get $i))
           (f64.add (f64.load (i32.add (local.get $dst) (local.get $i))) (f64.load (i32.add (local.get $src) (local.get $i))))))))
+  ;; Row-wise layer normalisation (src/model/network.ts, layerNorm): for each of
+  ;; `rows` rows of h (width values each), mean = (0 + h[r, 0] + … + h[r, width − 1])
+  ;; / width, v = 0 + Σ (h[r, i] − mean)² in index order, inv = 1 / sqrt(v / width
+  ;; + eps); inv[r] = inv and u[r, i] = (h[r, i] − mean) · inv. Lanes are rows: a
+  ;; vector holds rows r and r + 1 (each value loaded into its own lane), each lane
+  ;; summing its own row in index order, so the bits are the TypeScript loop's.
+  ;; Four rows (two vectors) at a time, then two, then one.
+  (func (export "layerNorm") (param $h i32) (param $rows i32) (param $width i32) (param $u i32) (param $inv i32) (param $eps f64)
+    (local $r i32) (local $i i32) (local $rowBytes i32) (local $a i32) (local $b i32) (local $c i32) (local $d i32) (local $o i32)
+    (local $wv v128) (local $epsv v128) (local $one v128)
+    (local $m01 v128) (local $m23 v128) (local $v01 v128) (local $v23 v128) (local $x01 v128) (local $x23 v128) (local $i01 v128) (local $i23 v128)
+    (local $ms f64) (local $vs f64) (local $xs f64) (local $is f64)
+    (local.set $rowBytes (i32.shl (local.get $width) (i32.const 3)))
+    (local.set $wv (f64x2.splat (f64.convert_i32_s (local.get $width))))
+    (local.set $epsv (f64x2.splat (local.get $eps)))
+    (local.set $one (f64x2.splat (f64.const 1)))
+    (local.set $r (i32.const 0))
+    (block $done4 (loop $loop4
+      (br_if $done4 (i32.gt_s (i32.add (local.get $r) (i32.const 4)) (local.get $rows)))
+      ;; $o: the byte offset of row r in h and in u; $a $b $c $d: rows r .. r + 3 of h
+      (local.set $o (i32.mul (local.get $r) (local.get $rowBytes)))
+      (local.set $a (i32.add (local.get $h) (local.get $o)))
+      (local.set $b (i32.add (local.get $a) (local.get $rowBytes)))
+      (local.set $c (i32.add (local.get $b) (local.get $rowBytes)))
+      (local.set $d (i32.add (local.get $c) (local.get $rowBytes)))
+      (local.set $m01 (v128.const f64x2 0 0))
+      (local.set $m23 (v128.const f64x2 0 0))
+      (local.set $i (i32.const 0))
+      (block $e1 (loop $l1
+        (br_if $e1 (i32.ge_u (local.get $i) (local.get $rowBytes)))
+        (local.set $m01 (f64x2.add (local.get $m01)
+          (v128.load64_lane 1 (i32.add (local.get $b) (local.get $i)) (v128.load64_zero (i32.add (local.get $a) (local.get $i))))))
+        (local.set $m23 (f64x2.add (local.get $m23)
+          (v128.load64_lane 1 (i32.add (local.get $d) (local.get $i)) (v128.load64_zero (i32.add (local.get $c) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $l1)))
+      (local.set $m01 (f64x2.div (local.get $m01) (local.get $wv)))
+      (local.set $m23 (f64x2.div (local.get $m23) (local.get $wv)))
+      (local.set $v01 (v128.const f64x2 0 0))
+      (local.set $v23 (v128.const f64x2 0 0))
+      (local.set $i (i32.const 0))
+      (block $e2 (loop $l2
+        (br_if $e2 (i32.ge_u (local.get $i) (local.get $rowBytes)))
+        (local.set $x01 (f64x2.sub
+          (v128.load64_lane 1 (i32.add (local.get $b) (local.get $i)) (v128.load64_zero (i32.add (local.get $a) (local.get $i))))
+          (local.get $m01)))
+        (local.set $x23 (f64x2.sub
+          (v128.load64_lane 1 (i32.add (local.get $d) (local.get $i)) (v128.load64_zero (i32.add (local.get $c) (local.get $i))))
+          (local.get $m23)))
+        (local.set $v01 (f64x2.add (local.get $v01) (f64x2.mul (local.get $x01) (local.get $x01))))
+        (local.set $v23 (f64x2.add (local.get $v23) (f64x2.mul (local.get $x23) (local.get $x23))))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $l2)))
+      (local.set $i01 (f64x2.div (local.get $one) (f64x2.sqrt (f64x2.add (f64x2.div (local.get $v01) (local.get $wv)) (local.get $epsv)))))
+      (local.set $i23 (f64x2.div (local.get $one) (f64x2.sqrt (f64x2.add (f64x2.div (local.get $v23) (local.get $wv)) (local.get $epsv)))))
+      (v128.store (i32.add (local.get $inv) (i32.shl (local.get $r) (i32.const 3))) (local.get $i01))
+      (v128.store offset=16 (i32.add (local.get $inv) (i32.shl (local.get $r) (i32.const 3))) (local.get $i23))
+      ;; $o: row r of u from here
+      (local.set $o (i32.add (local.get $u) (local.get $o)))
+      (local.set $i (i32.const 0))
+      (block $e3 (loop $l3
+        (br_if $e3 (i32.ge_u (local.get $i) (local.get $rowBytes)))
+        (local.set $x01 (f64x2.mul (f64x2.sub
+          (v128.load64_lane 1 (i32.add (local.get $b) (local.get $i)) (v128.load64_zero (i32.add (local.get $a) (local.get $i))))
+          (local.get $m01)) (local.get $i01)))
+        (local.set $x23 (f64x2.mul (f64x2.sub
+          (v128.load64_lane 1 (i32.add (local.get $d) (local.get $i)) (v128.load64_zero (i32.add (local.get $c) (local.get $i))))
+          (local.get $m23)) (local.get $i23)))
+        (v128.store64_lane 0 (i32.add (local.get $o) (local.get $i)) (local.get $x01))
+        (v128.store64_lane 1 (i32.add (i32.add (local.get $o) (local.get $rowBytes)) (local.get $i)) (local.get $x01))
+        (v128.store64_lane 0 (i32.add (i32.add (local.get $o) (i32.shl (local.get $rowBytes) (i32.const 1))) (local.get $i)) (local.get $x23))
+        (v128.store64_lane 1 (i32.add (i32.add (local.get $o) (i32.mul (local.get $rowBytes) (i32.const 3))) (local.get $i)) (local.get $x23))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $l3)))
+      (local.set $r (i32.add (local.get $r) (i32.const 4)))
+      (br $loop4)))
+    ;; the last rows, one at a time
+    (block $done1 (loop $loop1
+      (br_if $done1 (i32.ge_s (local.get $r) (local.get $rows)))
+      (local.set $o (i32.mul (local.get $r) (local.get $rowBytes)))
+      (local.set $a (i32.add (local.get $h) (local.get $o)))
+      (local.set $ms (f64.const 0))
+      (local.set $i (i32.const 0))
+      (block $f1 (loop $k1
+        (br_if $f1 (i32.ge_u (local.get $i) (local.get $rowBytes)))
+        (local.set $ms (f64.add (local.get $ms) (f64.load (i32.add (local.get $a) (local.get $i)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $k1)))
+      (local.set $ms (f64.div (local.get $ms) (f64.convert_i32_s (local.get $width))))
+      (local.set $vs (f64.const 0))
+      (local.set $i (i32.const 0))
+      (block $f2 (loop $k2
+        (br_if $f2 (i32.ge_u (local.get $i) (local.get $rowBytes)))
+        (local.set $xs (f64.sub (f64.load (i32.add (local.get $a) (local.get $i))) (local.get $ms)))
+        (local.set $vs (f64.add (local.get $vs) (f64.mul (local.get $xs) (local.get $xs))))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $k2)))
+      (local.set $is (f64.div (f64.const 1) (f64.sqrt (f64.add (f64.div (local.get $vs) (f64.convert_i32_s (local.get $width))) (local.get $eps)))))
+      (f64.store (i32.add (local.get $inv) (i32.shl (local.get $r) (i32.const 3))) (local.get $is))
+      (local.set $o (i32.add (local.get $u) (local.get $o)))
+      (local.set $i (i32.const 0))
+      (block $f3 (loop $k3
+        (br_if $f3 (i32.ge_u (local.get $i) (local.get $rowBytes)))
+        (f64.store (i32.add (local.get $o) (local.get $i))
+          (f64.mul (f64.sub (f64.load (i32.add (local.get $a) (local.get $i))) (local.get $ms)) (local.get $is)))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $k3)))
+      (local.set $r (i32.add (local.get $r) (i32.const 1)))
+      (br $loop1)))
+  )
 )
