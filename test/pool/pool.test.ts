@@ -90,15 +90,20 @@ describe("createPool: answers byte-identical to the one-thread call", () => {
       extrasArb,
       shapeArb,
       fc.record({ detection_size: fc.integer({ min: 1, max: 6 }) }),
-      fc.constantFrom("object", "bytes", "text"),
+      fc.constantFrom("object", "bytes", "text", "typed"),
     ],
-    { numRuns: 40 },
-  )("forecast, anomaly detection and historic forecast, split or whole, object, bytes or text", async (fn, list, extras, shape, anomaly, form) => {
+    { numRuns: 48 },
+  )("forecast, anomaly detection and historic forecast, split or whole, object, bytes, text or a Float64Array y", async (fn, list, extras, shape, anomaly, form) => {
     const { h: _h, ...noHorizon } = extras;
-    const body = makeBody(list, fn === "detectAnomaliesOnline" ? { ...extras, ...anomaly } : fn === "historicForecast" ? noHorizon : extras, shape);
-    const sent = form === "object" ? body : form === "text" ? JSON.stringify(body) : new TextEncoder().encode(JSON.stringify(body));
+    let body = makeBody(list, fn === "detectAnomaliesOnline" ? { ...extras, ...anomaly } : fn === "historicForecast" ? noHorizon : extras, shape);
+    // a typed y (null read as NaN): its parts are copies, the caller's array stays as it was
+    const typedY = form === "typed" ? Float64Array.from((body.series as { y: (number | null)[] }).y, (v) => (v === null ? Number.NaN : v)) : null;
+    if (typedY !== null) body = { ...body, series: { ...(body.series as object), y: typedY } };
+    const kept = typedY === null ? null : Array.from(typedY);
+    const sent = form === "object" || form === "typed" ? body : form === "text" ? JSON.stringify(body) : new TextEncoder().encode(JSON.stringify(body));
     const direct = await outcome(() => (library[fn] as (b: unknown) => unknown)(body));
     expect(await outcome(() => (pool[fn] as (b: unknown) => Promise<unknown>)(sent))).toBe(direct);
+    if (typedY !== null) expect(Array.from(typedY)).toEqual(kept);
   });
 
   it("splits a request into parts computed on both workers (and still answers identically)", async () => {
