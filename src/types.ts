@@ -107,6 +107,18 @@ export interface Forecaster {
    */
   forecastDistribution?(contexts: readonly Float64Array[], h: number): ForecastDistribution;
   /**
+   * Optional: {@link Forecaster.forecastDistribution}'s values written into
+   * the caller's arrays instead of new ones: context i's point forecast k to
+   * `into.mean[i · stride + offset + k]` and its half-widths at level g to
+   * `into.below` / `into.above` at `(i · stride + offset + k) · G + g`
+   * (G = `into.levels.length`). Returns true when written; false, writing
+   * nothing, when it cannot (other levels than `into.levels`, or a horizon it
+   * only reaches by a rollout): the caller then calls `forecastDistribution`.
+   * The values are the same bits either way. Cross-validation uses it to
+   * write each window's rows in place.
+   */
+  forecastDistributionInto?(contexts: readonly Float64Array[], h: number, into: DistributionTarget): boolean;
+  /**
    * Optional: each forecast reads at most the last `contextReach` points of
    * its context, so older points never change it (the window view of the
    * network reads its `contextLength`). Absent: a context may be read whole.
@@ -160,6 +172,27 @@ export interface ForecastDistribution {
   readonly below: Float64Array;
   /** Distance of each upper quantile above the point forecast, `mean.length · levels.length` values. */
   readonly above: Float64Array;
+}
+
+/**
+ * Where {@link Forecaster.forecastDistributionInto} writes: context i's
+ * values start at `i · stride + offset` of `mean` (and times G, the number
+ * of `levels`, in `below` and `above`).
+ * @category Types
+ */
+export interface DistributionTarget {
+  /** The spread's levels the arrays are laid out for (a forecaster with others writes nothing). */
+  readonly levels: readonly number[];
+  /** Point forecasts. */
+  readonly mean: Float64Array;
+  /** Distances below, G per point. */
+  readonly below: Float64Array;
+  /** Distances above, G per point. */
+  readonly above: Float64Array;
+  /** Values between two contexts' first points. */
+  readonly stride: number;
+  /** Where context 0's first point goes. */
+  readonly offset: number;
 }
 
 /**

@@ -224,10 +224,26 @@ export function crossValidate(
 
   // (the loops over series live in module functions, called once per window: the optimised code of a function that
   // runs once per call would be dropped after each)
+  // every series with the same number of windows: window w's rows are i · W + (W − 1 − w), evenly spaced, so a
+  // forecaster that writes in place (forecastDistributionInto) fills them without a copy
+  let uniform = true;
+  for (let i = 0; i < nSeries; i++) if ((windowOffsets[i + 1] as number) - (windowOffsets[i] as number) !== mostWindows) uniform = false;
   for (let w = 0; w < mostWindows; w++) {
     const count = windowContexts(series, h, stepSize, windowOffsets, w, windowCutoffs, members, contexts);
     const model = typeof forecaster === "function" ? forecaster(w, windowCutoffs) : forecaster;
     let out: Float64Array;
+    if (
+      options.spread === true &&
+      uniform &&
+      spread !== undefined &&
+      model.forecastDistributionInto !== undefined &&
+      model.forecastDistributionInto(contexts, h, { ...spread, mean: forecasts, stride: mostWindows * h, offset: (mostWindows - 1 - w) * h })
+    ) {
+      const bad = checkWindowRows(h, windowOffsets, w, members, count, windowCutoffs, cutoffs, forecasts);
+      if (bad >= 0) throw new RangeError(`crossValidate: forecaster "${model.name}" returned a non-finite value for series ${bad}`);
+      options.onWindow?.(w + 1, mostWindows);
+      continue;
+    }
     if (options.spread === true) {
       if (model.forecastDistribution === undefined) throw new RangeError(`crossValidate: forecaster "${model.name}" has no forecastDistribution (wrap it with withSpread)`);
       const dist = model.forecastDistribution(contexts, h);
@@ -322,6 +338,29 @@ function storeWindowForecasts(
       if (!Number.isFinite(value)) return i;
       forecasts[row * h + k] = value;
     }
+  }
+  return -1;
+}
+
+/**
+ * The cutoffs of window w's `count` contexts (`members`) into their rows, whose forecasts the forecaster wrote in
+ * place; returns the first series with a non-finite forecast, or −1 (as {@link storeWindowForecasts}).
+ */
+function checkWindowRows(
+  h: number,
+  windowOffsets: Int32Array,
+  w: number,
+  members: Int32Array,
+  count: number,
+  windowCutoffs: Int32Array,
+  cutoffs: Int32Array,
+  forecasts: Float64Array,
+): number {
+  for (let j = 0; j < count; j++) {
+    const i = members[j] as number;
+    const row = (windowOffsets[i + 1] as number) - 1 - w;
+    cutoffs[row] = windowCutoffs[i] as number;
+    for (let k = 0; k < h; k++) if (!Number.isFinite(forecasts[row * h + k] as number)) return i;
   }
   return -1;
 }

@@ -4,7 +4,7 @@
  * native horizon. `forecastDistribution` also runs the spread head.
  * @module
  */
-import type { ForecastDistribution, Forecaster, Freq, ModelName } from "../types.js";
+import type { DistributionTarget, ForecastDistribution, Forecaster, Freq, ModelName } from "../types.js";
 import { aggregationFactor, longSeasonLength, modelParams, networkShape, SEASONS_STEPS_PER_DAY, SPREAD_LEVELS, type NetworkShape } from "./config.js";
 import type { Featurizer, WindowScale } from "./features.js";
 import { createFeaturizer } from "./featurizer.js";
@@ -240,9 +240,26 @@ function networkForecaster(model: ModelName, freq: Freq, options: NetworkForecas
     forecastDistribution(contexts: readonly Float64Array[], h: number): ForecastDistribution {
       return run(contexts, h, true);
     },
+    forecastDistributionInto(contexts: readonly Float64Array[], h: number, into: DistributionTarget): boolean {
+      // in place only for a direct pass (a rollout reads its own forecasts back) on this forecaster's levels
+      if (!Number.isInteger(h) || h < 1 || h > horizon || !sameLevels(into.levels, SPREAD_LEVELS)) return false;
+      for (let i = 0; i < contexts.length; i++) {
+        if (contexts[i]!.length < 1) throw new RangeError(`context ${i} is empty: a forecast needs at least one point`);
+      }
+      direct(contexts, h, into);
+      return true;
+    },
     // the window view reads the last L points of each context (the rollout too); the seasons view and the peers read more
     ...(seasonsView || crossSeries ? {} : { contextReach: L }),
   };
+}
+
+/** Whether two level grids are the same values in the same order. */
+function sameLevels(a: readonly number[], b: readonly number[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

@@ -6,7 +6,7 @@
  * left to the network.
  * @module
  */
-import type { ForecastDistribution, Forecaster } from "../types.js";
+import type { DistributionTarget, ForecastDistribution, Forecaster } from "../types.js";
 
 /** Highest order p tried (two sinusoids and a level, or a sine on a ramp). */
 export const RECURRENCE_MAX_ORDER = 4;
@@ -331,15 +331,17 @@ function extendRecurrence(context: Float64Array, fit: RecurrenceFit, h: number, 
  */
 export function withRecurrences(inner: Forecaster, reach: number): Forecaster {
   const fit = new RecurrenceFit();
-  function overwrite(contexts: readonly Float64Array[], h: number, mean: Float64Array): void {
+  /** Context i's point forecast at mean[i · stride + offset ..] replaced by its recurrence's extension, where it has one. */
+  function overwrite(contexts: readonly Float64Array[], h: number, mean: Float64Array, stride = h, offset = 0): void {
     for (let i = 0; i < contexts.length; i++) {
       const c = contexts[i]!;
       const from = Math.max(0, c.length - reach);
       findRecurrence(c, from, c.length, fit);
       if (fit.order === 0) findSeasonalRepeat(c, from, c.length, inner.seasonLength, fit);
       if (fit.order === 0 && fit.period === 0) continue;
-      const before = mean.slice(i * h, (i + 1) * h);
-      if (!extendRecurrence(c.subarray(from), fit, h, mean, i * h)) mean.set(before, i * h);
+      const at = i * stride + offset;
+      const before = mean.slice(at, at + h);
+      if (!extendRecurrence(c.subarray(from), fit, h, mean, at)) mean.set(before, at);
     }
   }
   const wrapped: Forecaster = {
@@ -357,6 +359,15 @@ export function withRecurrences(inner: Forecaster, reach: number): Forecaster {
             const dist = inner.forecastDistribution!(contexts, h);
             overwrite(contexts, h, dist.mean);
             return dist;
+          },
+        }),
+    ...(inner.forecastDistributionInto === undefined
+      ? {}
+      : {
+          forecastDistributionInto(contexts: readonly Float64Array[], h: number, into: DistributionTarget): boolean {
+            if (!inner.forecastDistributionInto!(contexts, h, into)) return false;
+            overwrite(contexts, h, into.mean, into.stride, into.offset);
+            return true;
           },
         }),
     ...(inner.contextReach === undefined ? {} : { contextReach: inner.contextReach }),

@@ -1,5 +1,8 @@
 import fc from "fast-check";
+import { test as propTest } from "@fast-check/vitest";
 import { describe, expect, test } from "vitest";
+import "../../src/model/weights/default.js";
+import { createNetworkForecaster } from "../../src/model/index.js";
 import {
   crossValidate,
   latestWindowForecasts,
@@ -239,5 +242,34 @@ describe("latestWindowForecasts", () => {
     const cv = crossValidate(seasonalNaiveForecaster(1), packForTest([[1, 2, 3]]), { h: 1 });
     expect(() => latestWindowForecasts(cv, Int32Array.of(0, 2, 3))).toThrow(RangeError);
     expect(() => latestWindowForecasts(cv, Int32Array.of(0, 1))).toThrow(RangeError);
+  });
+});
+
+describe("forecasters that write in place (forecastDistributionInto)", () => {
+  const bits = (r: CrossValidationResult): string =>
+    JSON.stringify([Array.from(r.cutoffs), Array.from(r.windowOffsets), Array.from(new Uint8Array(r.forecasts.buffer)), r.spread === undefined ? null : [r.spread.levels, Array.from(new Uint8Array(r.spread.below.buffer)), Array.from(new Uint8Array(r.spread.above.buffer))]]);
+  const value = fc.oneof(fc.double({ min: -100, max: 100, noNaN: true }), fc.constantFrom(0, -0, 7, 1e6));
+  propTest.prop(
+    [
+      fc.array(fc.array(value, { minLength: 0, maxLength: 70 }), { minLength: 1, maxLength: 5 }),
+      fc.constantFrom<"H" | "D" | "M">("H", "D", "M"),
+      fc.integer({ min: 1, max: 30 }),
+      fc.integer({ min: 1, max: 6 }),
+      fc.boolean(),
+    ],
+    { numRuns: 40 },
+  )("give the bits of forecastDistribution and a copy, every window (the same windows or not, a rollout or not, exact recurrences)", (list, freq, h, windows, sameLength) => {
+    const series = packForTest(sameLength ? list.map((s) => [...s, ...list[0]!, ...list[0]!].slice(0, list[0]!.length)) : list);
+    const inPlace = createNetworkForecaster("forecastmodel-1", freq);
+    expect(inPlace.forecastDistributionInto).toBeDefined();
+    const { forecastDistributionInto: _, ...copying } = inPlace;
+    const run = (f: Forecaster) => {
+      try {
+        return bits(crossValidate(f, series, { h, windows, spread: true }));
+      } catch (e) {
+        return String(e);
+      }
+    };
+    expect(run(inPlace)).toBe(run(copying as Forecaster));
   });
 });
