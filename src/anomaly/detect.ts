@@ -37,6 +37,7 @@ import {
   type SeasonalOpinion,
 } from "./scores.js";
 import { windowProgress } from "../progress.js";
+import { PIPELINE_ARRAYS as WORK, pipelineSpread as allocateSpread } from "../stats/array-cache.js";
 
 /**
  * Fewest context points before a cross-validation window of online anomaly detection.
@@ -255,7 +256,7 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   } else {
     forecaster = withSpread(prepare(earliestCutoffs));
   }
-  const cv = crossValidate(forecaster, modelSeries, { ...windowPlan, spread: true, ...windowProgress(request.onProgress) });
+  const cv = crossValidate(forecaster, modelSeries, { ...windowPlan, spread: true, allocateSpread, ...windowProgress(request.onProgress) });
 
   // One forecast per point (latest cutoff wins) and its origin, for the exogenous phase.
   const total = series.y.length;
@@ -341,8 +342,9 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
         // the model reads the series together: forecast every window again
         const cleaned = Float64Array.from(modelSeries.y);
         for (let r = 0; r < total; r++) if (spike[r] === 1) cleaned[r] = pointForecast[r] as number;
-        const run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { ...windowPlan, spread: true, ...windowProgress(request.onProgress) });
+        const run = crossValidate(forecaster, { ...modelSeries, y: cleaned }, { ...windowPlan, spread: true, allocateSpread, ...windowProgress(request.onProgress) });
         scoring.score(run, latestWindowForecasts(run, offsets));
+        WORK.give(run.spread!.below, run.spread!.above);
       } else {
         // only the windows that see a spike (after it, and within the forecaster's reach of it) are
         // forecast again, in one batch (each window's forecast depends on its own context only, so the
@@ -416,6 +418,9 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
     intervals = { [intervalKey(level, "lo")]: lower, [intervalKey(level, "hi")]: upper };
   }
 
+  // the work arrays for the next call (nothing returned refers to them)
+  WORK.give(cv.spread!.below, cv.spread!.above);
+  if (opinion !== undefined) WORK.give(opinion.centre, opinion.sd, opinion.second!.centre, opinion.second!.sd);
   return {
     mean,
     sizes: new Int32Array(seriesCount).fill(detectionSize),
@@ -650,7 +655,7 @@ function opinionsAt(opinion: Opinions, from: number, to: number): SeasonalOpinio
  * judge speaks in its place.
  */
 function seasonalOpinions(series: SeriesData, longest: number, candidates: readonly number[], detectionSize: number, pointCutoff: Int32Array, level: number): Opinions {
-  const blank = (): JudgeOpinions => ({ centre: new Float64Array(series.y.length), sd: new Float64Array(series.y.length).fill(Number.NaN) });
+  const blank = (): JudgeOpinions => ({ centre: WORK.take(series.y.length).fill(0), sd: WORK.take(series.y.length).fill(Number.NaN) });
   // a literal (not a spread of blank()), so that every call's object has one map and the optimised code reading it stays valid
   const first = blank();
   const opinion: Opinions = { centre: first.centre, sd: first.sd, second: blank() };

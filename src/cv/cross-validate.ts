@@ -36,6 +36,14 @@ export interface CrossValidationOptions {
   readonly spread?: boolean;
   /** Called after each window (all series' forecasts of that window made): `done` of `total` windows (see `boundedProgress`). */
   readonly onWindow?: (done: number, total: number) => void;
+  /**
+   * Where the spread's two arrays come from (default: new, zeroed ones):
+   * given the number of values, an array of exactly that length, whose
+   * contents may be anything (every value is written). A caller that reuses
+   * its arrays between calls (`ArrayCache`) saves the page faults of a new
+   * array's first writes.
+   */
+  readonly allocateSpread?: (length: number) => Float64Array;
 }
 
 /**
@@ -249,7 +257,7 @@ export function crossValidate(
       const dist = model.forecastDistribution(contexts, h);
       out = dist.mean;
       const G = dist.levels.length;
-      spread ??= { levels: dist.levels, below: new Float64Array(rows * h * G), above: new Float64Array(rows * h * G) };
+      spread ??= { levels: dist.levels, below: spreadArray(options, rows * h * G), above: spreadArray(options, rows * h * G) };
       if (dist.levels.length !== spread.levels.length || dist.below.length !== out.length * G || dist.above.length !== out.length * G) {
         throw new RangeError(`crossValidate: forecaster "${model.name}" returned a spread of the wrong shape`);
       }
@@ -265,6 +273,14 @@ export function crossValidate(
     options.onWindow?.(w + 1, mostWindows);
   }
   return spread !== undefined ? { h, stepSize, windowOffsets, cutoffs, forecasts, spread } : { h, stepSize, windowOffsets, cutoffs, forecasts };
+}
+
+/** A spread array of `length` values from `options.allocateSpread` (checked), or a new one. */
+function spreadArray(options: CrossValidationOptions, length: number): Float64Array {
+  if (options.allocateSpread === undefined) return new Float64Array(length);
+  const a = options.allocateSpread(length);
+  if (!(a instanceof Float64Array) || a.length !== length) throw new RangeError(`crossValidate: allocateSpread must give a Float64Array of ${length} values`);
+  return a;
 }
 
 /**

@@ -5,6 +5,7 @@
  * history (nested conformal), and exogenous features.
  * @module
  */
+import { PIPELINE_ARRAYS, pipelineSpread } from "../stats/array-cache.js";
 import { crossValidate, type CrossValidationResult, type WindowPlan } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel, type ExogenousPlan } from "../exogenous/index.js";
 import { calibratedIntervals, collectCalibrationScores, withSpread } from "../intervals/index.js";
@@ -146,7 +147,7 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
 
   const needCv = wantSpread || (hasX && !request.cleanExFirst);
   let cv: CrossValidationResult | null = needCv
-    ? crossValidate(forecaster, modelSeries, { ...calibrationPlan(h), spread: wantSpread, ...windowProgress(request.onProgress) })
+    ? crossValidate(forecaster, modelSeries, { ...calibrationPlan(h), spread: wantSpread, allocateSpread: pipelineSpread, ...windowProgress(request.onProgress) })
     : null;
 
   let weightsX: Float64Array | null = null;
@@ -172,6 +173,8 @@ export function runForecast(request: ForecastInput, model: ModelSource): Forecas
   const warning = horizonWarning(request.model, request.freq, h);
   if (warning !== null) warnings.push(warning);
   const sizes = new Int32Array(nSeries).fill(h); // h rows per series
+  // the calibration spreads for the next call (nothing returned refers to them)
+  if (cv?.spread !== undefined) PIPELINE_ARRAYS.give(cv.spread.below, cv.spread.above);
   return {
     mean,
     sizes,

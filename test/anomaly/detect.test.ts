@@ -602,3 +602,17 @@ describe("a spike is not echoed one season later (issue 14)", () => {
     expect(result.anomaly.filter(Boolean).length).toBe(0);
   });
 });
+
+describe("work arrays kept between calls", () => {
+  test("a call after others on other data answers as it did first (the kept arrays' old contents never show)", () => {
+    const make = (seed: number, n: number, length: number) => {
+      const list = Array.from({ length: n }, (_, i) => Array.from({ length }, (_, t) => 20 + 5 * Math.sin((2 * Math.PI * t) / 24 + i + seed) + ((t * (7 + seed) + i) % 5) - (t === length - 3 ? 30 : 0)));
+      return detectAnomaliesOnline({ series: { y: list.flat(), sizes: list.map((s) => s.length) }, freq: "H", h: 24, detection_size: 24, level: 99, model: "forecastmodel-1" } as never);
+    };
+    const first = JSON.stringify(make(1, 4, 400));
+    make(2, 4, 400); // the same sizes: its arrays are reused
+    make(3, 3, 300);
+    expect(JSON.stringify(make(1, 4, 400))).toBe(first);
+  });
+});
+
