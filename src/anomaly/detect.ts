@@ -538,6 +538,7 @@ class DetectionScoring {
       },
       this.scratch,
       opinion === undefined ? undefined : opinionsAt(opinion, end - detectionSize, end),
+      opinion === undefined ? undefined : opinionsAt(opinion, start, end),
     );
     for (let j = 0; j < detectionSize; j++) {
       const row = end - detectionSize + j;

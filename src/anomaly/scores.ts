@@ -89,7 +89,9 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  *   through the forecast points in time order, each point is calibrated on
  *   the last C scores kept before it. A point is kept unless its own
  *   calibrated |z| exceeds {@link ANOMALY_EXCLUDE_Z}, judged once min(20, ⌊C/2⌋)
- *   scores precede it (fewer do not resolve such a z). So the scale is
+ *   scores precede it (fewer do not resolve such a z); with `history`, its
+ *   judged z (`judgedZ`, where the seasonal judges speak at that point)
+ *   instead of the network's own. So the scale is
  *   local and robust (rank-based, and anomalies do not join it). The
  *   seed's rule: when at least 6 · detectionSize forecast points precede
  *   the window, the window's own scores are never kept (every window point
@@ -124,12 +126,18 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  * @param level - Interval level in percent, 0 <= level < 100.
  * @param out - Receives `detectionSize` values each: `z`, `lo`, `hi`; `pointZ` (n values), when
  *   given, every point's own z (see above); `extreme` (n values), when given, marks with 1 the points whose calibrated
- *   |z| exceeds 4 (in sliding mode the ones left out of the calibration; in
+ *   |z| (judged z, with `history`) exceeds 4 (in sliding mode the ones left out of the calibration; in
  *   static mode against all the scores, once there are at least 20).
  * @param scratch - Optional work buffer of at least max(y.length, 2C + 1) values.
  * @param judge - Optional seasonal judge's opinion of each detection point (`SeasonalOpinion`, with an optional
  *   second seasonal judge): where it speaks, z and the interval are the judges' combination (`combineJudges`, `judgedInterval`);
  *   `pointZ` keeps the network's own z.
+ * @param history - Optional opinions of the same judges at every point of `y` (n values each, aligned with `y`):
+ *   which points are left out of later calibrations and marked `extreme` is then decided on their judged z
+ *   (`judgedZ`: the seasonal judges' combination with the network, or the two seasonal judges', where they speak
+ *   at that point), so a point the judges reject does not widen the scale after it though the network's
+ *   own z was moderate (a spike like the spikes before it). On the development half of the real monitoring data
+ *   this ranked anomalies better in both call patterns (docs/monitoring-eval.md).
  * @throws RangeError when lengths or `detectionSize` are invalid, or a detection point has no finite forecast.
  *
  * @example
@@ -163,6 +171,7 @@ export function seriesCalibratedScores(
   out: { z: Float64Array; lo: Float64Array; hi: Float64Array; pointZ?: Float64Array; extreme?: Uint8Array },
   scratch?: Float64Array,
   judge?: SeasonalOpinion,
+  history?: SeasonalOpinion,
 ): SeriesScoreSummary {
   const n = y.length;
   const knots = spreadKnots(levels);
@@ -203,10 +212,14 @@ export function seriesCalibratedScores(
   if (judge?.second !== undefined && (judge.second.centre.length < detectionSize || judge.second.sd.length < detectionSize)) {
     throw new RangeError(`seriesCalibratedScores: judge.second.centre and judge.second.sd need ${detectionSize} values`);
   }
+  if (history !== undefined && (history.centre.length < n || history.sd.length < n || (history.second !== undefined && (history.second.centre.length < n || history.second.sd.length < n)))) {
+    throw new RangeError(`seriesCalibratedScores: history's centre and sd (and its second judge's) need ${n} values, one per point of y`);
+  }
+  const judged = history === undefined ? networkOnly : new JudgedAt(y, history);
   const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, second: judge.second, q: gaussianMultiplier(level) };
   // a window longer than C or than the forecast points before it slides through itself once 20 scores precede it: one
   // static set, mostly the window's own points, would judge each regime of a long window by the others
-  if (outside >= C || (outside >= EXTREME_MIN_SCORES && detectionSize > Math.min(outside, C))) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize));
+  if (outside >= C || (outside >= EXTREME_MIN_SCORES && detectionSize > Math.min(outside, C))) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize), judged);
 
   // Static: every forecast point calibrates every detection point.
   let count = 0;
@@ -222,7 +235,7 @@ export function seriesCalibratedScores(
       const f = forecast[t] as number;
       if (Number.isNaN(f)) continue;
       const u = spreadScore(y[t] as number, f, below, above, t * G, knots);
-      if (Math.abs(calibratedZ(u, sorted, 0, count)) > ANOMALY_EXCLUDE_Z) out.extreme[t] = 1;
+      if (Math.abs(judged.z(t, calibratedZ(u, sorted, 0, count))) > ANOMALY_EXCLUDE_Z) out.extreme[t] = 1;
     }
   }
   for (let j = 0; j < detectionSize; j++) {
@@ -237,6 +250,28 @@ export function seriesCalibratedScores(
   }
   return { calibrationPoints: count, multiplier, sliding: false };
 }
+
+/**
+ * A point's judged z from its network z (`judgedZ` where the seasonal judges' `history` speaks at that point): what
+ * decides whether a point is left out of later calibrations. `networkOnly` leaves the network's z as it is.
+ */
+class JudgedAt {
+  constructor(
+    private readonly y: ArrayLike<number>,
+    private readonly history: SeasonalOpinion | null,
+  ) {}
+
+  z(t: number, zNetwork: number): number {
+    const h = this.history;
+    if (h === null) return zNetwork;
+    const sd = h.sd[t] as number;
+    if (!(sd > 0)) return zNetwork;
+    const second = h.second;
+    return judgedZ(zNetwork, this.y[t] as number, h.centre[t] as number, sd, second === undefined ? Number.NaN : (second.centre[t] as number), second === undefined ? Number.NaN : (second.sd[t] as number));
+  }
+}
+
+const networkOnly = new JudgedAt([], null);
 
 /** The last C kept |scores|, sorted, in `sorted` (C + 1 values) with a ring of them in arrival order (C values). */
 class SlidingRanks {
@@ -293,6 +328,7 @@ function slidingScores(
   work: Float64Array,
   judge: Judging | undefined,
   windowCalibrates: boolean,
+  judged: JudgedAt,
 ): SeriesScoreSummary {
   const n = y.length;
   const G = knots.length;
@@ -318,7 +354,8 @@ function slidingScores(
       out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
       if (judge !== undefined && (judge.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, judge, out);
     }
-    if (scores.count >= excludeFrom && Math.abs(z) > ANOMALY_EXCLUDE_Z) {
+    // left out: a point whose judged z (the network's where no seasonal judge speaks) is beyond ANOMALY_EXCLUDE_Z
+    if (scores.count >= excludeFrom && Math.abs(judged.z(t, z)) > ANOMALY_EXCLUDE_Z) {
       if (out.extreme !== undefined) out.extreme[t] = 1;
       continue;
     }

@@ -49,6 +49,34 @@ describe("seriesCalibratedScores", () => {
     expect(half.lo[1]).toBeCloseTo(-4, 12);
   });
 
+  test("a point the seasonal judges put beyond |z| 4 (history) is left out of later calibrations, though the network's own z is moderate", () => {
+    // the network's scores are a spread of ±1 around 0 (|u| up to 1); point 30 scores 0.9: moderate for the network
+    const n = 60;
+    const y = Float64Array.from({ length: n }, (_, t) => (((t * 7919) % 23) / 11.5 - 1) * 0.95);
+    y[30] = 0.9;
+    const forecast = Float64Array.from(y, (_, t) => (t < 2 ? NaN : 0));
+    const widths = unitSpread(n, 1);
+    const run = (history?: { centre: Float64Array; sd: Float64Array; second: { centre: Float64Array; sd: Float64Array } }) => {
+      const out = { z: new Float64Array(1), lo: new Float64Array(1), hi: new Float64Array(1), pointZ: new Float64Array(n), extreme: new Uint8Array(n) };
+      seriesCalibratedScores(y, forecast, widths, widths, SPREAD_LEVELS, 1, 99, out, undefined, undefined, history);
+      return out;
+    };
+    const alone = run();
+    expect(Math.abs(alone.pointZ[30]!)).toBeLessThan(4);
+    expect(alone.extreme[30]).toBe(0);
+    // the daily and weekly judges both see point 30 at z = 90 (σ 0.01 around 0); elsewhere they do not speak
+    const sd = new Float64Array(n).fill(Number.NaN);
+    sd[30] = 0.01;
+    const judged = run({ centre: new Float64Array(n), sd, second: { centre: new Float64Array(n), sd: sd.slice() } });
+    expect(judged.extreme[30]).toBe(1);
+    expect(Array.from(judged.extreme).reduce((a, b) => a + b, 0)).toBe(1);
+    // the network's own z is what pointZ keeps, and points before 30 are calibrated as without the judges
+    expect(judged.pointZ[30]).toBe(alone.pointZ[30]);
+    expect(Array.from(judged.pointZ.subarray(0, 31))).toEqual(Array.from(alone.pointZ.subarray(0, 31)));
+    // history must cover every point of y
+    expect(() => run({ centre: new Float64Array(n - 1), sd: sd.subarray(1), second: { centre: new Float64Array(n), sd } })).toThrow(/history/);
+  });
+
   test("calibration uses every forecast point when fewer than 6·detectionSize lie before the window", () => {
     const y = Float64Array.from([0, 1, -1, 1, -1, 1, -1, 1, -1, 1, -1, 1, 50, -50]);
     const forecast = Float64Array.from(y, (_, t) => (t === 0 ? NaN : 0));
