@@ -7,7 +7,7 @@
  */
 import { cutPoints, partition, type RequestPart } from "../api/partition.js";
 import type { AnomalyInput, ForecastInput, HistoricInput } from "../types.js";
-import { checkRequestLimits, missingObservations, sdkBodyForms, sdkHistoricalFeatures, type ServiceLimits } from "../api/requests.js";
+import { checkRequestLimits, sdkBodyForms, sdkHistoricalFeatures, type ServiceLimits } from "../api/requests.js";
 import { isArrayLike, isJsonObject, ownProperty } from "../api/schema-validator.js";
 import { CORE_FREQS } from "../api/schemas.js";
 
@@ -29,8 +29,8 @@ export type SplitEndpoint = "forecast" | "anomaly" | "historic";
  *   as the single call reads it), which no smaller part would;
  * - {@link partition} refuses it (invalid series, or series coupled by fine-tuning or multivariate rules).
  *
- * Cost: the limit check reads lengths; the missing-value scan and
- * `partition`'s series check read every value once.
+ * Cost: the limit check reads lengths; `partition`'s series check reads
+ * every value once (and refuses missing values).
  *
  * @param endpoint - the body's endpoint.
  * @param raw - the parsed body.
@@ -60,9 +60,9 @@ function splitWith(endpoint: SplitEndpoint, raw: unknown, parts: number, limits:
   const future = ownProperty(raw, "X_future");
   const innerFuture = ownProperty(series, "X_future");
   if ((future !== undefined && future !== null) || (innerFuture !== undefined && innerFuture !== null)) return null;
-  const gaps = endpoint === "forecast" ? missingObservations(sdkHistoricalFeatures(raw)) : { raw, missing: null };
-  if (gaps.missing !== null) return null;
-  const forms = sdkBodyForms(gaps.raw, CORE_FREQS);
+  // Missing values (null or NaN in y) need no scan of their own: partition's validation refuses them (below), and the
+  // body runs whole. (Without X and X_future, the SDK's historical-feature form changes nothing.)
+  const forms = sdkBodyForms(endpoint === "forecast" ? sdkHistoricalFeatures(raw) : raw, CORE_FREQS);
   if (forms.errors.length > 0 || checkRequestLimits(endpoint, forms.raw, limits).length > 0) return null;
   try {
     const split = partition(raw, parts, { kind: endpoint, typedY });
