@@ -236,32 +236,109 @@ export function partition(input: unknown, k: number, options: PartitionOptions =
   const Xf = kind === "forecast" && Array.isArray(request.X_future) ? (request.X_future as readonly (readonly number[])[]) : null;
   const h = typeof request.h === "number" ? request.h : 0;
 
-  const count = Math.max(1, Math.min(k, sizes.length));
-  const bounds = sizes.length === 0 ? [0, 0] : cutPoints(sizes, count);
+  const plan = partPlan(sizes, k);
   const parts: RequestPart[] = [];
-  let rowStart = 0;
-  for (let p = 0; p < count; p++) {
-    const s0 = bounds[p] as number;
-    const s1 = bounds[p + 1] as number;
-    let rowCount = 0;
-    for (let i = s0; i < s1; i++) rowCount += sizes[i] as number;
-    const partSeries: Json = {};
-    for (const key of Object.keys(series)) {
-      if (key === "y") partSeries.y = options.typedY === true && validY !== null ? validY.slice(rowStart, rowStart + rowCount) : y.slice(rowStart, rowStart + rowCount);
-      else if (key === "sizes") partSeries.sizes = sizes.slice(s0, s1);
-      else if (key === "X" && X !== null) partSeries.X = X.map((f) => f.slice(rowStart, rowStart + rowCount));
-      else partSeries[key] = series[key];
-    }
-    const partBody: Json = {};
-    for (const key of Object.keys(request)) {
-      if (key === "series") partBody.series = partSeries;
-      else if (key === "X_future" && Xf !== null) partBody.X_future = Xf.map((f) => f.slice(s0 * h, s1 * h));
-      else partBody[key] = request[key];
-    }
-    parts.push({ kind, index: p, count, seriesStart: s0, seriesCount: s1 - s0, rowStart, rowCount, body: partBody });
-    rowStart += rowCount;
+  for (let p = 0; p < plan.count; p++) {
+    const { rowStart, rowCount } = planRows(plan, p);
+    const partY = options.typedY === true && validY !== null ? validY.slice(rowStart, rowStart + rowCount) : y.slice(rowStart, rowStart + rowCount);
+    parts.push(partOf(request, kind, plan, p, partY, X, Xf, h));
   }
   return parts;
+}
+
+/**
+ * How {@link partition} cuts a request of series `sizes` into at most `k` parts: the part count, the series
+ * boundaries ({@link cutPoints}) and each part's first row.
+ */
+export interface PartPlan {
+  /** How many parts: min(k, number of series), at least 1. */
+  readonly count: number;
+  /** Series boundaries, `count` + 1 of them. */
+  readonly bounds: readonly number[];
+  /** Each part's first row, and the total number of rows last (`count` + 1 values). */
+  readonly rows: readonly number[];
+  /** The request's sizes (what the plan was made from). */
+  readonly sizes: readonly number[];
+}
+
+/**
+ * The {@link PartPlan} of `sizes` (validated: integers >= 1) for `k` parts.
+ *
+ * @example
+ * ```ts
+ * partPlan([2, 3, 1], 2).rows; // => [0, 2, 6]
+ * ```
+ * @category Scaling
+ */
+export function partPlan(sizes: readonly number[], k: number): PartPlan {
+  const count = Math.max(1, Math.min(k, sizes.length));
+  const bounds = sizes.length === 0 ? [0, 0] : cutPoints(sizes, count);
+  const rows = [0];
+  for (let p = 0; p < count; p++) {
+    let rowCount = 0;
+    for (let i = bounds[p] as number; i < (bounds[p + 1] as number); i++) rowCount += sizes[i] as number;
+    rows.push((rows[p] as number) + rowCount);
+  }
+  return { count, bounds, rows, sizes };
+}
+
+/** Part p's rows in the original `y`. */
+function planRows(plan: PartPlan, p: number): { rowStart: number; rowCount: number } {
+  const rowStart = plan.rows[p] as number;
+  return { rowStart, rowCount: (plan.rows[p + 1] as number) - rowStart };
+}
+
+/**
+ * Part p of {@link partition}'s cut of a valid `request` (`plan` from its sizes), with `partY` as its `series.y`
+ * (the part's rows, in whatever form): every other field copied in the body's key order, `sizes`, `X` and `X_future`
+ * sliced to the part's series.
+ *
+ * @param request - the whole body (valid, splittable).
+ * @param kind - its endpoint.
+ * @param plan - the {@link partPlan} of its sizes.
+ * @param p - the part's number.
+ * @param partY - the part's `y` values.
+ * @param X - the body's `series.X` (null: none).
+ * @param Xf - the body's `X_future` (forecasts; null: none).
+ * @param h - the body's horizon (for `X_future`'s rows).
+ * @returns the part.
+ *
+ * @example
+ * ```ts
+ * const body = { series: { y: [1, 2, 3, 4, 5, 6], sizes: [2, 3, 1] }, freq: "D", h: 2 };
+ * partOf(body, "forecast", partPlan([2, 3, 1], 2), 1, [3, 4, 5, 6], null, null, 2).body;
+ * // => { series: { y: [3, 4, 5, 6], sizes: [3, 1] }, freq: "D", h: 2 }
+ * ```
+ * @category Scaling
+ */
+export function partOf(
+  request: Record<string, unknown>,
+  kind: PartitionKind,
+  plan: PartPlan,
+  p: number,
+  partY: unknown,
+  X: readonly (readonly number[])[] | null,
+  Xf: readonly (readonly number[])[] | null,
+  h: number,
+): RequestPart {
+  const series = request.series as Json;
+  const s0 = plan.bounds[p] as number;
+  const s1 = plan.bounds[p + 1] as number;
+  const { rowStart, rowCount } = planRows(plan, p);
+  const partSeries: Json = {};
+  for (const key of Object.keys(series)) {
+    if (key === "y") partSeries.y = partY;
+    else if (key === "sizes") partSeries.sizes = plan.sizes.slice(s0, s1);
+    else if (key === "X" && X !== null) partSeries.X = X.map((f) => f.slice(rowStart, rowStart + rowCount));
+    else partSeries[key] = series[key];
+  }
+  const partBody: Json = {};
+  for (const key of Object.keys(request)) {
+    if (key === "series") partBody.series = partSeries;
+    else if (key === "X_future" && Xf !== null) partBody.X_future = Xf.map((f) => f.slice(s0 * h, s1 * h));
+    else partBody[key] = request[key];
+  }
+  return { kind, index: p, count: plan.count, seriesStart: s0, seriesCount: s1 - s0, rowStart, rowCount, body: partBody };
 }
 
 const CONCAT_FIELDS = new Set(["mean", "sizes", "anomaly", "anomaly_score", "accumulated_anomaly_score"]);

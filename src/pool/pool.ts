@@ -21,7 +21,7 @@ import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import type { ProgressCallback } from "../progress.js";
 import { deserializeError, unpackResult, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
-import { movableParts, typedPart, typedSplitBounds, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
+import { lazyMovableParts, typedPart, typedSplitBounds, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
 import type { PoolWorkerData } from "./worker.js";
 
 /**
@@ -420,7 +420,8 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         const peek = (await submit({ kind: "split", endpoint: "forecast", body: textCopy(body), parts: 1, limits })) as { finetunedId: string | null };
         return whole(peek.finetunedId);
       }
-      let parts: (RequestPart & { readonly transfer?: ArrayBuffer[] })[] | null;
+      // the parts, cut one at a time: a JSON body's by a worker (all at once), an object body's on this thread
+      let source: { readonly count: number; part(p: number): (RequestPart & { readonly transfer?: ArrayBuffer[] }) | null } | null;
       let finetunedId: unknown;
       if (text) {
         const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
@@ -429,28 +430,44 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
           parts: RequestPart[] | null;
           finetunedId: string | null;
         };
-        parts = split.parts;
+        const cut = split.parts;
+        source = cut === null ? null : { count: cut.length, part: (p) => cut[p] ?? null };
         finetunedId = split.finetunedId;
       } else {
-        // the split walks the body's values: in a turn of its own, not in the caller's (many calls made at once)
+        // the split reads the body: in a turn of its own, not in the caller's (many calls made at once)
         await nextTurn();
         const series = (body as { series?: { y?: unknown; sizes?: unknown } } | null)?.series;
         const values = Array.isArray(series?.y) || ArrayBuffer.isView(series?.y) ? (series?.y as ArrayLike<unknown>).length : 0;
         const count = Array.isArray(series?.sizes) ? series.sizes.length : 0;
-        parts = movableParts(endpoint, body, wanted(values, count), limits);
+        // the structure is checked now, each part's values as it is cut: the first part is on a worker before the
+        // last value is read
+        source = lazyMovableParts(endpoint, body, wanted(values, count), limits);
         finetunedId = objectId(body);
       }
-      if (parts === null) return whole(finetunedId);
+      if (source === null) return whole(finetunedId);
+      if (options.onProgress !== undefined && !text) {
+        // with a progress callback every part is cut before any is sent: a part sent and then left (a value that is not
+        // a finite number further on) would report progress beside the whole call's
+        const cut = Array.from({ length: source.count }, (_, p) => source!.part(p));
+        if (cut.some((part) => part === null)) return whole(finetunedId);
+        source = { count: cut.length, part: (p) => cut[p] ?? null };
+      }
       const finetuned = finetunedFor(finetunedId, options.finetunedModels);
-      const progress = progressOf(options, parts.length);
+      const progress = progressOf(options, source.count);
+      const parts: RequestPart[] = [];
       const pending: Promise<unknown>[] = [];
-      for (const part of parts) {
-        // each part's y is its own Float64Array (the split worker's, or movableParts' copy): it moves, uncopied
+      for (let p = 0; p < source.count; p++) {
+        const part = source.part(p);
+        // a value that is not a finite number (a missing value, or one the API refuses): the body runs whole, and the
+        // parts already sent are left to finish unread
+        if (part === null) return whole(finetunedId);
+        parts.push(part);
+        // each part's y is its own Float64Array (the split worker's, or the lazy split's copy): it moves, uncopied
         const y = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y;
         const transfer = part.transfer ?? (y instanceof Float64Array ? [y.buffer as ArrayBuffer] : []);
         const task: PoolTask = { kind: "call", fn, args: [part.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
         pending.push(submitPart(task, transfer, progress(part.index), part.index));
-        // posting a part is work on this thread: let the event loop in between parts
+        // cutting and posting a part is work on this thread: let the event loop in between parts
         if (!text) await nextTurn();
       }
       const merged = await mergedParts(parts, pending);

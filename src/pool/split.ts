@@ -5,10 +5,11 @@
  * JSON text and bytes.
  * @module
  */
-import { cutPoints, partition, type RequestPart } from "../api/partition.js";
+import { cutPoints, partition, partitionBlocker, partOf, partPlan, type PartPlan, type RequestPart } from "../api/partition.js";
 import type { AnomalyInput, ForecastInput, HistoricInput } from "../types.js";
 import { checkRequestLimits, sdkBodyForms, sdkHistoricalFeatures, type ServiceLimits } from "../api/requests.js";
 import { isArrayLike, isJsonObject, ownProperty } from "../api/schema-validator.js";
+import { checkSeriesInput } from "../api/series-input.js";
 import { CORE_FREQS } from "../api/schemas.js";
 
 /**
@@ -52,24 +53,29 @@ export function splitRequest(endpoint: SplitEndpoint, raw: unknown, parts: numbe
 
 /** {@link splitRequest}; with `typedY`, every part's `y` a `Float64Array` of its own (partition's `typedY`). */
 function splitWith(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits, typedY: boolean): RequestPart[] | null {
-  if (parts < 2 || !isJsonObject(raw)) return null;
-  const series = ownProperty(raw, "series");
-  if (!isJsonObject(series)) return null;
-  const X = ownProperty(series, "X");
-  if (X !== undefined && X !== null && !(isArrayLike(X) && X.length === 0)) return null;
-  const future = ownProperty(raw, "X_future");
-  const innerFuture = ownProperty(series, "X_future");
-  if ((future !== undefined && future !== null) || (innerFuture !== undefined && innerFuture !== null)) return null;
-  // Missing values (null or NaN in y) need no scan of their own: partition's validation refuses them (below), and the
-  // body runs whole. (Without X and X_future, the SDK's historical-feature form changes nothing.)
-  const forms = sdkBodyForms(endpoint === "forecast" ? sdkHistoricalFeatures(raw) : raw, CORE_FREQS);
-  if (forms.errors.length > 0 || checkRequestLimits(endpoint, forms.raw, limits).length > 0) return null;
+  if (!splittable(endpoint, raw, parts, limits)) return null;
   try {
     const split = partition(raw, parts, { kind: endpoint, typedY });
     return split.length > 1 ? split : null;
   } catch {
     return null;
   }
+}
+
+/** The checks of {@link splitRequest} before partition's own: false when the body must run whole. */
+function splittable(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits): raw is Record<string, unknown> {
+  if (parts < 2 || !isJsonObject(raw)) return false;
+  const series = ownProperty(raw, "series");
+  if (!isJsonObject(series)) return false;
+  const X = ownProperty(series, "X");
+  if (X !== undefined && X !== null && !(isArrayLike(X) && X.length === 0)) return false;
+  const future = ownProperty(raw, "X_future");
+  const innerFuture = ownProperty(series, "X_future");
+  if ((future !== undefined && future !== null) || (innerFuture !== undefined && innerFuture !== null)) return false;
+  // Missing values (null or NaN in y) need no scan of their own: partition's validation refuses them (below), and the
+  // body runs whole. (Without X and X_future, the SDK's historical-feature form changes nothing.)
+  const forms = sdkBodyForms(endpoint === "forecast" ? sdkHistoricalFeatures(raw) : raw, CORE_FREQS);
+  return forms.errors.length === 0 && checkRequestLimits(endpoint, forms.raw, limits).length === 0;
 }
 
 /**
@@ -103,6 +109,109 @@ export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: numbe
     const y = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y as Float64Array;
     return { ...part, transfer: [y.buffer as ArrayBuffer] };
   });
+}
+
+/**
+ * {@link movableParts} one part at a time: the body's structure (the series
+ * object with its `y` read as a list of that length, `sizes`, the limits,
+ * the rules that couple series) is checked at once, and each part's values
+ * only when {@link LazySplit.part} cuts it, so the first part can be on a
+ * worker before the last value is read, and each value is read once (into
+ * its part's `Float64Array`). `null` when the body must run whole.
+ *
+ * A body this accepts and whose every part has only finite numbers is one
+ * that {@link splitRequest} splits into the same parts; a part holding
+ * anything else (null, NaN, a string…) is `null`, and the body must then
+ * run whole (its answer is the one-thread call's: the API's 422, or its
+ * rule for missing values).
+ *
+ * Cost: a read of the structure and one pass over a zero list of `y`'s
+ * length (the series check); each part, one pass over its values.
+ *
+ * @param endpoint - the body's endpoint.
+ * @param raw - the parsed body (not changed).
+ * @param parts - the wanted number of parts.
+ * @param limits - the limits of the call (resolved).
+ * @returns the split, or `null` (send the body whole).
+ *
+ * @example
+ * ```ts
+ * const split = lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4, 5, null], sizes: [3, 3] }, freq: "D", h: 1 }, 2, DEFAULT_SERVICE_LIMITS)!;
+ * [split.count, split.part(0)?.body.series, split.part(1)];
+ * // => [2, { y: Float64Array.of(1, 2, 3), sizes: [3] }, null]
+ * ```
+ * @category Scaling
+ */
+export function lazyMovableParts(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits): LazySplit | null {
+  if (!splittable(endpoint, raw, parts, limits) || partitionBlocker(raw) !== null) return null;
+  const series = raw.series as Record<string, unknown>;
+  const y = series.y;
+  if (!isArrayLike(y)) return null;
+  // the series object checked as the API reads it, with y a list of finite numbers of its length: its values are
+  // checked part by part
+  // (X_future is absent here: partition's check of a body is then the series reader's alone)
+  if (checkSeriesInput({ ...series, y: zeros(y.length) }).errors.length > 0) return null;
+  const plan: PartPlan = partPlan(series.sizes as number[], parts);
+  // X here is absent, null or an empty list (splittable): sliced as partition slices it
+  const X = Array.isArray(series.X) ? (series.X as number[][]) : null;
+  if (plan.count < 2) return null;
+  return {
+    count: plan.count,
+    part: (p) => {
+      const rowStart = plan.rows[p] as number;
+      const values = finiteCopy(y, rowStart, (plan.rows[p + 1] as number) - rowStart);
+      if (values === null) return null;
+      return { ...partOf(raw, endpoint, plan, p, values, X, null, 0), transfer: [values.buffer as ArrayBuffer] };
+    },
+  };
+}
+
+/**
+ * A split of {@link lazyMovableParts}: `count` parts, cut one at a time.
+ * @category Scaling
+ */
+export interface LazySplit {
+  /** How many parts. */
+  readonly count: number;
+  /** Part p (0 ≤ p < count) with its `y` a `Float64Array` of its own to move; `null` when one of its values is not a finite number (the body runs whole). */
+  part(p: number): (RequestPart & { readonly transfer: ArrayBuffer[] }) | null;
+}
+
+/** Most zero values kept between calls (8 MB); a longer list is made for its call alone. */
+const KEPT_ZEROS = 1 << 20;
+let zeroValues = new Float64Array(0);
+/** A zero list of n values (a view of one buffer kept for the next call, up to {@link KEPT_ZEROS} values). */
+function zeros(n: number): Float64Array {
+  if (n > KEPT_ZEROS) return new Float64Array(n);
+  if (zeroValues.length < n) zeroValues = new Float64Array(Math.min(KEPT_ZEROS, Math.max(n, 2 * zeroValues.length)));
+  return zeroValues.subarray(0, n);
+}
+
+/** values[from, from + n) as a Float64Array of its own, or null when one is not a finite number. */
+function finiteCopy(values: ArrayLike<unknown>, from: number, n: number): Float64Array | null {
+  return ArrayBuffer.isView(values) ? finiteTypedCopy(values as unknown as Float64Array, from, n) : finiteListCopy(values, from, n);
+}
+
+/** {@link finiteCopy} of a plain list (a loop of its own: reading lists and typed arrays in one loop is polymorphic and slow). */
+function finiteListCopy(values: ArrayLike<unknown>, from: number, n: number): Float64Array | null {
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = values[from + i];
+    if (typeof x !== "number" || x - x !== 0) return null;
+    out[i] = x;
+  }
+  return out;
+}
+
+/** {@link finiteCopy} of a numeric typed array: a block copy, then the check. */
+function finiteTypedCopy(values: Float64Array, from: number, n: number): Float64Array | null {
+  const out = new Float64Array(n);
+  out.set(values.subarray(from, from + n));
+  for (let i = 0; i < n; i++) {
+    const x = out[i] as number;
+    if (x - x !== 0) return null;
+  }
+  return out;
 }
 
 /**

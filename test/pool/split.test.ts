@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { DEFAULT_SERVICE_LIMITS } from "../../src/api/index.js";
-import { movableParts, splitRequest } from "../../src/pool/split.js";
+import { lazyMovableParts, movableParts, splitRequest } from "../../src/pool/split.js";
+import { seriesArb } from "../support/series-arbitrary.js";
 
 const endpoints = ["forecast", "anomaly", "historic"] as const;
 
@@ -22,6 +23,53 @@ describe("splitRequest: what the pool sends whole", () => {
       const raw = body(typed ? Float64Array.from(y, (v) => (v === null ? Number.NaN : v)) : y);
       expect(splitRequest(endpoint, raw, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
       expect(movableParts(endpoint, raw, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
+      // the lazy split: the structure passes, and the part holding the gap is null (the other part is cut)
+      const lazy = lazyMovableParts(endpoint, raw, 2, DEFAULT_SERVICE_LIMITS)!;
+      expect(lazy.count).toBe(2);
+      expect(lazy.part(at < 3 ? 0 : 1)).toBeNull();
+      expect(lazy.part(at < 3 ? 1 : 0)?.body).toBeDefined();
     },
   );
+});
+
+describe("lazyMovableParts: the pool's split of an object body, one part at a time", () => {
+  const requestArb = fc.record({
+    series: fc.array(seriesArb(1, 40), { minLength: 1, maxLength: 9 }),
+    endpoint: fc.constantFrom(...endpoints),
+    parts: fc.integer({ min: 2, max: 6 }),
+    typed: fc.boolean(),
+    extra: fc.constantFrom<Record<string, unknown>>({}, { level: [80, 95] }, { model: "forecastmodel-1", clean_ex_first: true }),
+  });
+
+  test.prop([requestArb])("the same parts as movableParts (bodies, key order, rows, transfer), or null exactly when it gives null", ({ series, endpoint, parts, typed, extra }) => {
+    const flat = series.flat();
+    const y = typed ? Float64Array.from(flat) : flat;
+    const raw = { series: { y, sizes: series.map((s) => s.length) }, freq: "D", h: 2, ...(endpoint === "anomaly" ? { detection_size: 1 } : {}), ...extra };
+    const eager = movableParts(endpoint, raw, parts, DEFAULT_SERVICE_LIMITS);
+    const lazy = lazyMovableParts(endpoint, raw, parts, DEFAULT_SERVICE_LIMITS);
+    if (eager === null) {
+      expect(lazy === null || Array.from({ length: lazy.count }, (_, p) => lazy.part(p)).some((part) => part === null)).toBe(true);
+      return;
+    }
+    expect(lazy).not.toBeNull();
+    expect(lazy!.count).toBe(eager.length);
+    eager.forEach((part, p) => {
+      const cut = lazy!.part(p)!;
+      expect(JSON.stringify(cut.body)).toBe(JSON.stringify(part.body));
+      expect(Object.keys(cut.body)).toEqual(Object.keys(part.body));
+      expect(cut.body.series).toEqual(part.body.series);
+      expect([cut.index, cut.count, cut.seriesStart, cut.seriesCount, cut.rowStart, cut.rowCount]).toEqual([part.index, part.count, part.seriesStart, part.seriesCount, part.rowStart, part.rowCount]);
+      expect(cut.transfer).toEqual([((cut.body.series as { y: Float64Array }).y).buffer]);
+    });
+    // the caller's y is never a part's: the parts' buffers can move
+    expect(lazy!.part(0)!.body.series).not.toHaveProperty("y", y);
+  });
+
+  it("a body the API refuses in its structure (sizes not summing to len(y), a string in sizes) or one that couples its series: null", () => {
+    expect(lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4], sizes: [2, 3] }, freq: "D", h: 1 }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
+    expect(lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4], sizes: [2, "2"] }, freq: "D", h: 1 }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
+    expect(lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4], sizes: [2, 2] }, freq: "D", h: 1, finetune_steps: 3 }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
+    expect(lazyMovableParts("anomaly", { series: { y: [1, 2, 3, 4], sizes: [2, 2] }, freq: "D", h: 1, detection_size: 1, threshold_method: "multivariate" }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
+    expect(lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4], sizes: [4] }, freq: "D", h: 1 }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
+  });
 });
