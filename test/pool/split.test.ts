@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { DEFAULT_SERVICE_LIMITS } from "../../src/api/index.js";
 import { lazyMovableParts, movableParts, splitRequest } from "../../src/pool/split.js";
+import { nextTurn } from "../../src/pool/pool.js";
 import { seriesArb } from "../support/series-arbitrary.js";
 
 const endpoints = ["forecast", "anomaly", "historic"] as const;
@@ -71,5 +72,20 @@ describe("lazyMovableParts: the pool's split of an object body, one part at a ti
     expect(lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4], sizes: [2, 2] }, freq: "D", h: 1, finetune_steps: 3 }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
     expect(lazyMovableParts("anomaly", { series: { y: [1, 2, 3, 4], sizes: [2, 2] }, freq: "D", h: 1, detection_size: 1, threshold_method: "multivariate" }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
     expect(lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4], sizes: [4] }, freq: "D", h: 1 }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
+  });
+});
+
+describe("nextTurn: callers waiting at once come back in rounds of their own", () => {
+  it("three callers, three rounds of the event loop (a split's work never runs back to back with another's)", async () => {
+    let rounds = 0;
+    const tick = (): void => {
+      rounds++;
+      if (rounds < 20) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const seen: number[] = [];
+    await Promise.all([1, 2, 3].map(() => nextTurn().then(() => seen.push(rounds))));
+    expect(new Set(seen).size).toBe(3);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
   });
 });
