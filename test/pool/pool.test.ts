@@ -218,9 +218,12 @@ describe("createPool: workers that stop, and shutdown", () => {
       // 400 records rows × 40 extra columns → a records call whose row objects outgrow a 48 MB heap
       const wide = Array.from({ length: 400_000 }, (_, t) => ({ unique_id: t % 1000, ds: `2024-01-${String((t % 28) + 1).padStart(2, "0")}`, y: t % 13 }));
       const crashed = small.forecastRecords(wide, { h: 1 });
+      // two calls behind it wait for the new worker
       const meanwhile = small.forecast(body as never);
+      const after = small.forecast(body as never);
       await expect(crashed).rejects.toBeInstanceOf(poolModule.WorkerStoppedError);
       expect(json(await meanwhile)).toBe(json(before));
+      expect(json(await after)).toBe(json(before));
       expect(json(await small.forecast(body as never))).toBe(json(before));
     } finally {
       await small.close();
