@@ -215,11 +215,10 @@ export function seriesCalibratedScores(
   if (history !== undefined && (history.centre.length < n || history.sd.length < n || (history.second !== undefined && (history.second.centre.length < n || history.second.sd.length < n)))) {
     throw new RangeError(`seriesCalibratedScores: history's centre and sd (and its second judge's) need ${n} values, one per point of y`);
   }
-  const judged = history === undefined ? networkOnly : new JudgedAt(y, history);
   const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, second: judge.second, q: gaussianMultiplier(level) };
   // a window longer than C or than the forecast points before it slides through itself once 20 scores precede it: one
   // static set, mostly the window's own points, would judge each regime of a long window by the others
-  if (outside >= C || (outside >= EXTREME_MIN_SCORES && detectionSize > Math.min(outside, C))) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize), judged);
+  if (outside >= C || (outside >= EXTREME_MIN_SCORES && detectionSize > Math.min(outside, C))) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize), history);
 
   // Static: every forecast point calibrates every detection point.
   let count = 0;
@@ -235,7 +234,7 @@ export function seriesCalibratedScores(
       const f = forecast[t] as number;
       if (Number.isNaN(f)) continue;
       const u = spreadScore(y[t] as number, f, below, above, t * G, knots);
-      if (Math.abs(judged.z(t, calibratedZ(u, sorted, 0, count))) > ANOMALY_EXCLUDE_Z) out.extreme[t] = 1;
+      if (Math.abs(judgedAt(history, y, t, calibratedZ(u, sorted, 0, count))) > ANOMALY_EXCLUDE_Z) out.extreme[t] = 1;
     }
   }
   for (let j = 0; j < detectionSize; j++) {
@@ -252,26 +251,15 @@ export function seriesCalibratedScores(
 }
 
 /**
- * A point's judged z from its network z (`judgedZ` where the seasonal judges' `history` speaks at that point): what
- * decides whether a point is left out of later calibrations. `networkOnly` leaves the network's z as it is.
+ * Point t's judged z from its network z: `judgedZ` where the seasonal judges' `history` speaks at t, else the
+ * network's own. What decides whether a point is left out of later calibrations.
  */
-class JudgedAt {
-  constructor(
-    private readonly y: ArrayLike<number>,
-    private readonly history: SeasonalOpinion | null,
-  ) {}
-
-  z(t: number, zNetwork: number): number {
-    const h = this.history;
-    if (h === null) return zNetwork;
-    const sd = h.sd[t] as number;
-    if (!(sd > 0)) return zNetwork;
-    const second = h.second;
-    return judgedZ(zNetwork, this.y[t] as number, h.centre[t] as number, sd, second === undefined ? Number.NaN : (second.centre[t] as number), second === undefined ? Number.NaN : (second.sd[t] as number));
-  }
+function judgedAt(history: SeasonalOpinion | undefined, y: ArrayLike<number>, t: number, zNetwork: number): number {
+  const sd = history === undefined ? Number.NaN : (history.sd[t] as number);
+  if (!(sd > 0)) return zNetwork;
+  const second = history!.second;
+  return judgedZ(zNetwork, y[t] as number, history!.centre[t] as number, sd, second === undefined ? Number.NaN : (second.centre[t] as number), second === undefined ? Number.NaN : (second.sd[t] as number));
 }
-
-const networkOnly = new JudgedAt([], null);
 
 /** The last C kept |scores|, sorted, in `sorted` (C + 1 values) with a ring of them in arrival order (C values). */
 class SlidingRanks {
@@ -328,7 +316,7 @@ function slidingScores(
   work: Float64Array,
   judge: Judging | undefined,
   windowCalibrates: boolean,
-  judged: JudgedAt,
+  history: SeasonalOpinion | undefined,
 ): SeriesScoreSummary {
   const n = y.length;
   const G = knots.length;
@@ -355,7 +343,7 @@ function slidingScores(
       if (judge !== undefined && (judge.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, judge, out);
     }
     // left out: a point whose judged z (the network's where no seasonal judge speaks) is beyond ANOMALY_EXCLUDE_Z
-    if (scores.count >= excludeFrom && Math.abs(judged.z(t, z)) > ANOMALY_EXCLUDE_Z) {
+    if (scores.count >= excludeFrom && Math.abs(judgedAt(history, y, t, z)) > ANOMALY_EXCLUDE_Z) {
       if (out.extreme !== undefined) out.extreme[t] = 1;
       continue;
     }

@@ -231,17 +231,12 @@ export function partition(input: unknown, k: number, options: PartitionOptions =
 
   const series = request.series as Json;
   const y = series.y as readonly number[];
-  const sizes = series.sizes as readonly number[];
-  const X = Array.isArray(series.X) ? (series.X as readonly (readonly number[])[]) : null;
-  const Xf = kind === "forecast" && Array.isArray(request.X_future) ? (request.X_future as readonly (readonly number[])[]) : null;
-  const h = typeof request.h === "number" ? request.h : 0;
-
-  const plan = partPlan(sizes, k);
+  const plan = partPlan(series.sizes as readonly number[], k);
   const parts: RequestPart[] = [];
   for (let p = 0; p < plan.count; p++) {
     const { rowStart, rowCount } = planRows(plan, p);
     const partY = options.typedY === true && validY !== null ? validY.slice(rowStart, rowStart + rowCount) : y.slice(rowStart, rowStart + rowCount);
-    parts.push(partOf(request, kind, plan, p, partY, X, Xf, h));
+    parts.push(partOf(request, kind, plan, p, partY));
   }
   return parts;
 }
@@ -290,23 +285,20 @@ function planRows(plan: PartPlan, p: number): { rowStart: number; rowCount: numb
 
 /**
  * Part p of {@link partition}'s cut of a valid `request` (`plan` from its sizes), with `partY` as its `series.y`
- * (the part's rows, in whatever form): every other field copied in the body's key order, `sizes`, `X` and `X_future`
- * sliced to the part's series.
+ * (the part's rows, in whatever form): every other field copied in the body's key order, `sizes`, `series.X` and (for
+ * a forecast) `X_future` sliced to the part's series.
  *
  * @param request - the whole body (valid, splittable).
  * @param kind - its endpoint.
  * @param plan - the {@link partPlan} of its sizes.
  * @param p - the part's number.
  * @param partY - the part's `y` values.
- * @param X - the body's `series.X` (null: none).
- * @param Xf - the body's `X_future` (forecasts; null: none).
- * @param h - the body's horizon (for `X_future`'s rows).
  * @returns the part.
  *
  * @example
  * ```ts
  * const body = { series: { y: [1, 2, 3, 4, 5, 6], sizes: [2, 3, 1] }, freq: "D", h: 2 };
- * partOf(body, "forecast", partPlan([2, 3, 1], 2), 1, [3, 4, 5, 6], null, null, 2).body;
+ * partOf(body, "forecast", partPlan([2, 3, 1], 2), 1, [3, 4, 5, 6]).body;
  * // => { series: { y: [3, 4, 5, 6], sizes: [3, 1] }, freq: "D", h: 2 }
  * ```
  * @category Scaling
@@ -317,11 +309,11 @@ export function partOf(
   plan: PartPlan,
   p: number,
   partY: unknown,
-  X: readonly (readonly number[])[] | null,
-  Xf: readonly (readonly number[])[] | null,
-  h: number,
 ): RequestPart {
   const series = request.series as Json;
+  const X = Array.isArray(series.X) ? (series.X as readonly (readonly number[])[]) : null;
+  const Xf = kind === "forecast" && Array.isArray(request.X_future) ? (request.X_future as readonly (readonly number[])[]) : null;
+  const h = typeof request.h === "number" ? request.h : 0;
   const s0 = plan.bounds[p] as number;
   const s1 = plan.bounds[p + 1] as number;
   const { rowStart, rowCount } = planRows(plan, p);

@@ -227,6 +227,17 @@ function textCopy(body: unknown): unknown {
   return typeof body === "string" ? body : (bodyBytes(body) as Uint8Array);
 }
 
+/** The parts of a split call, cut one at a time (`part` is null where the body must run whole). */
+interface PartSource {
+  readonly count: number;
+  part(p: number): (RequestPart & { readonly transfer?: ArrayBuffer[] }) | null;
+}
+
+/** A {@link PartSource} over parts already cut. */
+function partList(parts: readonly RequestPart[]): PartSource {
+  return { count: parts.length, part: (p) => parts[p] ?? null };
+}
+
 /** Callers waiting for their turn on this thread ({@link nextTurn}), first come first served. */
 const waitingTurns: (() => void)[] = [];
 let turnScheduled = false;
@@ -455,7 +466,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         return whole(peek.finetunedId);
       }
       // the parts, cut one at a time: a JSON body's by a worker (all at once), an object body's on this thread
-      let source: { readonly count: number; part(p: number): (RequestPart & { readonly transfer?: ArrayBuffer[] }) | null } | null;
+      let source: PartSource | null;
       let finetunedId: unknown;
       if (text) {
         const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
@@ -464,8 +475,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
           parts: RequestPart[] | null;
           finetunedId: string | null;
         };
-        const cut = split.parts;
-        source = cut === null ? null : { count: cut.length, part: (p) => cut[p] ?? null };
+        source = split.parts === null ? null : partList(split.parts);
         finetunedId = split.finetunedId;
       } else {
         // the split reads the body: in a turn of its own, not in the caller's (many calls made at once)
@@ -484,7 +494,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         // a finite number further on) would report progress beside the whole call's
         const cut = Array.from({ length: source.count }, (_, p) => source!.part(p));
         if (cut.some((part) => part === null)) return whole(finetunedId);
-        source = { count: cut.length, part: (p) => cut[p] ?? null };
+        source = partList(cut as RequestPart[]);
       }
       const finetuned = finetunedFor(finetunedId, options.finetunedModels);
       const progress = progressOf(options, source.count);

@@ -5,10 +5,10 @@
  * JSON text and bytes.
  * @module
  */
-import { cutPoints, partition, partitionBlocker, partOf, partPlan, type PartPlan, type RequestPart } from "../api/partition.js";
+import { cutPoints, partition, partitionBlocker, partOf, partPlan, type RequestPart } from "../api/partition.js";
 import type { AnomalyInput, ForecastInput, HistoricInput } from "../types.js";
 import { checkRequestLimits, sdkBodyForms, sdkHistoricalFeatures, type ServiceLimits } from "../api/requests.js";
-import { isArrayLike, isJsonObject, ownProperty } from "../api/schema-validator.js";
+import { finiteSlice, isArrayLike, isJsonObject, ownProperty } from "../api/schema-validator.js";
 import { checkSeriesInput } from "../api/series-input.js";
 import { CORE_FREQS } from "../api/schemas.js";
 
@@ -126,7 +126,8 @@ export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: numbe
  * rule for missing values).
  *
  * Cost: a read of the structure and one pass over a zero list of `y`'s
- * length (the series check); each part, one pass over its values.
+ * length (the series check, which allocates it); each part, one pass over
+ * its values.
  *
  * @param endpoint - the body's endpoint.
  * @param raw - the parsed body (not changed).
@@ -150,18 +151,16 @@ export function lazyMovableParts(endpoint: SplitEndpoint, raw: unknown, parts: n
   // the series object checked as the API reads it, with y a list of finite numbers of its length: its values are
   // checked part by part
   // (X_future is absent here: partition's check of a body is then the series reader's alone)
-  if (checkSeriesInput({ ...series, y: zeros(y.length) }).errors.length > 0) return null;
-  const plan: PartPlan = partPlan(series.sizes as number[], parts);
-  // X here is absent, null or an empty list (splittable): sliced as partition slices it
-  const X = Array.isArray(series.X) ? (series.X as number[][]) : null;
+  if (checkSeriesInput({ ...series, y: new Float64Array(y.length) }).errors.length > 0) return null;
+  const plan = partPlan(series.sizes as number[], parts);
   if (plan.count < 2) return null;
   return {
     count: plan.count,
     part: (p) => {
       const rowStart = plan.rows[p] as number;
-      const values = finiteCopy(y, rowStart, (plan.rows[p + 1] as number) - rowStart);
+      const values = finiteSlice(y, rowStart, (plan.rows[p + 1] as number) - rowStart);
       if (values === null) return null;
-      return { ...partOf(raw, endpoint, plan, p, values, X, null, 0), transfer: [values.buffer as ArrayBuffer] };
+      return { ...partOf(raw, endpoint, plan, p, values), transfer: [values.buffer as ArrayBuffer] };
     },
   };
 }
@@ -175,43 +174,6 @@ export interface LazySplit {
   readonly count: number;
   /** Part p (0 ≤ p < count) with its `y` a `Float64Array` of its own to move; `null` when one of its values is not a finite number (the body runs whole). */
   part(p: number): (RequestPart & { readonly transfer: ArrayBuffer[] }) | null;
-}
-
-/** Most zero values kept between calls (8 MB); a longer list is made for its call alone. */
-const KEPT_ZEROS = 1 << 20;
-let zeroValues = new Float64Array(0);
-/** A zero list of n values (a view of one buffer kept for the next call, up to {@link KEPT_ZEROS} values). */
-function zeros(n: number): Float64Array {
-  if (n > KEPT_ZEROS) return new Float64Array(n);
-  if (zeroValues.length < n) zeroValues = new Float64Array(Math.min(KEPT_ZEROS, Math.max(n, 2 * zeroValues.length)));
-  return zeroValues.subarray(0, n);
-}
-
-/** values[from, from + n) as a Float64Array of its own, or null when one is not a finite number. */
-function finiteCopy(values: ArrayLike<unknown>, from: number, n: number): Float64Array | null {
-  return ArrayBuffer.isView(values) ? finiteTypedCopy(values as unknown as Float64Array, from, n) : finiteListCopy(values, from, n);
-}
-
-/** {@link finiteCopy} of a plain list (a loop of its own: reading lists and typed arrays in one loop is polymorphic and slow). */
-function finiteListCopy(values: ArrayLike<unknown>, from: number, n: number): Float64Array | null {
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const x = values[from + i];
-    if (typeof x !== "number" || x - x !== 0) return null;
-    out[i] = x;
-  }
-  return out;
-}
-
-/** {@link finiteCopy} of a numeric typed array: a block copy, then the check. */
-function finiteTypedCopy(values: Float64Array, from: number, n: number): Float64Array | null {
-  const out = new Float64Array(n);
-  out.set(values.subarray(from, from + n));
-  for (let i = 0; i < n; i++) {
-    const x = out[i] as number;
-    if (x - x !== 0) return null;
-  }
-  return out;
 }
 
 /**
