@@ -119,6 +119,114 @@ export function partitionBlocker(body: unknown): string | null {
 }
 
 /**
+ * How {@link partition} cuts a request: a number k asks for k parts of about
+ * equal values ({@link cutPoints}); a {@link GuidedCut} asks for parts that
+ * shrink toward the end ({@link guidedCutPoints}).
+ *
+ * @example
+ * ```ts
+ * const cuts: PartCut[] = [4, { threads: 2, partValues: 32768 }];
+ * cuts.length; // => 2
+ * ```
+ * @category Scaling
+ */
+export type PartCut = number | GuidedCut;
+
+/**
+ * Parts for `threads` workers that each take the next part when they finish
+ * one (a pool's queue): see {@link guidedCutPoints}.
+ * @category Scaling
+ */
+export interface GuidedCut {
+  /** How many workers take the parts (an integer >= 1). */
+  readonly threads: number;
+  /** The most values a part holds, unless one series alone holds more (a number >= 1). */
+  readonly partValues: number;
+}
+
+/**
+ * Series boundaries by guided self-scheduling (Polychronopoulos and Kuck,
+ * 1987) for `threads` workers that each take the next part when they finish
+ * one: each part holds about R / (2 · threads) of the R values not yet in a
+ * part, at most `partValues`, and at least the smaller of `partValues / 8`
+ * and total / (2 · threads); whole series only (a part ends before the
+ * series that passes its size when that is closer). Few
+ * large parts first cost few messages; the small ones at the end let the
+ * workers finish together, where equal parts leave one idle for up to a
+ * part's time.
+ *
+ * @example
+ * ```ts
+ * guidedCutPoints(new Array(12).fill(10), 2, 40); // => [0, 3, 5, 7, 8, 9, 10, 11, 12]
+ * ```
+ * @category Scaling
+ */
+export function guidedCutPoints(sizes: ArrayLike<number>, threads: number, partValues: number): number[] {
+  const n = sizes.length;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += sizes[i] as number;
+  const least = Math.max(1, Math.min(partValues / 8, total / (2 * threads)));
+  const bounds = [0];
+  let placed = 0;
+  let i = 0;
+  while (i < n) {
+    const want = Math.max(least, Math.min(partValues, (total - placed) / (2 * threads)));
+    const start = i;
+    let got = sizes[i++] as number;
+    while (i < n && got < want) got += sizes[i++] as number;
+    // end before the last series taken when that is closer to the size wanted
+    if (i > start + 1 && got - want > want - (got - (sizes[i - 1] as number))) got -= sizes[--i] as number;
+    placed += got;
+    bounds.push(i);
+  }
+  if (n === 0) bounds.push(0);
+  return bounds;
+}
+
+/**
+ * The series boundaries of `cut` for series `sizes` ({@link cutPoints} of
+ * min(k, series) parts, or {@link guidedCutPoints}).
+ *
+ * @example
+ * ```ts
+ * [cutBounds([10, 10, 10], 2), cutBounds([10, 10, 10], { threads: 2, partValues: 10 })];
+ * // => [[0, 2, 3], [0, 1, 2, 3]]
+ * ```
+ * @category Scaling
+ */
+export function cutBounds(sizes: ArrayLike<number>, cut: PartCut): number[] {
+  if (sizes.length === 0) return [0, 0];
+  if (typeof cut === "number") return cutPoints(sizes, Math.max(1, Math.min(cut, sizes.length)));
+  return guidedCutPoints(sizes, cut.threads, cut.partValues);
+}
+
+/**
+ * How many parts `cut` makes at most, before the sizes are known: k, or
+ * (guided) `Infinity` with 2 threads or more (1 with one thread, whose parts would run one after another).
+ *
+ * @example
+ * ```ts
+ * [cutCount(3), cutCount({ threads: 1, partValues: 10 })]; // => [3, 1]
+ * ```
+ * @category Scaling
+ */
+export function cutCount(cut: PartCut): number {
+  return typeof cut === "number" ? cut : cut.threads < 2 ? 1 : Number.POSITIVE_INFINITY;
+}
+
+/** RangeError unless `cut` is an integer k >= 1 or a {@link GuidedCut} with an integer `threads` >= 1 and `partValues` >= 1. */
+function checkCut(cut: PartCut): void {
+  if (typeof cut === "number") {
+    if (!Number.isInteger(cut) || cut < 1) throw new RangeError(`partition: k must be an integer >= 1, got ${String(cut)}`);
+    return;
+  }
+  const threads = (cut as Partial<GuidedCut> | null)?.threads;
+  const partValues = (cut as Partial<GuidedCut> | null)?.partValues;
+  if (!Number.isInteger(threads) || (threads as number) < 1) throw new RangeError(`partition: k.threads must be an integer >= 1, got ${String(threads)}`);
+  if (typeof partValues !== "number" || !(partValues >= 1)) throw new RangeError(`partition: k.partValues must be a number >= 1, got ${String(partValues)}`);
+}
+
+/**
  * Series boundaries b[0] = 0 < b[1] < … < b[parts] = n of `parts` groups of
  * consecutive series (1 ≤ parts ≤ n), balancing the number of values per
  * group: boundary j is the first series whose running total of values
@@ -183,10 +291,10 @@ function checkBody(body: unknown, kind: PartitionKind): { issues: ErrorItem[]; y
  *
  * @param body - JSON body of POST /v2/online_anomaly_detection, /v2/forecast or /v2/historic_forecast
  *   (a parsed value, or JSON text / UTF-8 bytes, which are parsed first).
- * @param k - the wanted number of parts, an integer >= 1.
+ * @param k - the wanted number of parts, an integer >= 1; or a {@link GuidedCut} (parts that shrink toward the end, for a pool's workers).
  * @param options - see {@link PartitionOptions}.
  * @returns the parts in series order.
- * @throws RangeError when `k` is not an integer >= 1, or when the request couples its
+ * @throws RangeError when `k` is not an integer >= 1 (or a valid {@link GuidedCut}), or when the request couples its
  *   series (the message is {@link partitionBlocker}'s reason).
  * @throws ValidationError with the API's items when the series object (or, for a
  *   forecast, `h` and `X_future`) is not what the API accepts, `loc` pointing into the original body.
@@ -202,12 +310,12 @@ function checkBody(body: unknown, kind: PartitionKind): { issues: ErrorItem[]; y
  * ```
  * @category Scaling
  */
-export function partition<B extends object>(body: B, k: number, options?: PartitionOptions): RequestPart<B>[];
+export function partition<B extends object>(body: B, k: PartCut, options?: PartitionOptions): RequestPart<B>[];
 /**
  * Splits a request body of unknown type (see the typed overload above for the full description).
  *
  * @param body - JSON body of POST /v2/online_anomaly_detection, /v2/forecast or /v2/historic_forecast.
- * @param k - the wanted number of parts, an integer >= 1.
+ * @param k - the wanted number of parts, an integer >= 1, or a {@link GuidedCut}.
  * @param options - see {@link PartitionOptions}.
  * @returns the parts in series order.
  *
@@ -218,9 +326,9 @@ export function partition<B extends object>(body: B, k: number, options?: Partit
  * ```
  * @category Scaling
  */
-export function partition(body: unknown, k: number, options?: PartitionOptions): RequestPart[];
-export function partition(input: unknown, k: number, options: PartitionOptions = {}): RequestPart[] {
-  if (!Number.isInteger(k) || k < 1) throw new RangeError(`partition: k must be an integer >= 1, got ${String(k)}`);
+export function partition(body: unknown, k: PartCut, options?: PartitionOptions): RequestPart[];
+export function partition(input: unknown, k: PartCut, options: PartitionOptions = {}): RequestPart[] {
+  checkCut(k);
   const body = typeof input === "string" || input instanceof Uint8Array ? parseRequestBody(input) : input;
   const kind = options.kind ?? (isObject(body) ? inferKind(body) : "forecast");
   const { issues, y: validY } = checkBody(body, kind);
@@ -246,7 +354,7 @@ export function partition(input: unknown, k: number, options: PartitionOptions =
  * boundaries ({@link cutPoints}) and each part's first row.
  */
 export interface PartPlan {
-  /** How many parts: min(k, number of series), at least 1. */
+  /** How many parts: min(k, number of series) for a number k, at least 1. */
   readonly count: number;
   /** Series boundaries, `count` + 1 of them. */
   readonly bounds: readonly number[];
@@ -257,7 +365,7 @@ export interface PartPlan {
 }
 
 /**
- * The {@link PartPlan} of `sizes` (validated: integers >= 1) for `k` parts.
+ * The {@link PartPlan} of `sizes` (validated: integers >= 1) cut by `k` ({@link cutBounds}).
  *
  * @example
  * ```ts
@@ -265,9 +373,9 @@ export interface PartPlan {
  * ```
  * @category Scaling
  */
-export function partPlan(sizes: readonly number[], k: number): PartPlan {
-  const count = Math.max(1, Math.min(k, sizes.length));
-  const bounds = sizes.length === 0 ? [0, 0] : cutPoints(sizes, count);
+export function partPlan(sizes: readonly number[], k: PartCut): PartPlan {
+  const bounds = cutBounds(sizes, k);
+  const count = bounds.length - 1;
   const rows = [0];
   for (let p = 0; p < count; p++) {
     let rowCount = 0;

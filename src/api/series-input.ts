@@ -25,6 +25,11 @@ export interface SeriesInputOptions {
   readonly h?: number;
   /** The raw `hist_exog` of the body: features listed there need no `X_future` array (or an empty one). */
   readonly histExog?: unknown;
+  /**
+   * Reads everything but the items of `y` (which must still be a list or typed array, whose length the rules use):
+   * the caller checks them itself, a part at a time. No typed series is built (`series` is null). Cost: O(sizes + X).
+   */
+  readonly structureOnly?: boolean;
 }
 
 /**
@@ -32,7 +37,7 @@ export interface SeriesInputOptions {
  * @category Series packing
  */
 export interface SeriesInputCheck {
-  /** The typed series, or `null` when `errors` is not empty. */
+  /** The typed series, or `null` when `errors` is not empty (or the check read the structure only). */
   readonly series: SeriesData | null;
   /** Typed `X_future` (empty when not given or when there are errors). */
   readonly Xfuture: Float64Array[];
@@ -90,11 +95,13 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
     collector.add({ type: "missing", loc, msg: "Field required" });
     return fail();
   }
-  const value = validateAgainst(SERIES_SCHEMA, input, loc, collector);
-  const errors: ErrorItem[] = [];
-  // Rules across fields, wherever their fields can be read.
   const rawY = isJsonObject(input) ? ownProperty(input, "y") : undefined;
   const yLength = isArrayLike(rawY) ? rawY.length : null;
+  // the structure alone: y's items are not read (an empty list in its place), its length is
+  const structureOnly = options.structureOnly === true && yLength !== null;
+  const value = validateAgainst(SERIES_SCHEMA, structureOnly ? { ...(input as object), y: [] } : input, loc, collector);
+  const errors: ErrorItem[] = [];
+  // Rules across fields, wherever their fields can be read.
   // the sizes as validated, or (when something else in the series is invalid) validated alone
   const sizes = value !== INVALID ? (value as ValidatedSeries).sizes : isJsonObject(input) ? (quietly(SERIES_SCHEMA.properties.sizes, ownProperty(input, "sizes")) as number[] | null) : null;
   const rawX = isJsonObject(input) ? ownProperty(input, "X") : undefined;
@@ -121,6 +128,7 @@ export function checkSeriesInput(input: unknown, options: SeriesInputOptions = {
   }
   for (const e of errors) collector.add(e);
   if (collector.items.length > 0 || value === INVALID) return fail();
+  if (structureOnly) return { series: null, Xfuture, errors: [] };
   return { series: toSeriesData(value as ValidatedSeries), Xfuture, errors: collector.items };
 }
 

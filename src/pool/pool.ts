@@ -11,7 +11,7 @@ import { Worker, type ResourceLimits, type TransferListItem } from "node:worker_
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "../api/bodies.js";
 import type { CoreCallOptions, FinetuneCallResult } from "../api/entry-points.js";
 import { bodyBytes } from "../api/json.js";
-import { merge, type RequestPart } from "../api/partition.js";
+import { merge, type PartCut, type RequestPart } from "../api/partition.js";
 import type { AnomalyRecord, ForecastRecord, ForecastRecordOptions, HistoricRecord, RecordOptions, RecordRowFields, RecordsResult, ResultDs } from "../api/records.js";
 import { DEFAULT_SERVICE_LIMITS, resolveLimits } from "../api/requests.js";
 import type { AnomalyResult, FinetuneResult, ForecastResult, HistoricResult } from "../api/results.js";
@@ -32,11 +32,13 @@ export interface PoolOptions {
   /** Worker threads (default: `os.availableParallelism()`, every core). */
   readonly threads?: number;
   /**
-   * About how many `y` values one part of a split request holds (default
-   * 32,768): a request is cut into at least `threads` parts (a multiple of
-   * `threads`, so that the workers finish together) and at most one per
-   * series. Smaller parts balance the workers better and keep each
-   * message short; each part costs a little validation and merging.
+   * The most `y` values one part of a split request holds, unless one series
+   * holds more (default 32,768). Parts shrink toward the end of a request
+   * (`guidedCutPoints`: about R / (2 · threads) of the R values left, down to
+   * an eighth of this), so that the workers finish together. With memos, a
+   * request is cut into equal parts instead: a multiple of `threads` of them,
+   * about this size. Smaller parts keep each message short; each part costs
+   * a little validation and merging.
    */
   readonly partValues?: number;
   /** Heap limits of each worker (Node's `Worker` `resourceLimits`); a worker that exceeds them stops, and its call gets an error. */
@@ -281,7 +283,7 @@ export const nextTurn = (): Promise<void> =>
  * The pretrained parameters of every registered model are decoded once, into
  * `SharedArrayBuffer`s that every worker reads (no copy per thread). A
  * forecast, anomaly-detection or historic-forecast body is split by series
- * into parts of about `partValues` values (at least `threads` parts), each
+ * into parts of at most `partValues` values, shrinking toward the end, each
  * part's `y` moved to its worker as a `Float64Array` (transferred, not
  * copied), the parts computed in parallel and merged; a JSON text or bytes
  * body is parsed and split on a worker, so the calling thread never walks
@@ -432,8 +434,14 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
     };
   };
 
-  /** Parts wanted for a request of `values` values in `series` series: a multiple of the thread count (equal parts then end together: 9 parts on 2 workers would leave one working alone), at most one per series. */
-  const wanted = (values: number, series: number): number => Math.min(series, threads * Math.ceil(Math.max(threads, Math.ceil(values / partValues)) / threads));
+  /**
+   * How a request is cut: with memos, a multiple of the thread count of equal parts of about `partValues` values,
+   * at most one per series (part k always runs on worker k mod threads, and equal parts end together: 9 parts on 2
+   * workers would leave one working alone); else a guided cut (`guidedCutPoints`): parts of at most `partValues`
+   * values, shrinking toward the end, each taken by the first free worker, so that the workers finish together.
+   */
+  const wanted = (values: number, series: number): PartCut =>
+    memoEntries === null ? { threads, partValues } : Math.min(series, threads * Math.ceil(Math.max(threads, Math.ceil(values / partValues)) / threads));
   /** The worker a part must run on: with memos, part k always on worker k mod threads (the same split of the same streams finds its forecasts); else the first free one. */
   const partWorker = (index: number): number | null => (memoEntries === null ? null : index % threads);
   /** Part `index` of a split call submitted: on its worker, its failure judged later with the other parts' (mergedParts), not here. */

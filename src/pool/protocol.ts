@@ -9,6 +9,7 @@ import { plainNumbers } from "../api/schema-validator.js";
 import type { ServiceLimits } from "../api/requests.js";
 import type { FinetunedWeights } from "../types.js";
 import type { SplitEndpoint } from "./split.js";
+import type { PartCut } from "../api/partition.js";
 
 /** The pool's functions a worker runs by name (the main export's functions of the same names). */
 export type PoolFunction =
@@ -34,7 +35,7 @@ export type PoolTask =
       readonly progress: boolean;
     }
   /** Parse a JSON text or bytes body and split it (see `splitRequest`); the parts come back with their `y` moved. */
-  | { readonly kind: "split"; readonly endpoint: SplitEndpoint; readonly body: unknown; readonly parts: number; readonly limits: ServiceLimits }
+  | { readonly kind: "split"; readonly endpoint: SplitEndpoint; readonly body: unknown; readonly parts: PartCut; readonly limits: ServiceLimits }
   /** Run a typed request through the library's pipeline of an endpoint (`runEndpoint`), as the service's paid work. */
   | { readonly kind: "endpoint"; readonly endpoint: "forecast" | "anomaly" | "historic" | "finetune"; readonly request: unknown; readonly progress?: boolean }
   /** Report the worker's forecast memo (`null` when the pool keeps none). */

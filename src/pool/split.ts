@@ -5,7 +5,7 @@
  * JSON text and bytes.
  * @module
  */
-import { cutPoints, partition, partitionBlocker, partOf, partPlan, type RequestPart } from "../api/partition.js";
+import { cutBounds, cutCount, partition, partitionBlocker, partOf, partPlan, type PartCut, type RequestPart } from "../api/partition.js";
 import type { AnomalyInput, ForecastInput, HistoricInput } from "../types.js";
 import { checkRequestLimits, sdkBodyForms, sdkHistoricalFeatures, type ServiceLimits } from "../api/requests.js";
 import { finiteSlice, isArrayLike, isJsonObject, ownProperty } from "../api/schema-validator.js";
@@ -35,7 +35,7 @@ export type SplitEndpoint = "forecast" | "anomaly" | "historic";
  *
  * @param endpoint - the body's endpoint.
  * @param raw - the parsed body.
- * @param parts - the wanted number of parts.
+ * @param parts - the wanted number of parts, or a guided cut (partition's `k`).
  * @param limits - the limits of the call (resolved).
  * @returns the parts, or `null`.
  *
@@ -47,12 +47,12 @@ export type SplitEndpoint = "forecast" | "anomaly" | "historic";
  * ```
  * @category Scaling
  */
-export function splitRequest(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits): RequestPart[] | null {
+export function splitRequest(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits): RequestPart[] | null {
   return splitWith(endpoint, raw, parts, limits, false);
 }
 
 /** {@link splitRequest}; with `typedY`, every part's `y` a `Float64Array` of its own (partition's `typedY`). */
-function splitWith(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits, typedY: boolean): RequestPart[] | null {
+function splitWith(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits, typedY: boolean): RequestPart[] | null {
   if (!splittable(endpoint, raw, parts, limits)) return null;
   try {
     const split = partition(raw, parts, { kind: endpoint, typedY });
@@ -63,8 +63,8 @@ function splitWith(endpoint: SplitEndpoint, raw: unknown, parts: number, limits:
 }
 
 /** The checks of {@link splitRequest} before partition's own: false when the body must run whole. */
-function splittable(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits): raw is Record<string, unknown> {
-  if (parts < 2 || !isJsonObject(raw)) return false;
+function splittable(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits): raw is Record<string, unknown> {
+  if (cutCount(parts) < 2 || !isJsonObject(raw)) return false;
   const series = ownProperty(raw, "series");
   if (!isJsonObject(series)) return false;
   const X = ownProperty(series, "X");
@@ -89,7 +89,7 @@ function splittable(endpoint: SplitEndpoint, raw: unknown, parts: number, limits
  *
  * @param endpoint - the body's endpoint.
  * @param raw - the parsed body (not changed).
- * @param parts - the wanted number of parts.
+ * @param parts - the wanted number of parts, or a guided cut (partition's `k`).
  * @param limits - the limits of the call (resolved).
  * @returns the parts with their transfer lists, or `null` (send the body whole).
  *
@@ -102,7 +102,7 @@ function splittable(endpoint: SplitEndpoint, raw: unknown, parts: number, limits
  * ```
  * @category Scaling
  */
-export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits): (RequestPart & { readonly transfer: ArrayBuffer[] })[] | null {
+export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits): (RequestPart & { readonly transfer: ArrayBuffer[] })[] | null {
   const split = splitWith(endpoint, raw, parts, limits, true);
   if (split === null) return null;
   return split.map((part) => {
@@ -125,13 +125,12 @@ export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: numbe
  * run whole (its answer is the one-thread call's: the API's 422, or its
  * rule for missing values).
  *
- * Cost: a read of the structure and one pass over a zero list of `y`'s
- * length (the series check, which allocates it); each part, one pass over
- * its values.
+ * Cost: a read of the structure (the series check without `y`'s items);
+ * each part, one pass over its values.
  *
  * @param endpoint - the body's endpoint.
  * @param raw - the parsed body (not changed).
- * @param parts - the wanted number of parts.
+ * @param parts - the wanted number of parts, or a guided cut (partition's `k`).
  * @param limits - the limits of the call (resolved).
  * @returns the split, or `null` (send the body whole).
  *
@@ -143,15 +142,14 @@ export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: numbe
  * ```
  * @category Scaling
  */
-export function lazyMovableParts(endpoint: SplitEndpoint, raw: unknown, parts: number, limits: ServiceLimits): LazySplit | null {
+export function lazyMovableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits): LazySplit | null {
   if (!splittable(endpoint, raw, parts, limits) || partitionBlocker(raw) !== null) return null;
   const series = raw.series as Record<string, unknown>;
   const y = series.y;
   if (!isArrayLike(y)) return null;
-  // the series object checked as the API reads it, with y a list of finite numbers of its length: its values are
-  // checked part by part
+  // the series object checked as the API reads it, all but y's items: its values are checked part by part
   // (X_future is absent here: partition's check of a body is then the series reader's alone)
-  if (checkSeriesInput({ ...series, y: new Float64Array(y.length) }).errors.length > 0) return null;
+  if (checkSeriesInput(series, { structureOnly: true }).errors.length > 0) return null;
   const plan = partPlan(series.sizes as number[], parts);
   if (plan.count < 2) return null;
   return {
@@ -185,9 +183,9 @@ export type SplitTypedRequest = ForecastInput | AnomalyInput | HistoricInput;
 
 /**
  * Where a typed request (as `createService` hands its paid work to
- * `runEndpoint`) is cut into at most `parts` requests of consecutive series,
- * each holding about as many values: the series boundaries of
- * {@link cutPoints}, whose parts' results {@link merge} joins into exactly
+ * `runEndpoint`) is cut into requests of consecutive series (`parts` of
+ * about equal values, or a guided cut): the series boundaries of
+ * {@link cutBounds}, whose parts' results {@link merge} joins into exactly
  * the whole request's result; or `null` when it must run whole, by the rules
  * of {@link splitRequest}: fewer than 2 parts or series; exogenous features
  * (`series.X`, `Xfuture`, `histExog`, categorical groups); missing values
@@ -198,7 +196,7 @@ export type SplitTypedRequest = ForecastInput | AnomalyInput | HistoricInput;
  * Cost: one pass over the sizes.
  *
  * @param request - the typed request (its progress callback left out: it cannot cross threads).
- * @param parts - the wanted number of parts.
+ * @param parts - the wanted number of parts, or a guided cut (partition's `k`).
  * @returns the boundaries (parts + 1 series indices), or `null`.
  *
  * @example
@@ -211,14 +209,15 @@ export type SplitTypedRequest = ForecastInput | AnomalyInput | HistoricInput;
  * ```
  * @category Scaling
  */
-export function typedSplitBounds(request: SplitTypedRequest, parts: number): number[] | null {
+export function typedSplitBounds(request: SplitTypedRequest, parts: PartCut): number[] | null {
   const { series } = request;
-  const count = Math.min(parts, series.sizes.length);
+  const count = Math.min(cutCount(parts), series.sizes.length);
   if (count < 2 || series.X.length > 0 || request.finetune.steps > 0 || request.finetuned !== null || request.multivariate) return null;
   if ("featureGroups" in request || (request.missing !== undefined && request.missing.includes(1))) return null;
   if (("histExog" in request && request.histExog.length > 0) || ("Xfuture" in request && request.Xfuture.length > 0)) return null;
   if ("thresholdMethod" in request && request.thresholdMethod === "multivariate") return null;
-  return cutPoints(series.sizes, count);
+  const bounds = cutBounds(series.sizes, parts);
+  return bounds.length > 2 ? bounds : null;
 }
 
 /**

@@ -195,4 +195,19 @@ describe("checkSeriesInput agrees with the API's validation of body.series", () 
     if (api.length === 0) expect(mine.filter((m) => !m.includes("X_future"))).toEqual([]);
     else expect(mine.length).toBeGreaterThan(0);
   });
+
+  test.prop([seriesArb], { numRuns: 500 })("structureOnly: the same items but those about y's own items, no series; y's items never read", (series) => {
+    const key = (d: ErrorItem) => `${d.type}|${d.loc.join(".")}|${d.msg}`;
+    const full = checkSeriesInput(series).errors.map(key);
+    const aboutYItems = (k: string) => /^[^|]*\|body\.series\.y\.\d+\|/.test(k);
+    const structure = checkSeriesInput(series, { structureOnly: true });
+    expect(structure.errors.map(key)).toEqual(full.filter((k) => !aboutYItems(k)));
+    expect(structure.series).toBeNull();
+    // a y whose items throw when read: the structure check does not touch them (it reads the length)
+    const y = (series as { y?: unknown } | null)?.y;
+    if (Array.isArray(y)) {
+      const trap = new Proxy(y, { get: (t, p) => (typeof p === "string" && /^\d+$/.test(p) ? (() => { throw new Error("read"); })() : Reflect.get(t, p)) });
+      expect(checkSeriesInput({ ...(series as object), y: trap }, { structureOnly: true }).errors.map(key)).toEqual(full.filter((k) => !aboutYItems(k)));
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { merge, partition, partitionBlocker, type RequestPart } from "../../src/api/partition.js";
+import { cutBounds, guidedCutPoints, merge, partition, partitionBlocker, type PartCut, type RequestPart } from "../../src/api/partition.js";
 import { ValidationError } from "../../src/api/errors.js";
 import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
 import { validationDetail } from "../api/helpers.js";
@@ -181,6 +181,9 @@ describe("partition", () => {
 
   it("rejects a bad k with a RangeError", () => {
     for (const k of [0, -1, 1.5, NaN]) expect(() => partition(anomalyBody([[1]], 1), k)).toThrow(RangeError);
+    for (const k of [{ threads: 0, partValues: 8 }, { threads: 1.5, partValues: 8 }, { threads: 2, partValues: 0 }, { threads: 2, partValues: NaN }, null]) {
+      expect(() => partition(anomalyBody([[1]], 1), k as unknown as PartCut)).toThrow(/k\.threads|k\.partValues/);
+    }
   });
 
   it("reports malformed bodies as ValidationError items at the original positions", () => {
@@ -260,6 +263,52 @@ describe("partition", () => {
         if (typedInput) expect(y.buffer).not.toBe((body.series.y as unknown as Float64Array).buffer);
         expect({ ...p.body, series: { ...(p.body.series as object), y: null } }).toEqual({ ...plain[i]!.body, series: { ...(plain[i]!.body.series as object), y: null } });
       });
+    },
+  );
+});
+
+describe("guided cut", () => {
+  const sizesArb = fc.array(fc.integer({ min: 1, max: 600 }), { minLength: 1, maxLength: 300 });
+
+  test.prop([sizesArb, fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40_000 })], { numRuns: 300 })(
+    "bounds run from 0 to n, every part holds a series; a part of several series holds at most partValues + half its last series",
+    (sizes, threads, partValues) => {
+      const b = guidedCutPoints(sizes, threads, partValues);
+      expect(b[0]).toBe(0);
+      expect(b[b.length - 1]).toBe(sizes.length);
+      for (let p = 0; p + 1 < b.length; p++) {
+        expect(b[p + 1]!).toBeGreaterThan(b[p]!);
+        const part = sizes.slice(b[p], b[p + 1]);
+        const values = part.reduce((a, v) => a + v, 0);
+        if (part.length > 1) expect(values).toBeLessThanOrEqual(partValues + part[part.length - 1]! / 2);
+      }
+      expect(cutBounds(sizes, { threads, partValues })).toEqual(b);
+    },
+  );
+
+  test.prop([fc.integer({ min: 1, max: 600 }), fc.integer({ min: 1, max: 3000 }), fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 40_000 })], { numRuns: 200 })(
+    "equal series: parts never grow toward the end",
+    (size, count, threads, partValues) => {
+      const b = guidedCutPoints(new Array<number>(count).fill(size), threads, partValues);
+      for (let p = 1; p + 1 < b.length; p++) expect(b[p + 1]! - b[p]!).toBeLessThanOrEqual(b[p]! - b[p - 1]!);
+    },
+  );
+
+  it("1,000 series of 500 on 2 workers: parts of at most 32,768 values, then shrinking to an eighth of that", () => {
+    const b = guidedCutPoints(new Array<number>(1000).fill(500), 2, 32_768);
+    const values = b.slice(1).map((end, p) => (end - b[p]!) * 500);
+    expect(values).toEqual([
+      33000, 33000, 33000, 33000, 33000, 33000, 33000, 33000, 33000, 33000, 33000, 33000, 26000, 19500, 14500, 11000, 8500, 6000, 4500, 4000, 4000, 4000, 2000,
+    ]);
+  });
+
+  test.prop([seriesArb, fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 5 })], { numRuns: 80 })(
+    "partition by a guided cut: parts merge byte-identical to the single call",
+    (list, threads, partValues, detectionSize) => {
+      const body = anomalyBody(list, detectionSize);
+      const parts = partition(body, { threads, partValues });
+      expect(parts.flatMap((p) => (p.body.series as Body["series"]).sizes)).toEqual(body.series.sizes);
+      expect(JSON.stringify(merge(parts, runParts(parts, fakeAnomaly)))).toBe(JSON.stringify(fakeAnomaly(body)));
     },
   );
 });
