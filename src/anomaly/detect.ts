@@ -319,7 +319,11 @@ export function detectAnomalies(request: AnomalyInput, model: ModelSource): Anom
   // a filled point (missing in the request) has no observation: it calibrates nothing (no forecast to compare) and
   // its detection row is never an anomaly (z 0, below)
   const missing = request.missing !== undefined && request.missing.includes(1) ? request.missing : null;
-  const scoring = new DetectionScoring(series, detectionSize, level, longest, opinion, missing);
+  // The range judge, for sub-daily data (monitoring metrics) scored one series at a time without exogenous features:
+  // on M1 (yearly, quarterly, monthly: trending series, whose newest values often leave their old range) it doubled
+  // the clean points flagged at level 99 (docs/anomaly-detection.md)
+  const rangeJudge = !multivariateThresholding && plan === null && freq !== null && freq.stepSeconds !== null && freq.stepSeconds < 86_400;
+  const scoring = new DetectionScoring(series, detectionSize, level, longest, opinion, missing, rangeJudge);
   const { zScores, lower, upper, pointZ, extreme, mean, idxs } = scoring;
   const outputRows = seriesCount * detectionSize;
   scoring.score(cv, pointForecast);
@@ -461,6 +465,7 @@ class DetectionScoring {
     private readonly longest: number,
     private readonly opinion: Opinions | undefined,
     private readonly missing: Uint8Array | null,
+    private readonly rangeJudge: boolean,
   ) {
     const outputRows = series.sizes.length * detectionSize;
     const total = series.y.length;
@@ -473,6 +478,16 @@ class DetectionScoring {
     this.mean = new Float64Array(outputRows);
     this.idxs = new Int32Array(outputRows);
     this.observedForecasts = missing === null ? null : new Float64Array(longest);
+  }
+
+  /** Series i's values as the range judge reads them: as sent, a missing value NaN (it is skipped). */
+  private rangeValues(i: number): Float64Array {
+    const from = this.series.offsets[i] as number;
+    const values = this.series.y.subarray(from, this.series.offsets[i + 1] as number);
+    if (this.missing === null) return values;
+    const out = Float64Array.from(values);
+    for (let t = 0; t < out.length; t++) if (this.missing[from + t] === 1) out[t] = Number.NaN;
+    return out;
   }
 
   /** Scores the series `only` names (default: every series); each series' outputs depend on its own rows alone. */
@@ -539,6 +554,7 @@ class DetectionScoring {
       this.scratch,
       opinion === undefined ? undefined : opinionsAt(opinion, end - detectionSize, end),
       opinion === undefined ? undefined : opinionsAt(opinion, start, end),
+      this.rangeJudge ? this.rangeValues(i) : undefined,
     );
     for (let j = 0; j < detectionSize; j++) {
       const row = end - detectionSize + j;

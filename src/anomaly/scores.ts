@@ -6,7 +6,8 @@
  */
 import { calibratedZ, calibratedZOfRank, conformalMultiplier, gaussianMultiplier, spreadHalfWidth, spreadIsCertain, spreadKnots, spreadScore } from "../intervals/index.js";
 import { chiSquareQuantile, compensatedSum } from "../stats/index.js";
-import { combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";
+import { combineJudges, judgedInterval, JUDGES_AGREE_Z, lastInside } from "./seasonal-judge.js";
+import { rangeBoost, rangeOpinion } from "./range-judge.js";
 
 /**
  * What {@link seriesCalibratedScores} returns besides its outputs.
@@ -138,6 +139,10 @@ export function anomalyCalibrationSize(detectionSize: number): number {
  *   at that point), so a point the judges reject does not widen the scale after it though the network's
  *   own z was moderate (a spike like the spikes before it). On the development half of the real monitoring data
  *   this ranked anomalies better in both call patterns (docs/monitoring-eval.md).
+ * @param rangeValues - Optional: the series from its first value (`y` is its last y.length values), for the range
+ *   judge (`rangeOpinion`, `rangeBoost`): each detection point's score is raised to √(|z| · |r|) where its value lies
+ *   further out of the series' usual range (r, on z's side) than z, and its interval narrowed to match. Its history
+ *   ends at the window's start when the window is left out (`windowLeftOut`), else at the point.
  * @throws RangeError when lengths or `detectionSize` are invalid, or a detection point has no finite forecast.
  *
  * @example
@@ -172,6 +177,7 @@ export function seriesCalibratedScores(
   scratch?: Float64Array,
   judge?: SeasonalOpinion,
   history?: SeasonalOpinion,
+  rangeValues?: ArrayLike<number>,
 ): SeriesScoreSummary {
   const n = y.length;
   const knots = spreadKnots(levels);
@@ -216,9 +222,17 @@ export function seriesCalibratedScores(
     throw new RangeError(`seriesCalibratedScores: history's centre and sd (and its second judge's) need ${n} values, one per point of y`);
   }
   const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, second: judge.second, q: gaussianMultiplier(level) };
+  let ranging: Ranging | undefined;
+  if (rangeValues !== undefined) {
+    if (rangeValues.length < n) throw new RangeError(`seriesCalibratedScores: rangeValues has ${rangeValues.length} values, fewer than y's ${n}`);
+    ranging = { centre: new Float64Array(detectionSize), scale: new Float64Array(detectionSize), q: gaussianMultiplier(level) };
+    rangeOpinion(rangeValues, detectionSize, windowLeftOut(outside, detectionSize), ranging.centre, ranging.scale);
+  }
   // a window longer than C or than the forecast points before it slides through itself once 20 scores precede it: one
   // static set, mostly the window's own points, would judge each regime of a long window by the others
-  if (outside >= C || (outside >= EXTREME_MIN_SCORES && detectionSize > Math.min(outside, C))) return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize), history);
+  if (outside >= C || (outside >= EXTREME_MIN_SCORES && detectionSize > Math.min(outside, C))) {
+    return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize), history, ranging);
+  }
 
   // Static: every forecast point calibrates every detection point.
   let count = 0;
@@ -246,6 +260,7 @@ export function seriesCalibratedScores(
     out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
     if (out.pointZ !== undefined) out.pointZ[t] = out.z[j]!;
     if (judging !== undefined && (judging.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, sorted, count, judging, out);
+    if (ranging !== undefined && (ranging.scale[j] as number) > 0) rangePoint(j, y[t] as number, f, below, above, t * G, knots, sorted, count, judging, ranging, out);
   }
   return { calibrationPoints: count, multiplier, sliding: false };
 }
@@ -317,6 +332,7 @@ function slidingScores(
   judge: Judging | undefined,
   windowCalibrates: boolean,
   history: SeasonalOpinion | undefined,
+  ranging: Ranging | undefined,
 ): SeriesScoreSummary {
   const n = y.length;
   const G = knots.length;
@@ -341,6 +357,7 @@ function slidingScores(
       out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
       out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
       if (judge !== undefined && (judge.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, judge, out);
+      if (ranging !== undefined && (ranging.scale[j] as number) > 0) rangePoint(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, judge, ranging, out);
     }
     // left out: a point whose judged z (the network's where no seasonal judge speaks) is beyond ANOMALY_EXCLUDE_Z
     if (scores.count >= excludeFrom && Math.abs(judgedAt(history, y, t, z)) > ANOMALY_EXCLUDE_Z) {
@@ -500,6 +517,81 @@ function judgePoint(
   }
   out.lo[j] = judgedBounds[0]!;
   out.hi[j] = judgedBounds[1]!;
+}
+
+/** The range judge's opinion of each detection point (`rangeOpinion`), with the level's multiplier q. */
+interface Ranging {
+  readonly centre: Float64Array;
+  readonly scale: Float64Array;
+  readonly q: number;
+}
+
+/**
+ * The judgement of one detection point before the range judge, as a z at any y: the network's, or the seasonal
+ * judges' combination with it (`judgedZ`), as `judgePoint` made it. One instance (judging allocates nothing per point).
+ */
+class JudgedAtPoint {
+  private judged = false;
+  private centre = 0;
+  private sd = 0;
+  private secondCentre = Number.NaN;
+  private secondSd = Number.NaN;
+  /** Where this judgement's z is 0 (inside its interval): the network's forecast, or the daily judge's centre where two seasonal judges decide. */
+  inside = 0;
+  private rangeCentre = 0;
+  private rangeScale = 1;
+  private q = 0;
+  /** The z before the range judge at y. */
+  readonly zAt = (y: number): number => {
+    if (!this.judged) return networkAtPoint.zAt(y);
+    return judgedZ(this.secondSd > 0 ? Number.NaN : networkAtPoint.zAt(y), y, this.centre, this.sd, this.secondCentre, this.secondSd);
+  };
+  /** |score| − q at y, the score raised by the range judge (nondecreasing away from `inside`). */
+  readonly excess = (y: number): number => Math.abs(rangeBoost(this.zAt(y), (y - this.rangeCentre) / this.rangeScale)) - this.q;
+
+  at(f: number, judging: Judging | undefined, j: number, ranging: Ranging): this {
+    this.judged = judging !== undefined && (judging.sd[j] as number) > 0;
+    this.centre = this.judged ? (judging!.centre[j] as number) : 0;
+    this.sd = this.judged ? (judging!.sd[j] as number) : 0;
+    this.secondCentre = this.judged && judging!.second !== undefined ? (judging!.second.centre[j] as number) : Number.NaN;
+    this.secondSd = this.judged && judging!.second !== undefined ? (judging!.second.sd[j] as number) : Number.NaN;
+    this.inside = this.secondSd > 0 ? this.centre : f;
+    this.rangeCentre = ranging.centre[j] as number;
+    this.rangeScale = ranging.scale[j] as number;
+    this.q = ranging.q;
+    return this;
+  }
+}
+
+const judgedAtPoint = new JudgedAtPoint();
+
+/**
+ * Detection point j heard by the range judge (its scale > 0): its score raised by `rangeBoost`, and each bound of
+ * its interval moved in to the last value whose raised score is at most q, where the range judge makes the bound's
+ * value an anomaly (so |score| > q exactly when the value lies outside the interval, as before).
+ */
+function rangePoint(
+  j: number,
+  value: number,
+  f: number,
+  below: ArrayLike<number>,
+  above: ArrayLike<number>,
+  base: number,
+  knots: Float64Array,
+  sorted: ArrayLike<number>,
+  count: number,
+  judging: Judging | undefined,
+  ranging: Ranging,
+  out: { z: Float64Array; lo: Float64Array; hi: Float64Array },
+): void {
+  out.z[j] = rangeBoost(out.z[j]!, (value - (ranging.centre[j] as number)) / (ranging.scale[j] as number));
+  // the network's z at any y at this point (its calibration as it stands); q 0: its 99 % interval is not needed
+  networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, 0);
+  const point = judgedAtPoint.at(f, judging, j, ranging);
+  const hi = out.hi[j]!;
+  const lo = out.lo[j]!;
+  if (point.excess(hi) > 0) out.hi[j] = lastInside(point.excess, point.inside, point.inside, hi, 1);
+  if (point.excess(lo) > 0) out.lo[j] = lastInside(point.excess, point.inside, point.inside, lo, -1);
 }
 
 /** First index in `sorted[0, count)` whose value is >= v. */

@@ -494,9 +494,17 @@ export function judgedInterval(
  * (regula falsi with the stale end's value halved; a halving whenever a step
  * gains less than half the bracket) find the bound down to adjacent
  * doubles. Should rounding put `inside` beyond, the search starts from
- * `forecast` (combined z 0) instead.
+ * `forecast` (combined z 0) instead. (The range judge's bounds use it too,
+ * with `inside` = `forecast`.)
+ *
+ * @example
+ * ```ts
+ * lastInside((y) => Math.abs(y) - 2, 0, 0, 3, 1); // |y| ≤ 2 up to 2
+ * // => 2
+ * ```
+ * @category Anomaly detection
  */
-function lastInside(excess: (y: number) => number, forecast: number, inside: number, outside: number, direction: 1 | -1): number {
+export function lastInside(excess: (y: number) => number, forecast: number, inside: number, outside: number, direction: 1 | -1): number {
   const clamp = (y: number): number => Math.max(-Number.MAX_VALUE, Math.min(Number.MAX_VALUE, y));
   // the bracket: excess(a) <= 0 < excess(b), with their values (fa, fb; halved by Illinois when an end goes stale)
   const bracket = new Bracket(inside, excess(inside), outside, Number.NaN);

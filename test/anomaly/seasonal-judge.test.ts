@@ -3,6 +3,7 @@ import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
 import { combineJudges, detectAnomalies, judgedInterval, judgeLag, JUDGES_AGREE_Z, levelJudge, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "../../src/anomaly/index.js";
 import { JudgeWindows } from "../../src/anomaly/seasonal-judge.js";
+import { rangeBoost, rangeOpinion } from "../../src/anomaly/range-judge.js";
 import { momentsKernel } from "../../src/anomaly/kernel/moments.js";
 import { MOMENTS_WASM_SOURCE_SHA256 } from "../../src/anomaly/kernel/moments-wasm.js";
 import { createHash } from "node:crypto";
@@ -210,7 +211,7 @@ describe("detectAnomalies with the seasonal judge", () => {
   };
 
   test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: -60, max: 60, noNaN: true })), { maxLength: 4 })], { numRuns: 15, examples: [[0, [[0.9128856624319419, -13.243993546154593]]]] })(
-    "where a day and a week are both found (hourly, three weeks of history, weekends lower), the network abstains: a point is flagged at level 99 exactly when the daily and the weekly judge both reject it on one side, each comparing it with the same phase of the last season before the window",
+    "where a day and a week are both found (hourly, three weeks of history, weekends lower), the network abstains: the score is the daily and the weekly judge's combination (each comparing the point with the same phase of the last season before the window), raised by the range judge",
     (seed, shifts) => {
       const y = shiftedSeries(24 * 7 * 3 + 48, seed, shifts, true);
       // (the network abstains: its forecasts, which spike cleaning may change in one run and not the other, do not matter here)
@@ -223,15 +224,20 @@ describe("detectAnomalies with the seasonal judge", () => {
         const lag = judgeLag(t, m, windowStart);
         return windowStart - lag >= SEASONAL_JUDGE_WINDOW && seasonalJudge(values, t, lag, q, out, SEASONAL_JUDGE_WINDOW, windowStart) ? out[0]! : Number.NaN;
       };
+      // the range judge (hourly data): the values before the window
+      const centre = new Float64Array(48);
+      const scale = new Float64Array(48);
+      rangeOpinion(values, 48, true, centre, scale);
       for (let r = 0; r < 48; r++) {
         const t = judged.idxs[r]!;
         const daily = judgeAt(t, 24);
         const weekly = judgeAt(t, 168);
         expect(Number.isNaN(weekly)).toBe(false);
+        const score = Math.max(-10, Math.min(10, rangeBoost(combineJudges(daily, weekly), (y[t]! - centre[r]!) / scale[r]!)));
         // away from the edges, where rounding decides
-        if ([daily, weekly].some((v) => Math.abs(Math.abs(v) - q) < 1e-9)) continue;
-        expect(judged.anomaly[r]).toBe((daily > q && weekly > q) || (daily < -q && weekly < -q) ? 1 : 0);
-        expect(judged.anomalyScore[r]).toBe(Math.max(-10, Math.min(10, combineJudges(daily, weekly)))); // within ±ANOMALY_Z_CAP
+        if ([daily, weekly, score].some((v) => Math.abs(Math.abs(v) - q) < 1e-9)) continue;
+        expect(judged.anomaly[r]).toBe(Math.abs(score) > q ? 1 : 0);
+        expect(judged.anomalyScore[r]).toBe(score); // within ±ANOMALY_Z_CAP
         // the interval holds the mean, which is the daily judge's centre where the network abstains
         expect(judged.intervals!["lo-99"]![r]!).toBeLessThanOrEqual(judged.mean[r]!);
         expect(judged.intervals!["hi-99"]![r]!).toBeGreaterThanOrEqual(judged.mean[r]!);
@@ -254,7 +260,7 @@ describe("detectAnomalies with the seasonal judge", () => {
   };
 
   test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: -60, max: 60, noNaN: true })), { maxLength: 4 })], { numRuns: 15 })(
-    "a series without a season is judged by the network and the level judge (the 168 values before the window): the combined z is combineJudges of the two",
+    "a series without a season is judged by the network and the level judge (the 168 values before the window): the combined z is combineJudges of the two, raised by the range judge",
     (seed, shifts) => {
       const rng = seedrandom(String(seed));
       const y = Array.from({ length: 400 }, () => 100 + 4 * (rng() - 0.5));
@@ -262,9 +268,13 @@ describe("detectAnomalies with the seasonal judge", () => {
       const { judged, alone } = judgedAndAlone(y, 24);
       const values = Float64Array.from(y);
       const out = new Float64Array(3);
+      const centre = new Float64Array(24);
+      const scale = new Float64Array(24);
+      rangeOpinion(values, 24, true, centre, scale);
       for (let r = 0; r < 24; r++) {
         expect(levelJudge(values, 376 + r, gaussianMultiplier(99), out, SEASONAL_JUDGE_WINDOW, 376)).toBe(true);
-        expect(judged.anomalyScore[r]).toBe(Math.max(-10, Math.min(10, combineJudges(alone.anomalyScore[r]!, out[0]!))));
+        const range = (values[376 + r]! - centre[r]!) / scale[r]!;
+        expect(judged.anomalyScore[r]).toBe(Math.max(-10, Math.min(10, rangeBoost(combineJudges(alone.anomalyScore[r]!, out[0]!), range))));
       }
     },
   );
