@@ -116,11 +116,11 @@ export function rangeOpinion(values: ArrayLike<number>, detectionSize: number, w
     sortedValues[r] = values[t] as number;
   });
   const tree = new RankCounts(finite);
+  const kth = (k: number): number => sortedValues[tree.kth(k)] as number;
   let inserted = 0;
   for (let t = 0; t < n; t++) {
     if (t >= start) {
       const j = t - start;
-      const kth = (k: number): number => sortedValues[tree.kth(k)] as number;
       centre[j] = inserted > 0 ? quantile7(kth, inserted, 0.5) : Number.NaN;
       scale[j] = robustScale(kth, inserted);
     }
