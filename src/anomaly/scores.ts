@@ -259,8 +259,7 @@ export function seriesCalibratedScores(
     out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
     out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
     if (out.pointZ !== undefined) out.pointZ[t] = out.z[j]!;
-    if (judging !== undefined && (judging.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, sorted, count, judging, out);
-    if (ranging !== undefined && (ranging.scale[j] as number) > 0) rangePoint(j, y[t] as number, f, below, above, t * G, knots, sorted, count, judging, ranging, out);
+    secondOpinions(j, y[t] as number, f, below, above, t * G, knots, sorted, count, judging, ranging, out);
   }
   return { calibrationPoints: count, multiplier, sliding: false };
 }
@@ -356,8 +355,7 @@ function slidingScores(
       out.z[j] = z;
       out.lo[j] = Math.max(f - spreadHalfWidth(below, t * G, knots, multiplier), -Number.MAX_VALUE);
       out.hi[j] = Math.min(f + spreadHalfWidth(above, t * G, knots, multiplier), Number.MAX_VALUE);
-      if (judge !== undefined && (judge.sd[j] as number) > 0) judgePoint(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, judge, out);
-      if (ranging !== undefined && (ranging.scale[j] as number) > 0) rangePoint(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, judge, ranging, out);
+      secondOpinions(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, judge, ranging, out);
     }
     // left out: a point whose judged z (the network's where no seasonal judge speaks) is beyond ANOMALY_EXCLUDE_Z
     if (scores.count >= excludeFrom && Math.abs(judgedAt(history, y, t, z)) > ANOMALY_EXCLUDE_Z) {
@@ -486,11 +484,11 @@ class DailyAtPoint {
 const dailyAtPoint = new DailyAtPoint();
 
 /**
- * Detection point j judged by the network and the seasonal judge (both must agree), or, where the weekly judge
- * speaks, by the daily and the weekly judge (both must agree): its z and interval become the combination's
- * (`combineJudges`, `judgedInterval`).
+ * The judges beside the network at detection point j, where they speak: the seasonal judges (`judgePoint`), then the
+ * range judge (`rangePoint`). The network's side of the point (its forecast `f`, spread at `base`, calibration
+ * `sorted[0, count)`) is read through `networkAtPoint`.
  */
-function judgePoint(
+function secondOpinions(
   j: number,
   value: number,
   f: number,
@@ -500,17 +498,31 @@ function judgePoint(
   knots: Float64Array,
   sorted: ArrayLike<number>,
   count: number,
-  judge: Judging,
+  judging: Judging | undefined,
+  ranging: Ranging | undefined,
   out: { z: Float64Array; lo: Float64Array; hi: Float64Array },
 ): void {
+  const judged = judging !== undefined && (judging.sd[j] as number) > 0;
+  const ranged = ranging !== undefined && (ranging.scale[j] as number) > 0;
+  if (!judged && !ranged) return;
+  networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judging?.q ?? 0);
+  if (judged) judgePoint(j, value, judging!, out);
+  if (ranged) rangePoint(j, value, f, judged ? judging : undefined, ranging!, out);
+}
+
+/**
+ * Detection point j judged by the network (`networkAtPoint`, set to the point) and the seasonal judge (both must
+ * agree), or, where the weekly judge speaks, by the daily and the weekly judge (both must agree): its z and interval
+ * become the combination's (`combineJudges`, `judgedInterval`).
+ */
+function judgePoint(j: number, value: number, judge: Judging, out: { z: Float64Array; lo: Float64Array; hi: Float64Array }): void {
   const centre = judge.centre[j] as number;
   const sd = judge.sd[j] as number;
   const secondCentre = judge.second === undefined ? Number.NaN : (judge.second.centre[j] as number);
   const secondSd = judge.second === undefined ? Number.NaN : (judge.second.sd[j] as number);
   out.z[j] = judgedZ(out.z[j]!, value, centre, sd, secondCentre, secondSd);
   if (!(secondSd > 0)) {
-    const network = networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judge.q);
-    judgedInterval(network.zAt, network, centre, sd, judge.q, judgedBounds);
+    judgedInterval(networkAtPoint.zAt, networkAtPoint, centre, sd, judge.q, judgedBounds);
   } else {
     // the weekly judge speaks and takes the network's place (its context cannot see a week): daily and weekly must agree
     judgedInterval(dailyAtPoint.zAt, dailyAtPoint.at(centre, sd, judge.q), secondCentre, secondSd, judge.q, judgedBounds);
@@ -566,27 +578,13 @@ class JudgedAtPoint {
 const judgedAtPoint = new JudgedAtPoint();
 
 /**
- * Detection point j heard by the range judge (its scale > 0): its score raised by `rangeBoost`, and each bound of
- * its interval moved in to the last value whose raised score is at most q, where the range judge makes the bound's
- * value an anomaly (so |score| > q exactly when the value lies outside the interval, as before).
+ * Detection point j heard by the range judge (its scale > 0), after the seasonal judges (`judging`, where they spoke;
+ * `networkAtPoint` set to the point): its score raised by `rangeBoost`, and each bound of its interval moved in to
+ * the last value whose raised score is at most q, where the range judge makes the bound's value an anomaly (so
+ * |score| > q exactly when the value lies outside the interval, as before).
  */
-function rangePoint(
-  j: number,
-  value: number,
-  f: number,
-  below: ArrayLike<number>,
-  above: ArrayLike<number>,
-  base: number,
-  knots: Float64Array,
-  sorted: ArrayLike<number>,
-  count: number,
-  judging: Judging | undefined,
-  ranging: Ranging,
-  out: { z: Float64Array; lo: Float64Array; hi: Float64Array },
-): void {
+function rangePoint(j: number, value: number, f: number, judging: Judging | undefined, ranging: Ranging, out: { z: Float64Array; lo: Float64Array; hi: Float64Array }): void {
   out.z[j] = rangeBoost(out.z[j]!, (value - (ranging.centre[j] as number)) / (ranging.scale[j] as number));
-  // the network's z at any y at this point (its calibration as it stands); q 0: its 99 % interval is not needed
-  networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, 0);
   const point = judgedAtPoint.at(f, judging, j, ranging);
   const hi = out.hi[j]!;
   const lo = out.lo[j]!;
