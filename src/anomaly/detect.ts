@@ -457,6 +457,8 @@ class DetectionScoring {
   /** Each point's spreads, for series whose windows do not tile (made on the first such series). */
   private pointSpreads: { readonly below: Float64Array; readonly above: Float64Array } | null = null;
   private readonly observedForecasts: Float64Array | null;
+  /** Series values with their missing points NaN, for the range judge (made on the first series that needs it). */
+  private maskedValues: Float64Array | null = null;
 
   constructor(
     private readonly series: SeriesData,
@@ -480,13 +482,14 @@ class DetectionScoring {
     this.observedForecasts = missing === null ? null : new Float64Array(longest);
   }
 
-  /** Series i's values as the range judge reads them: as sent, a missing value NaN (it is skipped). */
+  /** Series i's values as the range judge reads them: as sent, a missing value NaN (it is skipped; in a buffer kept for the call). */
   private rangeValues(i: number): Float64Array {
     const from = this.series.offsets[i] as number;
     const values = this.series.y.subarray(from, this.series.offsets[i + 1] as number);
     if (this.missing === null) return values;
-    const out = Float64Array.from(values);
-    for (let t = 0; t < out.length; t++) if (this.missing[from + t] === 1) out[t] = Number.NaN;
+    this.maskedValues ??= new Float64Array(this.longest);
+    const out = this.maskedValues.subarray(0, values.length);
+    for (let t = 0; t < out.length; t++) out[t] = this.missing[from + t] === 1 ? Number.NaN : (values[t] as number);
     return out;
   }
 

@@ -98,8 +98,9 @@ export function rangeOpinion(values: ArrayLike<number>, detectionSize: number, w
   if (windowLeftOut) {
     const sorted = finiteSorted(values, start);
     const m = sorted.length;
-    const med = m > 0 ? quantile7((k) => sorted[k] as number, m, 0.5) : Number.NaN;
-    const s = robustScale((k) => sorted[k] as number, m);
+    const at = (k: number): number => sorted[k] as number;
+    const med = m > 0 ? quantile7(at, m, 0.5) : Number.NaN;
+    const s = robustScale(at, m);
     centre.fill(med, 0, detectionSize);
     scale.fill(s, 0, detectionSize);
     return;
@@ -108,13 +109,14 @@ export function rangeOpinion(values: ArrayLike<number>, detectionSize: number, w
   const order = new Int32Array(n);
   let finite = 0;
   for (let t = 0; t < n; t++) if (Number.isFinite(values[t] as number)) order[finite++] = t;
-  const byValue = Array.from(order.subarray(0, finite)).sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
+  const byValue = order.subarray(0, finite).sort((a, b) => (values[a] as number) - (values[b] as number) || a - b);
   const rankOf = new Int32Array(n).fill(-1);
   const sortedValues = new Float64Array(finite);
-  byValue.forEach((t, r) => {
+  for (let r = 0; r < finite; r++) {
+    const t = byValue[r] as number;
     rankOf[t] = r;
     sortedValues[r] = values[t] as number;
-  });
+  }
   const tree = new RankCounts(finite);
   const kth = (k: number): number => sortedValues[tree.kth(k)] as number;
   let inserted = 0;

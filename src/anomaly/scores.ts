@@ -221,17 +221,20 @@ export function seriesCalibratedScores(
   if (history !== undefined && (history.centre.length < n || history.sd.length < n || (history.second !== undefined && (history.second.centre.length < n || history.second.sd.length < n)))) {
     throw new RangeError(`seriesCalibratedScores: history's centre and sd (and its second judge's) need ${n} values, one per point of y`);
   }
-  const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, second: judge.second, q: gaussianMultiplier(level) };
+  const q = judge !== undefined || rangeValues !== undefined ? gaussianMultiplier(level) : Number.NaN;
+  const judging: Judging | undefined = judge === undefined ? undefined : { centre: judge.centre, sd: judge.sd, second: judge.second, q };
+  // the seed's rule: with 6 · detectionSize forecast points before it, the window's values judge none of its points
+  const leftOut = windowLeftOut(outside, detectionSize);
   let ranging: Ranging | undefined;
   if (rangeValues !== undefined) {
     if (rangeValues.length < n) throw new RangeError(`seriesCalibratedScores: rangeValues has ${rangeValues.length} values, fewer than y's ${n}`);
-    ranging = { centre: new Float64Array(detectionSize), scale: new Float64Array(detectionSize), q: gaussianMultiplier(level) };
-    rangeOpinion(rangeValues, detectionSize, windowLeftOut(outside, detectionSize), ranging.centre, ranging.scale);
+    ranging = { centre: new Float64Array(detectionSize), scale: new Float64Array(detectionSize), q };
+    rangeOpinion(rangeValues, detectionSize, leftOut, ranging.centre, ranging.scale);
   }
   // a window longer than C or than the forecast points before it slides through itself once 20 scores precede it: one
   // static set, mostly the window's own points, would judge each regime of a long window by the others
   if (outside >= C || (outside >= EXTREME_MIN_SCORES && detectionSize > Math.min(outside, C))) {
-    return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !windowLeftOut(outside, detectionSize), history, ranging);
+    return slidingScores(y, forecast, below, above, knots, detectionSize, level, C, out, work, judging, !leftOut, history, ranging);
   }
 
   // Static: every forecast point calibrates every detection point.
@@ -248,7 +251,7 @@ export function seriesCalibratedScores(
       const f = forecast[t] as number;
       if (Number.isNaN(f)) continue;
       const u = spreadScore(y[t] as number, f, below, above, t * G, knots);
-      if (Math.abs(judgedAt(history, y, t, calibratedZ(u, sorted, 0, count))) > ANOMALY_EXCLUDE_Z) out.extreme[t] = 1;
+      if (Math.abs(judgedAt(history, t, y[t] as number, calibratedZ(u, sorted, 0, count))) > ANOMALY_EXCLUDE_Z) out.extreme[t] = 1;
     }
   }
   for (let j = 0; j < detectionSize; j++) {
@@ -265,14 +268,20 @@ export function seriesCalibratedScores(
 }
 
 /**
- * Point t's judged z from its network z: `judgedZ` where the seasonal judges' `history` speaks at t, else the
- * network's own. What decides whether a point is left out of later calibrations.
+ * The judged z of point i of `opinion` (value `value`, network z `zNetwork`): `judgedZ` where the seasonal judges
+ * speak there, else the network's own. What decides whether a point is left out of later calibrations (`history`,
+ * one opinion per point of y), and a detection point's z (`judge`, one per detection point).
  */
-function judgedAt(history: SeasonalOpinion | undefined, y: ArrayLike<number>, t: number, zNetwork: number): number {
-  const sd = history === undefined ? Number.NaN : (history.sd[t] as number);
+function judgedAt(opinion: SeasonalOpinion | undefined, i: number, value: number, zNetwork: number): number {
+  const sd = opinion === undefined ? Number.NaN : (opinion.sd[i] as number);
   if (!(sd > 0)) return zNetwork;
-  const second = history!.second;
-  return judgedZ(zNetwork, y[t] as number, history!.centre[t] as number, sd, second === undefined ? Number.NaN : (second.centre[t] as number), second === undefined ? Number.NaN : (second.sd[t] as number));
+  const second = opinion!.second;
+  return judgedZ(zNetwork, value, opinion!.centre[i] as number, sd, second === undefined ? Number.NaN : (second.centre[i] as number), second === undefined ? Number.NaN : (second.sd[i] as number));
+}
+
+/** Whether the second seasonal judge of `opinion` speaks at i (it then takes the network's place). */
+function secondSpeaks(opinion: SeasonalOpinion, i: number): boolean {
+  return opinion.second !== undefined && (opinion.second.sd[i] as number) > 0;
 }
 
 /** The last C kept |scores|, sorted, in `sorted` (C + 1 values) with a ring of them in arrival order (C values). */
@@ -358,7 +367,7 @@ function slidingScores(
       secondOpinions(j, y[t] as number, f, below, above, t * G, knots, scores.sorted, scores.count, judge, ranging, out);
     }
     // left out: a point whose judged z (the network's where no seasonal judge speaks) is beyond ANOMALY_EXCLUDE_Z
-    if (scores.count >= excludeFrom && Math.abs(judgedAt(history, y, t, z)) > ANOMALY_EXCLUDE_Z) {
+    if (scores.count >= excludeFrom && Math.abs(judgedAt(history, t, y[t] as number, z)) > ANOMALY_EXCLUDE_Z) {
       if (out.extreme !== undefined) out.extreme[t] = 1;
       continue;
     }
@@ -516,16 +525,14 @@ function secondOpinions(
  * become the combination's (`combineJudges`, `judgedInterval`).
  */
 function judgePoint(j: number, value: number, judge: Judging, out: { z: Float64Array; lo: Float64Array; hi: Float64Array }): void {
+  out.z[j] = judgedAt(judge, j, value, out.z[j]!);
   const centre = judge.centre[j] as number;
   const sd = judge.sd[j] as number;
-  const secondCentre = judge.second === undefined ? Number.NaN : (judge.second.centre[j] as number);
-  const secondSd = judge.second === undefined ? Number.NaN : (judge.second.sd[j] as number);
-  out.z[j] = judgedZ(out.z[j]!, value, centre, sd, secondCentre, secondSd);
-  if (!(secondSd > 0)) {
+  if (!secondSpeaks(judge, j)) {
     judgedInterval(networkAtPoint.zAt, networkAtPoint, centre, sd, judge.q, judgedBounds);
   } else {
     // the weekly judge speaks and takes the network's place (its context cannot see a week): daily and weekly must agree
-    judgedInterval(dailyAtPoint.zAt, dailyAtPoint.at(centre, sd, judge.q), secondCentre, secondSd, judge.q, judgedBounds);
+    judgedInterval(dailyAtPoint.zAt, dailyAtPoint.at(centre, sd, judge.q), judge.second!.centre[j] as number, judge.second!.sd[j] as number, judge.q, judgedBounds);
   }
   out.lo[j] = judgedBounds[0]!;
   out.hi[j] = judgedBounds[1]!;
@@ -543,34 +550,29 @@ interface Ranging {
  * judges' combination with it (`judgedZ`), as `judgePoint` made it. One instance (judging allocates nothing per point).
  */
 class JudgedAtPoint {
-  private judged = false;
-  private centre = 0;
-  private sd = 0;
-  private secondCentre = Number.NaN;
-  private secondSd = Number.NaN;
+  /** The seasonal judges, where they spoke at this point (else undefined: the network alone). */
+  private judging: Judging | undefined = undefined;
+  private j = 0;
+  /** Where the second seasonal judge speaks: the network's z is not read. */
+  private abstains = false;
   /** Where this judgement's z is 0 (inside its interval): the network's forecast, or the daily judge's centre where two seasonal judges decide. */
   inside = 0;
-  private rangeCentre = 0;
-  private rangeScale = 1;
-  private q = 0;
+  private ranging: Ranging | undefined = undefined;
   /** The z before the range judge at y. */
-  readonly zAt = (y: number): number => {
-    if (!this.judged) return networkAtPoint.zAt(y);
-    return judgedZ(this.secondSd > 0 ? Number.NaN : networkAtPoint.zAt(y), y, this.centre, this.sd, this.secondCentre, this.secondSd);
-  };
+  readonly zAt = (y: number): number => judgedAt(this.judging, this.j, y, this.abstains ? Number.NaN : networkAtPoint.zAt(y));
   /** |score| − q at y, the score raised by the range judge (nondecreasing away from `inside`). */
-  readonly excess = (y: number): number => Math.abs(rangeBoost(this.zAt(y), (y - this.rangeCentre) / this.rangeScale)) - this.q;
+  readonly excess = (y: number): number => {
+    const ranging = this.ranging!;
+    return Math.abs(rangeBoost(this.zAt(y), (y - (ranging.centre[this.j] as number)) / (ranging.scale[this.j] as number))) - ranging.q;
+  };
 
+  /** Points the instance at detection point j (forecast f; `judging` only where the seasonal judges spoke there). */
   at(f: number, judging: Judging | undefined, j: number, ranging: Ranging): this {
-    this.judged = judging !== undefined && (judging.sd[j] as number) > 0;
-    this.centre = this.judged ? (judging!.centre[j] as number) : 0;
-    this.sd = this.judged ? (judging!.sd[j] as number) : 0;
-    this.secondCentre = this.judged && judging!.second !== undefined ? (judging!.second.centre[j] as number) : Number.NaN;
-    this.secondSd = this.judged && judging!.second !== undefined ? (judging!.second.sd[j] as number) : Number.NaN;
-    this.inside = this.secondSd > 0 ? this.centre : f;
-    this.rangeCentre = ranging.centre[j] as number;
-    this.rangeScale = ranging.scale[j] as number;
-    this.q = ranging.q;
+    this.judging = judging;
+    this.j = j;
+    this.abstains = judging !== undefined && secondSpeaks(judging, j);
+    this.inside = this.abstains ? (judging!.centre[j] as number) : f;
+    this.ranging = ranging;
     return this;
   }
 }

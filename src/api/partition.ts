@@ -202,16 +202,16 @@ export function cutBounds(sizes: ArrayLike<number>, cut: PartCut): number[] {
 
 /**
  * How many parts `cut` makes at most, before the sizes are known: k, or
- * (guided) `Infinity` with 2 threads or more (1 with one thread, whose parts would run one after another).
+ * (guided: it depends on the sizes) `Infinity`.
  *
  * @example
  * ```ts
- * [cutCount(3), cutCount({ threads: 1, partValues: 10 })]; // => [3, 1]
+ * [cutCount(3), cutCount({ threads: 2, partValues: 10 })]; // => [3, Infinity]
  * ```
  * @category Scaling
  */
 export function cutCount(cut: PartCut): number {
-  return typeof cut === "number" ? cut : cut.threads < 2 ? 1 : Number.POSITIVE_INFINITY;
+  return typeof cut === "number" ? cut : Number.POSITIVE_INFINITY;
 }
 
 /** RangeError unless `cut` is an integer k >= 1 or a {@link GuidedCut} with an integer `threads` >= 1 and `partValues` >= 1. */

@@ -238,6 +238,13 @@ describe("detectAnomalies with the seasonal judge", () => {
         if ([daily, weekly, score].some((v) => Math.abs(Math.abs(v) - q) < 1e-9)) continue;
         expect(judged.anomaly[r]).toBe(Math.abs(score) > q ? 1 : 0);
         expect(judged.anomalyScore[r]).toBe(score); // within ±ANOMALY_Z_CAP
+        // the rule before the range judge, where it still holds: the range judge never lowers a score, so a point both
+        // seasonal judges reject on one side is flagged; where it does not raise the score, the score is their combination
+        if ((daily > q && weekly > q) || (daily < -q && weekly < -q)) expect(judged.anomaly[r]).toBe(1);
+        if (rangeBoost(combineJudges(daily, weekly), (y[t]! - centre[r]!) / scale[r]!) === combineJudges(daily, weekly)) {
+          expect(judged.anomaly[r]).toBe((daily > q && weekly > q) || (daily < -q && weekly < -q) ? 1 : 0);
+          expect(judged.anomalyScore[r]).toBe(Math.max(-10, Math.min(10, combineJudges(daily, weekly)))); // within ±ANOMALY_Z_CAP
+        }
         // the interval holds the mean, which is the daily judge's centre where the network abstains
         expect(judged.intervals!["lo-99"]![r]!).toBeLessThanOrEqual(judged.mean[r]!);
         expect(judged.intervals!["hi-99"]![r]!).toBeGreaterThanOrEqual(judged.mean[r]!);
@@ -275,6 +282,10 @@ describe("detectAnomalies with the seasonal judge", () => {
         expect(levelJudge(values, 376 + r, gaussianMultiplier(99), out, SEASONAL_JUDGE_WINDOW, 376)).toBe(true);
         const range = (values[376 + r]! - centre[r]!) / scale[r]!;
         expect(judged.anomalyScore[r]).toBe(Math.max(-10, Math.min(10, rangeBoost(combineJudges(alone.anomalyScore[r]!, out[0]!), range))));
+        // the rule before the range judge, where the range judge does not raise the score
+        if (rangeBoost(combineJudges(alone.anomalyScore[r]!, out[0]!), range) === combineJudges(alone.anomalyScore[r]!, out[0]!)) {
+          expect(judged.anomalyScore[r]).toBe(Math.max(-10, Math.min(10, combineJudges(alone.anomalyScore[r]!, out[0]!))));
+        }
       }
     },
   );
