@@ -20,7 +20,7 @@ import { FORECAST_MEMO_ENTRIES } from "../model/memo.js";
 import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import type { ProgressCallback } from "../progress.js";
-import { deserializeError, unpackResult, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
+import { carriedText, deserializeError, unpackResult, type TextCarrier, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
 import { lazyMovableParts, typedPart, typedSplitBounds, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
 import type { PoolWorkerData } from "./worker.js";
 
@@ -222,11 +222,6 @@ const ENDPOINT_OF: Partial<Record<PoolFunction, SplitEndpoint>> = { forecast: "f
 /** Whether a body travels as JSON text or bytes (parsed on a worker, never on the calling thread). */
 function isTextBody(body: unknown): boolean {
   return typeof body === "string" || bodyBytes(body) !== null;
-}
-
-/** A text or bytes body as it goes to a worker: copied by postMessage (the caller's buffer stays the caller's), never walked here. */
-function textCopy(body: unknown): unknown {
-  return typeof body === "string" ? body : (bodyBytes(body) as Uint8Array);
 }
 
 /** The parts of a split call, cut one at a time (`part` is null where the body must run whole). */
@@ -452,8 +447,8 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
   };
 
   /** A function of the main export run whole on one worker. */
-  const wholeOn = (fn: PoolFunction, args: unknown[], options: CoreCallOptions, finetuned: { id: string; weights: FinetunedWeights } | null): Promise<unknown> => {
-    const task: PoolTask = { kind: "call", fn, args, limits: options.limits, finetuned, progress: options.onProgress !== undefined };
+  const wholeOn = (fn: PoolFunction, args: unknown[], options: CoreCallOptions, finetuned: { id: string; weights: FinetunedWeights } | null, asciiText = false): Promise<unknown> => {
+    const task: PoolTask = { kind: "call", fn, args, limits: options.limits, finetuned, progress: options.onProgress !== undefined, ...(asciiText ? { asciiText } : {}) };
     return submit(task, [], progressOf(options, 1)(0));
   };
 
@@ -464,13 +459,16 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       const endpoint = ENDPOINT_OF[fn];
       const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
       const text = isTextBody(body);
-      const wholeCall = (finetunedId: unknown) => wholeOn(fn, [text ? textCopy(body) : body], options, finetunedFor(finetunedId, options.finetunedModels));
+      // a large text goes to the workers as a shared copy made a slice per turn; the caller's value is never walked here
+      const carried: TextCarrier = text ? await carriedText(typeof body === "string" ? body : (bodyBytes(body) as Uint8Array), nextTurn) : { body, asciiText: false };
+      const textBody = carried.asciiText ? { body: carried.body, asciiText: true } : { body: carried.body };
+      const wholeCall = (finetunedId: unknown) => wholeOn(fn, [carried.body], options, finetunedFor(finetunedId, options.finetunedModels), carried.asciiText);
       const objectId = (b: unknown) => (typeof b === "object" && b !== null ? (b as Record<string, unknown>).finetuned_model_id : undefined);
-      const whole = async (finetunedId: unknown) => unpackResult(await wholeCall(finetunedId));
+      const whole = async (finetunedId: unknown) => unpackResult(await wholeCall(finetunedId), nextTurn);
       if (endpoint === undefined || threads < 2) {
         if (!text || options.finetunedModels === undefined) return whole(objectId(body));
         // the fine-tuned model's id is inside the text: a worker reads it
-        const peek = (await submit({ kind: "split", endpoint: "forecast", body: textCopy(body), parts: 1, limits })) as { finetunedId: string | null };
+        const peek = (await submit({ kind: "split", endpoint: "forecast", ...textBody, parts: 1, limits })) as { finetunedId: string | null };
         return whole(peek.finetunedId);
       }
       // the parts, cut one at a time: a JSON body's by a worker (all at once), an object body's on this thread
@@ -479,7 +477,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       if (text) {
         const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
         // about 9 bytes of JSON per value: the part count from the text's length
-        const split = (await submit({ kind: "split", endpoint, body: textCopy(body), parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits })) as {
+        const split = (await submit({ kind: "split", endpoint, ...textBody, parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits })) as {
           parts: RequestPart[] | null;
           finetunedId: string | null;
         };
@@ -524,13 +522,13 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       }
       const merged = await mergedParts(parts, pending);
       // the parts' row arrays came as Float64Arrays: merged by block copies, then lists again
-      return merged === null ? whole(finetunedId) : unpackResult(merged);
+      return merged === null ? whole(finetunedId) : unpackResult(merged, nextTurn);
     });
 
   const records = (fn: PoolFunction, rows: unknown, recordOptions: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
     call(async () => {
       refuseMemo(options);
-      return unpackResult(await wholeOn(fn, [rows, recordOptions], options, finetunedFor((recordOptions as { finetuned_model_id?: unknown } | undefined)?.finetuned_model_id, options.finetunedModels)));
+      return unpackResult(await wholeOn(fn, [rows, recordOptions], options, finetunedFor((recordOptions as { finetuned_model_id?: unknown } | undefined)?.finetuned_model_id, options.finetunedModels)), nextTurn);
     });
 
   return {
@@ -591,10 +589,46 @@ async function mergedParts(parts: readonly RequestPart<object>[], pending: reado
   const first = JSON.stringify(results[0]?.warnings);
   if (results.some((r) => JSON.stringify(r.warnings) !== first || (r.warnings ?? []).some(isMissingValuesWarning))) return null;
   try {
-    return merge(parts, results as Record<string, unknown>[]);
+    return await mergeInTurns(parts, results as Record<string, unknown>[]);
   } catch {
     return null;
   }
+}
+
+/**
+ * {@link merge} of a split call's results, one field (one interval bound)
+ * per event-loop turn of the calling thread: a large answer's block copies,
+ * and the garbage collections its new arrays bring, never make one long
+ * turn. The fields are merged by `merge` itself, so the answer is its answer;
+ * results whose fields differ go to `merge` whole (which refuses them).
+ */
+async function mergeInTurns(parts: readonly RequestPart<object>[], results: readonly Record<string, unknown>[]): Promise<Record<string, unknown>> {
+  const keys = Object.keys(results[0] ?? {});
+  const sameKeys = (record: unknown): boolean => isPlainRecord(record) && Object.keys(record).join("\u0000") === keys.join("\u0000");
+  if (!results.every(sameKeys)) return merge(parts, results);
+  const merged: Record<string, unknown> = {};
+  for (const key of keys) {
+    await nextTurn();
+    const intervals = results.map((r) => r[key]);
+    const bounds = key === "intervals" && isPlainRecord(intervals[0]) ? Object.keys(intervals[0]) : null;
+    if (bounds === null || !intervals.every((v) => isPlainRecord(v) && Object.keys(v).join("\u0000") === bounds.join("\u0000"))) {
+      merged[key] = merge(parts, results.map((r) => ({ [key]: r[key] })))[key];
+      continue;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [b, bound] of bounds.entries()) {
+      if (b > 0) await nextTurn();
+      const one = merge(parts, intervals.map((v) => ({ intervals: { [bound]: (v as Record<string, unknown>)[bound] } })));
+      out[bound] = (one.intervals as Record<string, unknown>)[bound];
+    }
+    merged[key] = out;
+  }
+  return merged;
+}
+
+/** Whether `v` is a plain object (not null, not a list). */
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A forecast memo lives in one thread: the pool's calls refuse one rather than drop it. */

@@ -33,13 +33,86 @@ export type PoolTask =
       /** The fine-tuned model the body names, looked up on the main thread (`null`: none or unknown). */
       readonly finetuned: { readonly id: string; readonly weights: FinetunedWeights } | null;
       readonly progress: boolean;
+      /** `args[0]` is a JSON text carried as its ASCII bytes ({@link TextCarrier}): the function is given the string. */
+      readonly asciiText?: boolean;
     }
   /** Parse a JSON text or bytes body and split it (see `splitRequest`); the parts come back with their `y` moved. */
-  | { readonly kind: "split"; readonly endpoint: SplitEndpoint; readonly body: unknown; readonly parts: PartCut; readonly limits: ServiceLimits }
+  | {
+      readonly kind: "split";
+      readonly endpoint: SplitEndpoint;
+      readonly body: unknown;
+      readonly parts: PartCut;
+      readonly limits: ServiceLimits;
+      /** `body` is a JSON text carried as its ASCII bytes ({@link TextCarrier}): it is read as the string. */
+      readonly asciiText?: boolean;
+    }
   /** Run a typed request through the library's pipeline of an endpoint (`runEndpoint`), as the service's paid work. */
   | { readonly kind: "endpoint"; readonly endpoint: "forecast" | "anomaly" | "historic" | "finetune"; readonly request: unknown; readonly progress?: boolean }
   /** Report the worker's forecast memo (`null` when the pool keeps none). */
   | { readonly kind: "memoStats" };
+
+/**
+ * A JSON text or bytes body on its way to a worker: the caller's own value
+ * (postMessage copies it in one turn), or, for a large one, a copy in a
+ * `SharedArrayBuffer` made a slice per event-loop turn ({@link carriedText}),
+ * which postMessage then shares without copying. `asciiText`: the copy holds
+ * the bytes of a string of ASCII characters only, and the worker reads it
+ * back as that same string ({@link textFromCarrier}).
+ */
+export interface TextCarrier {
+  readonly body: unknown;
+  readonly asciiText: boolean;
+}
+
+/** A text at least this long (characters or bytes) is copied to a worker in slices, one per turn of the calling thread's event loop. */
+export const CARRIED_TEXT_FROM = 1 << 22;
+/** The slice of a large text copied per turn: about a millisecond. */
+const CARRIED_TEXT_SLICE = 1 << 20;
+
+/**
+ * A JSON text or bytes body ready to post to a worker ({@link TextCarrier}).
+ * Below {@link CARRIED_TEXT_FROM} it is the caller's own value. Above it is
+ * copied into a `SharedArrayBuffer`, a slice of {@link CARRIED_TEXT_SLICE}
+ * per turn (`turn` awaited before each): the calling thread never spends one
+ * long turn copying 46 MB (about 25 ms here) as postMessage's own copy did. A
+ * string that holds anything but ASCII characters is posted as it is (its
+ * UTF-8 bytes would not read back as the same string), as are bytes already
+ * shared. `sizes` (the two constants by default) is there for tests.
+ *
+ * @example
+ * const carried = await carriedText("x".repeat(10), async () => {}, { from: 8, slice: 4 });
+ * carried.asciiText; // => true
+ * textFromCarrier(carried.body, carried.asciiText) === "x".repeat(10); // => true
+ */
+export async function carriedText(
+  body: string | Uint8Array,
+  turn: () => Promise<void>,
+  sizes: { readonly from: number; readonly slice: number } = { from: CARRIED_TEXT_FROM, slice: CARRIED_TEXT_SLICE },
+): Promise<TextCarrier> {
+  const length = typeof body === "string" ? body.length : body.byteLength;
+  if (length < sizes.from || (typeof body !== "string" && body.buffer instanceof SharedArrayBuffer)) return { body, asciiText: false };
+  const copy = new Uint8Array(new SharedArrayBuffer(length));
+  const encoder = new TextEncoder();
+  for (let at = 0; at < length; at += sizes.slice) {
+    await turn();
+    const end = Math.min(length, at + sizes.slice);
+    if (typeof body !== "string") {
+      copy.set(body.subarray(at, end), at);
+      continue;
+    }
+    const slice = body.slice(at, end);
+    const { read, written } = encoder.encodeInto(slice, copy.subarray(at, end));
+    // a character outside ASCII takes more than one byte (or does not fit): the string goes as it is
+    if (read !== slice.length || written !== read) return { body, asciiText: false };
+  }
+  return { body: copy, asciiText: typeof body === "string" };
+}
+
+/** The body a worker computes on: a text carried as ASCII bytes read back as its string, anything else as it came. */
+export function textFromCarrier(body: unknown, asciiText: boolean | undefined): unknown {
+  if (asciiText !== true || !(body instanceof Uint8Array)) return body;
+  return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("latin1");
+}
 
 /** A worker's message: a progress report of the running task, or its outcome. */
 export type PoolReply =
@@ -107,9 +180,21 @@ function packFields(record: Record<string, unknown>, keys: readonly string[], tr
   }
 }
 
-/** Replaces each of `keys` of `record` that holds a `Float64Array` by a list. */
-function unpackFields(record: Record<string, unknown>, keys: readonly string[]): void {
-  for (const key of keys) if (record[key] instanceof Float64Array) record[key] = plainNumbers(record[key] as Float64Array);
+/** A list at least this long is made in an event-loop turn of its own when a result is unpacked (about a millisecond). */
+const UNPACK_TURN_FROM = 1 << 16;
+
+/**
+ * Replaces each of `keys` of `record` that holds a `Float64Array` by a list;
+ * `turn` is awaited before each long one, so that a large result (5,000
+ * series: five lists of 120,000 values) never takes one long turn.
+ */
+async function unpackFields(record: Record<string, unknown>, keys: readonly string[], turn: () => Promise<void>): Promise<void> {
+  for (const key of keys) {
+    const packed = record[key];
+    if (!(packed instanceof Float64Array)) continue;
+    if (packed.length >= UNPACK_TURN_FROM) await turn();
+    record[key] = plainNumbers(packed);
+  }
 }
 
 /**
@@ -131,10 +216,14 @@ export function packResult(value: unknown): { value: unknown; transfer: ArrayBuf
   return { value: out, transfer };
 }
 
-/** A result of {@link packResult} (or a merge of such results) with its `Float64Array`s back as lists, in place. */
-export function unpackResult<T>(value: T): T {
+/**
+ * A result of {@link packResult} (or a merge of such results) with its
+ * `Float64Array`s back as lists, in place; `turn` (the pool's `nextTurn`) is
+ * awaited before each list of 65,536 values or more is made.
+ */
+export async function unpackResult<T>(value: T, turn: () => Promise<void>): Promise<T> {
   if (!isRecord(value)) return value;
-  unpackFields(value, ROW_FIELDS);
-  if (isRecord(value.intervals)) unpackFields(value.intervals, Object.keys(value.intervals));
+  await unpackFields(value, ROW_FIELDS, turn);
+  if (isRecord(value.intervals)) await unpackFields(value.intervals, Object.keys(value.intervals), turn);
   return value;
 }

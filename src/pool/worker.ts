@@ -12,7 +12,7 @@ import { DEFAULT_PIPELINES, memoPipelines } from "../api/pipelines.js";
 import { createForecastMemo, type ForecastMemo } from "../model/memo.js";
 import { adoptSharedParameters } from "../model/weights.js";
 import type { ModelName } from "../types.js";
-import { packResult, serializeError, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
+import { packResult, serializeError, textFromCarrier, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
 import { movableParts } from "./split.js";
 
 /** What `createPool` passes to each worker. */
@@ -55,6 +55,7 @@ function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: Tra
       ...(memo !== undefined ? { memo } : {}),
     };
     const args = [...task.args];
+    if (task.asciiText === true) args[0] = textFromCarrier(args[0], true);
     const at = callOptionsIndex(task.fn);
     while (args.length < at) args.push(undefined);
     args[at] = options;
@@ -63,7 +64,7 @@ function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: Tra
     return;
   }
   if (task.kind === "split") {
-    const raw = readBody(task.body);
+    const raw = readBody(textFromCarrier(task.body, task.asciiText));
     const parts = movableParts(task.endpoint, raw, task.parts, task.limits);
     const finetunedId = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>).finetuned_model_id : undefined;
     if (parts === null) {

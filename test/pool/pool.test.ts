@@ -16,6 +16,7 @@ import type { FinetunedWeights } from "../../src/types.js";
 import { createWorkspace, type SampleWorkspace } from "../docs/samples.js";
 import { runEndpoint } from "../../src/api/entry-points.js";
 import { DEFAULT_PIPELINES } from "../../src/api/pipelines.js";
+import { CARRIED_TEXT_FROM, carriedText, textFromCarrier } from "../../src/pool/protocol.js";
 
 type PoolModule = typeof import("../../src/pool/index.js");
 
@@ -166,6 +167,63 @@ describe("createPool: answers byte-identical to the one-thread call", () => {
   it("shares the decoded parameters: one SharedArrayBuffer per model for every thread", () => {
     for (const model of weightsModule.registeredModels()) expect(weightsModule.pretrainedParameters(model).buffer).toBeInstanceOf(SharedArrayBuffer);
   });
+});
+
+describe("a large text or bytes body goes to a worker as a shared copy made in turns", () => {
+  const sizes = { from: 16, slice: 5 };
+  const counted = () => {
+    const calls = { turns: 0 };
+    return { calls, turn: async () => void calls.turns++ };
+  };
+
+  test.prop([fc.uint8Array({ minLength: 16, maxLength: 200 })])("bytes: a SharedArrayBuffer copy, equal byte for byte, one slice per turn", async (bytes) => {
+    const { calls, turn } = counted();
+    const carried = await carriedText(bytes, turn, sizes);
+    expect(carried.asciiText).toBe(false);
+    const copy = carried.body as Uint8Array;
+    expect(copy.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(Array.from(copy)).toEqual(Array.from(bytes));
+    expect(calls.turns).toBe(Math.ceil(bytes.length / sizes.slice));
+  });
+
+  test.prop([fc.string({ minLength: 16, maxLength: 200, unit: "binary" })])("strings: an ASCII one reads back as the same string; any other goes as it is", async (text) => {
+    const { turn } = counted();
+    const carried = await carriedText(text, turn, sizes);
+    const ascii = /^[\x00-\x7f]*$/.test(text);
+    expect(carried.asciiText).toBe(ascii);
+    if (ascii) expect((carried.body as Uint8Array).buffer).toBeInstanceOf(SharedArrayBuffer);
+    else expect(carried.body).toBe(text);
+    expect(textFromCarrier(carried.body, carried.asciiText)).toBe(text);
+  });
+
+  it("a short text, and bytes already shared, go as they are", async () => {
+    const { calls, turn } = counted();
+    expect((await carriedText("short", turn)).body).toBe("short");
+    const shared = new Uint8Array(new SharedArrayBuffer(CARRIED_TEXT_FROM));
+    expect((await carriedText(shared, turn)).body).toBe(shared);
+    expect(calls.turns).toBe(0);
+    // a lone surrogate is not ASCII: the string goes as it is
+    const lone = "a".repeat(20) + "\ud800" + "b".repeat(20);
+    expect((await carriedText(lone, turn, sizes)).body).toBe(lone);
+  });
+
+  it(`through the pool: bodies of ${CARRIED_TEXT_FROM / 2 ** 20} MiB and more (text, bytes, a text with a character outside ASCII) answer as the one-thread call`, async () => {
+    const big = poolModule.createPool({ threads: 2 });
+    try {
+      const list = Array.from({ length: 1200 }, (_, i) => Array.from({ length: 400 }, (_, t) => 100 + i + Math.round(1e6 * Math.sin(t / 7 + i)) / 1e6));
+      const body = makeBody(list, { freq: "H", h: 1 }, "plain");
+      const text = JSON.stringify(body);
+      expect(text.length).toBeGreaterThan(CARRIED_TEXT_FROM);
+      const direct = await outcome(() => library.forecast(body as never));
+      expect(await outcome(() => big.forecast(text as never))).toBe(direct);
+      expect(await outcome(() => big.forecast(new TextEncoder().encode(text) as never))).toBe(direct);
+      // a frequency the API refuses, spelled outside ASCII: the string goes as it is, and the answer is the same 422
+      const refused = JSON.stringify({ ...body, freq: "5 µs" });
+      expect(await outcome(() => big.forecast(refused as never))).toBe(await outcome(() => library.forecast(refused as never)));
+    } finally {
+      await big.close();
+    }
+  }, 60_000);
 });
 
 describe("createPool with a memo in every worker", () => {
