@@ -2,7 +2,7 @@
  * The worker pool (forecastmodel/pool) against the one-thread call, and the
  * calling thread's event loop while the pool works.
  *
- *   npm run build && node dist/bench/pool-bench.js [series] [points] [threads] [rounds]
+ *   npm run build && node dist/bench/pool-bench.js [series] [points] [threads] [rounds] [in flight]
  *
  * 1. Throughput: `forecast(body)` on this thread against `pool.forecast(body)`
  *    with `threads` workers (default 2), on forecast-bench's data (hourly
@@ -18,6 +18,13 @@
  *    round, and each figure is the median of its rounds: a shared machine's
  *    load comes and goes within seconds, and figures taken minutes apart
  *    (best of 3 of one, then of the other) compared different machines.
+ *    Throughput as a server sees it: `in flight` (default 4) calls of
+ *    `pool.forecast(body)` at once, their wall time divided by their number,
+ *    in the same rounds, against the one-thread call and the ceiling (the
+ *    ceiling's two side-by-side calls are such a load: two requests at once).
+ *    One call at a time leaves a worker idle while the other finishes the
+ *    last part and while this thread splits and merges; calls in flight fill
+ *    those gaps, as a loaded server's do.
  * 2. Stall: the longest event-loop delay (`monitorEventLoopDelay`, 1 ms
  *    resolution) while 5 × series are forecast through the pool, sent three
  *    ways: one body with `y` a list, the same body as JSON bytes, and 50
@@ -36,6 +43,7 @@ const nSeries = Number(process.argv[2] ?? 1000);
 const points = Number(process.argv[3] ?? 500);
 const threads = Number(process.argv[4] ?? 2);
 const rounds = Number(process.argv[5] ?? 7);
+const inFlight = Number(process.argv[6] ?? 4);
 const h = 24;
 
 /** forecast-bench's series (same generator and seed), as a JSON body. */
@@ -113,8 +121,11 @@ async function main(): Promise<void> {
   const pooledCpu: number[] = [];
   const alone: number[] = [];
   const together: number[] = [];
+  // throughput as a server sees it: several requests in flight at once, the wall time per request
+  const flying: number[] = [];
   let oneValue: unknown;
   let poolValue: unknown;
+  let flyingValues: unknown[] = [];
   for (let r = 0; r < rounds; r++) {
     let c0 = process.cpuUsage();
     let t0 = process.hrtime.bigint();
@@ -128,13 +139,17 @@ async function main(): Promise<void> {
     pooled.push(seconds(t0));
     cpu = process.cpuUsage(c0);
     pooledCpu.push((cpu.user + cpu.system) / 1e6);
+    t0 = process.hrtime.bigint();
+    flyingValues = await Promise.all(Array.from({ length: inFlight }, () => pool.forecast(body)));
+    flying.push(seconds(t0) / inFlight);
     if (c !== null) {
       alone.push(await c.alone());
       together.push(await c.together());
     }
   }
   await c?.close();
-  const identical = JSON.stringify(poolValue) === JSON.stringify(oneValue);
+  const oneText = JSON.stringify(oneValue);
+  const identical = JSON.stringify(poolValue) === oneText && flyingValues.every((v) => JSON.stringify(v) === oneText);
   const speedup = median(one) / median(pooled);
   console.log(`| workload | one thread, median of ${rounds} (s) | its CPU (s) | pool of ${threads}, median of ${rounds} (s) | its CPU, all threads (s) | speed-up | identical |`);
   console.log("|---|---|---|---|---|---|---|");
@@ -150,6 +165,10 @@ async function main(): Promise<void> {
     );
     console.log(`ceiling runs: alone ${list(alone)} s; side by side ${list(together)} s`);
   }
+  const throughput = median(one) / median(flying);
+  console.log(
+    `throughput with ${inFlight} calls in flight (a server's load; in the same rounds): ${median(flying).toFixed(3)} s per call (median of ${rounds}), ${throughput.toFixed(2)}× the one-thread call's${c !== null ? `, ${((throughput / ((2 * median(alone)) / median(together))) * 100).toFixed(0)} % of the ceiling` : ""}; runs ${list(flying)} s per call`,
+  );
 
   const big = hourlyBody(5 * nSeries);
   const bytes = new TextEncoder().encode(JSON.stringify(big));
