@@ -289,6 +289,23 @@ describe("createPool: workers that stop, and shutdown", () => {
     }
   });
 
+  it("a split call's parts wait only behind parts of their own call: a worker that stops beside them fails its own call only", async () => {
+    const small = poolModule.createPool({ threads: 2, partValues: 40, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } });
+    try {
+      const list = Array.from({ length: 12 }, (_, i) => Array.from({ length: 60 }, (_, t) => 10 * i + Math.sin(t / 3) + (t % 5)));
+      const body = makeBody(list, { freq: "D", h: 5, level: [80] }, "plain");
+      const direct = json(library.forecast(body as never));
+      const wide = Array.from({ length: 400_000 }, (_, t) => ({ unique_id: t % 1000, ds: `2024-01-${String((t % 28) + 1).padStart(2, "0")}`, y: t % 13 }));
+      // the records call takes one worker and stops it; the 12 parts run on the other (one waiting in its queue) and on the new one
+      const crashed = small.forecastRecords(wide, { h: 1 });
+      const split = [small.forecast(body as never), small.forecast(body as never)];
+      await expect(crashed).rejects.toBeInstanceOf(poolModule.WorkerStoppedError);
+      for (const answer of await Promise.all(split)) expect(json(answer)).toBe(direct);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("close() lets running calls finish, then refuses new ones", async () => {
     const other = poolModule.createPool({ threads: 2 });
     const y = Array.from({ length: 80 }, (_, t) => 5 + (t % 6));
