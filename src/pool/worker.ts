@@ -4,6 +4,7 @@
  * anywhere but in a pool's worker, it does nothing.
  * @module
  */
+import { setPriority } from "node:os";
 import { parentPort, workerData, type TransferListItem } from "node:worker_threads";
 import { detectAnomaliesOnline, finetune, forecast, historicForecast, parseRequestBody, runEndpoint } from "../api/entry-points.js";
 import { detectAnomaliesRecords, finetuneRecords, forecastRecords, historicForecastRecords } from "../api/records.js";
@@ -21,6 +22,8 @@ export interface PoolWorkerData {
   readonly weights: readonly { readonly model: ModelName; readonly params: Float64Array }[];
   /** Each worker's forecast memo (`PoolOptions.memo`): its size, or `null` for none. */
   readonly memo: { readonly entries: number } | null;
+  /** The nice value each worker thread sets for itself on Linux (`PoolOptions.workerNice`), or `null` to keep the calling thread's. */
+  readonly nice: number | null;
 }
 
 /** This worker's forecast memo (made when the worker starts, if the pool keeps memos), and the pipelines that use it. */
@@ -96,6 +99,14 @@ function readBody(body: unknown): unknown {
 const data = workerData as PoolWorkerData | null | undefined;
 if (parentPort !== null && data !== null && typeof data === "object" && data.forecastmodelPool === true) {
   const port = parentPort;
+  // on Linux nice is per thread: this worker yields to a waking event loop (elsewhere it would set the whole process's)
+  if (data.nice !== null && process.platform === "linux") {
+    try {
+      setPriority(0, data.nice);
+    } catch {
+      // a priority the system refuses: the worker keeps the one it has
+    }
+  }
   for (const w of data.weights) adoptSharedParameters(w.model, w.params);
   if (data.memo !== null) {
     memo = createForecastMemo({ entries: data.memo.entries });

@@ -5,6 +5,8 @@
  * close() drains. The pool runs the library transpiled to JS (the worker
  * threads are plain Node), the reference runs the TypeScript source.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { getPriority } from "node:os";
 import { pathToFileURL } from "node:url";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -315,6 +317,36 @@ describe("createPool: workers that stop, and shutdown", () => {
     expect(json(await running)).toBe(json(library.forecast(body as never)));
     await closed;
     await expect(other.forecast(body as never)).rejects.toThrow(/closed/);
+  });
+
+  it("workers run at a lower priority than the calling thread on Linux (workerNice, default 10), and the option is checked", async () => {
+    expect(() => poolModule.createPool({ threads: 1, workerNice: -1 })).toThrow(/workerNice must be an integer from 0 to 19/);
+    expect(() => poolModule.createPool({ threads: 1, workerNice: 20 })).toThrow(RangeError);
+    expect(() => poolModule.createPool({ threads: 1, workerNice: 2.5 })).toThrow(RangeError);
+    if (process.platform !== "linux") return;
+    // the nice value of every thread of this process (field 19 of /proc/<pid>/task/<tid>/stat)
+    const niceCounts = (): Map<number, number> => {
+      const counts = new Map<number, number>();
+      for (const tid of readdirSync("/proc/self/task")) {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+        const nice = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+        counts.set(nice, (counts.get(nice) ?? 0) + 1);
+      }
+      return counts;
+    };
+    const own = getPriority(0);
+    const body = { series: { y: [1, 2, 3, 4, 5, 6, 7, 8], sizes: [8] }, freq: "D", h: 2 };
+    for (const [workerNice, expected] of [[undefined, Math.min(19, own + 10)], [3, Math.min(19, own + 3)]] as const) {
+      const before = niceCounts().get(expected) ?? 0;
+      const niced = poolModule.createPool({ threads: 2, ...(workerNice === undefined ? {} : { workerNice }) });
+      try {
+        // both workers have started once a call on each has answered
+        await Promise.all([niced.forecast(body as never), niced.forecast(body as never)]);
+        expect((niceCounts().get(expected) ?? 0) - before).toBeGreaterThanOrEqual(2);
+      } finally {
+        await niced.close();
+      }
+    }
   });
 
   it("refuses a thread count that is not a positive integer", () => {
