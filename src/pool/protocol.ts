@@ -108,7 +108,15 @@ export async function carriedText(
   return { body: copy, asciiText: typeof body === "string" };
 }
 
-/** The body a worker computes on: a text carried as ASCII bytes read back as its string, anything else as it came. */
+/**
+ * The body a worker computes on: a text carried as ASCII bytes
+ * ({@link carriedText}) read back as its string (each byte one character),
+ * anything else as it came.
+ *
+ * @example
+ * textFromCarrier(new TextEncoder().encode('{"h":2}'), true); // => '{"h":2}'
+ * textFromCarrier("as it came", false); // => "as it came"
+ */
 export function textFromCarrier(body: unknown, asciiText: boolean | undefined): unknown {
   if (asciiText !== true || !(body instanceof Uint8Array)) return body;
   return Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString("latin1");
