@@ -514,7 +514,8 @@ function secondOpinions(
   const judged = judging !== undefined && (judging.sd[j] as number) > 0;
   const ranged = ranging !== undefined && (ranging.scale[j] as number) > 0;
   if (!judged && !ranged) return;
-  networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judging?.q ?? 0);
+  // (q 0 where only the range judge speaks: the network's bounds at the judges' agreement level are not needed)
+  networkAtPoint.at(f, out.lo[j]!, out.hi[j]!, below, above, base, knots, sorted, count, judged ? judging!.q : 0);
   if (judged) judgePoint(j, value, judging!, out);
   if (ranged) rangePoint(j, value, f, judged ? judging : undefined, ranging!, out);
 }
@@ -545,6 +546,11 @@ interface Ranging {
   readonly q: number;
 }
 
+/** The range judge's z of value y at detection point j: (y − median) / (IQR / 1.349). */
+function rangeZ(ranging: Ranging, j: number, y: number): number {
+  return (y - (ranging.centre[j] as number)) / (ranging.scale[j] as number);
+}
+
 /**
  * The judgement of one detection point before the range judge, as a z at any y: the network's, or the seasonal
  * judges' combination with it (`judgedZ`), as `judgePoint` made it. One instance (judging allocates nothing per point).
@@ -561,10 +567,7 @@ class JudgedAtPoint {
   /** The z before the range judge at y. */
   readonly zAt = (y: number): number => judgedAt(this.judging, this.j, y, this.abstains ? Number.NaN : networkAtPoint.zAt(y));
   /** |score| − q at y, the score raised by the range judge (nondecreasing away from `inside`). */
-  readonly excess = (y: number): number => {
-    const ranging = this.ranging!;
-    return Math.abs(rangeBoost(this.zAt(y), (y - (ranging.centre[this.j] as number)) / (ranging.scale[this.j] as number))) - ranging.q;
-  };
+  readonly excess = (y: number): number => Math.abs(rangeBoost(this.zAt(y), rangeZ(this.ranging!, this.j, y))) - this.ranging!.q;
 
   /** Points the instance at detection point j (forecast f; `judging` only where the seasonal judges spoke there). */
   at(f: number, judging: Judging | undefined, j: number, ranging: Ranging): this {
@@ -586,7 +589,7 @@ const judgedAtPoint = new JudgedAtPoint();
  * |score| > q exactly when the value lies outside the interval, as before).
  */
 function rangePoint(j: number, value: number, f: number, judging: Judging | undefined, ranging: Ranging, out: { z: Float64Array; lo: Float64Array; hi: Float64Array }): void {
-  out.z[j] = rangeBoost(out.z[j]!, (value - (ranging.centre[j] as number)) / (ranging.scale[j] as number));
+  out.z[j] = rangeBoost(out.z[j]!, rangeZ(ranging, j, value));
   const point = judgedAtPoint.at(f, judging, j, ranging);
   const hi = out.hi[j]!;
   const lo = out.lo[j]!;

@@ -489,7 +489,26 @@ function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** Joins one field of all part results; `rowStarts[p]` shifts the `idxs` of part p. */
+/** Joins the `intervals` of all part results, one bound per step (a `yield` between bounds; see {@link mergeSteps}). */
+function* intervalSteps(values: readonly unknown[]): Generator<void, unknown, undefined> {
+  if (values.every((v) => v === null || v === undefined)) return values[0];
+  const first = values[0];
+  if (!isObject(first)) throw new RangeError("merge: results[0].intervals must be an object");
+  const keys = Object.keys(first);
+  const out: Json = {};
+  values.forEach((v, p) => {
+    if (!isObject(v) || !sameJson(Object.keys(v), keys)) {
+      throw new RangeError(`merge: results[${p}].intervals must have the keys ${keys.join(", ")}`);
+    }
+  });
+  for (const [b, key] of keys.entries()) {
+    if (b > 0) yield;
+    out[key] = joinParts(values.map((v) => (v as Json)[key]), `intervals.${key}`);
+  }
+  return out;
+}
+
+/** Joins one field of all part results but `intervals` ({@link intervalSteps}); `rowStarts[p]` shifts the `idxs` of part p. */
 function mergeField(
   field: string,
   values: readonly unknown[],
@@ -521,20 +540,6 @@ function mergeField(
         }
       }
     });
-    return out;
-  }
-  if (field === "intervals") {
-    if (values.every((v) => v === null || v === undefined)) return values[0];
-    const first = values[0];
-    if (!isObject(first)) throw new RangeError("merge: results[0].intervals must be an object");
-    const keys = Object.keys(first);
-    const out: Json = {};
-    values.forEach((v, p) => {
-      if (!isObject(v) || !sameJson(Object.keys(v), keys)) {
-        throw new RangeError(`merge: results[${p}].intervals must have the keys ${keys.join(", ")}`);
-      }
-    });
-    for (const key of keys) out[key] = joinParts(values.map((v) => (v as Json)[key]), `intervals.${key}`);
     return out;
   }
   if (field === "feature_contributions") {
@@ -617,6 +622,39 @@ function mergeField(
  * @category Scaling
  */
 export function merge<R = Record<string, unknown>>(parts: readonly RequestPart<object>[], results: readonly R[]): R {
+  const steps = mergeSteps(parts, results);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * {@link merge}, a field at a time: a generator that pauses (`yield`) after
+ * each field it joins, and between the bounds of `intervals`, and returns
+ * the merged result. For a caller that must not spend one long stretch on a
+ * large answer: the pool's calling thread lets its event loop run between
+ * steps. The checks and the result are `merge`'s (it runs these steps
+ * without pausing).
+ *
+ * @param parts - the parts, as returned by {@link partition} (all of them, in order).
+ * @param results - `results[i]` is the result of `parts[i].body` (see {@link merge}).
+ * @returns a generator whose return value is the merged result.
+ * @throws RangeError (from `next()`) when parts and results do not match.
+ *
+ * @example
+ * ```ts
+ * const parts = partition({ series: { y: [1, 2, 3, 4], sizes: [2, 2] }, freq: "D", h: 1 }, 2);
+ * const steps = mergeSteps(parts, [{ mean: [2], input_tokens: 2 }, { mean: [4], input_tokens: 2 }]);
+ * let step = steps.next();
+ * let pauses = 0;
+ * for (; step.done !== true; step = steps.next()) pauses++;
+ * [pauses, step.value];
+ * // => [2, { mean: [2, 4], input_tokens: 4 }]
+ * ```
+ * @category Scaling
+ */
+export function* mergeSteps<R = Record<string, unknown>>(parts: readonly RequestPart<object>[], results: readonly R[]): Generator<void, R, undefined> {
   if (parts.length === 0) throw new RangeError("merge: parts must not be empty");
   if (results.length !== parts.length) {
     throw new RangeError(`merge: got ${results.length} results for ${parts.length} parts`);
@@ -643,12 +681,9 @@ export function merge<R = Record<string, unknown>>(parts: readonly RequestPart<o
   const seriesCounts = parts.map((part) => part.seriesCount);
   const merged: Json = {};
   for (const key of keys) {
-    merged[key] = mergeField(
-      key,
-      objects.map((o) => o[key]),
-      rowStarts,
-      seriesCounts,
-    );
+    const values = objects.map((o) => o[key]);
+    merged[key] = key === "intervals" ? yield* intervalSteps(values) : mergeField(key, values, rowStarts, seriesCounts);
+    yield;
   }
   return merged as R;
 }

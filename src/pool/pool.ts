@@ -11,7 +11,7 @@ import { Worker, type ResourceLimits, type TransferListItem } from "node:worker_
 import type { AnomalyRequest, FinetuneRequest, ForecastRequest, HistoricRequest, JsonBody } from "../api/bodies.js";
 import type { CoreCallOptions, FinetuneCallResult } from "../api/entry-points.js";
 import { bodyBytes } from "../api/json.js";
-import { merge, type PartCut, type RequestPart } from "../api/partition.js";
+import { mergeSteps, type PartCut, type RequestPart } from "../api/partition.js";
 import type { AnomalyRecord, ForecastRecord, ForecastRecordOptions, HistoricRecord, RecordOptions, RecordRowFields, RecordsResult, ResultDs } from "../api/records.js";
 import { DEFAULT_SERVICE_LIMITS, resolveLimits } from "../api/requests.js";
 import type { AnomalyResult, FinetuneResult, ForecastResult, HistoricResult } from "../api/results.js";
@@ -511,7 +511,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
 
   /** A function of the main export run whole on one worker. */
   const wholeOn = (fn: PoolFunction, args: unknown[], options: CoreCallOptions, finetuned: { id: string; weights: FinetunedWeights } | null, asciiText = false): Promise<unknown> => {
-    const task: PoolTask = { kind: "call", fn, args, limits: options.limits, finetuned, progress: options.onProgress !== undefined, ...(asciiText ? { asciiText } : {}) };
+    const task: PoolTask = { kind: "call", fn, args, limits: options.limits, finetuned, progress: options.onProgress !== undefined, asciiText };
     return submit(task, [], progressOf(options, 1)(0));
   };
 
@@ -524,14 +524,13 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       const text = isTextBody(body);
       // a large text goes to the workers as a shared copy made a slice per turn; the caller's value is never walked here
       const carried: TextCarrier = text ? await carriedText(typeof body === "string" ? body : (bodyBytes(body) as Uint8Array), nextTurn) : { body, asciiText: false };
-      const textBody = carried.asciiText ? { body: carried.body, asciiText: true } : { body: carried.body };
       const wholeCall = (finetunedId: unknown) => wholeOn(fn, [carried.body], options, finetunedFor(finetunedId, options.finetunedModels), carried.asciiText);
       const objectId = (b: unknown) => (typeof b === "object" && b !== null ? (b as Record<string, unknown>).finetuned_model_id : undefined);
       const whole = async (finetunedId: unknown) => unpackResult(await wholeCall(finetunedId), nextTurn);
       if (endpoint === undefined || threads < 2) {
         if (!text || options.finetunedModels === undefined) return whole(objectId(body));
         // the fine-tuned model's id is inside the text: a worker reads it
-        const peek = (await submit({ kind: "split", endpoint: "forecast", ...textBody, parts: 1, limits })) as { finetunedId: string | null };
+        const peek = (await submit({ kind: "split", endpoint: "forecast", ...carried, parts: 1, limits })) as { finetunedId: string | null };
         return whole(peek.finetunedId);
       }
       // the parts, cut one at a time: a JSON body's by a worker (all at once), an object body's on this thread
@@ -540,7 +539,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       if (text) {
         const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
         // about 9 bytes of JSON per value: the part count from the text's length
-        const split = (await submit({ kind: "split", endpoint, ...textBody, parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits })) as {
+        const split = (await submit({ kind: "split", endpoint, ...carried, parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits })) as {
           parts: RequestPart[] | null;
           finetunedId: string | null;
         };
@@ -659,39 +658,17 @@ async function mergedParts(parts: readonly RequestPart<object>[], pending: reado
 }
 
 /**
- * {@link merge} of a split call's results, one field (one interval bound)
- * per event-loop turn of the calling thread: a large answer's block copies,
- * and the garbage collections its new arrays bring, never make one long
- * turn. The fields are merged by `merge` itself, so the answer is its answer;
- * results whose fields differ go to `merge` whole (which refuses them).
+ * {@link merge} of a split call's results with the calling thread's event
+ * loop let in between fields (`mergeSteps`: a pause after each field and
+ * between interval bounds): a large answer's block copies, and the garbage
+ * collections its new arrays bring, never make one long turn.
  */
 async function mergeInTurns(parts: readonly RequestPart<object>[], results: readonly Record<string, unknown>[]): Promise<Record<string, unknown>> {
-  const keys = Object.keys(results[0] ?? {});
-  const sameKeys = (record: unknown): boolean => isPlainRecord(record) && Object.keys(record).join("\u0000") === keys.join("\u0000");
-  if (!results.every(sameKeys)) return merge(parts, results);
-  const merged: Record<string, unknown> = {};
-  for (const key of keys) {
+  const steps = mergeSteps(parts, results);
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done === true) return step.value;
     await nextTurn();
-    const intervals = results.map((r) => r[key]);
-    const bounds = key === "intervals" && isPlainRecord(intervals[0]) ? Object.keys(intervals[0]) : null;
-    if (bounds === null || !intervals.every((v) => isPlainRecord(v) && Object.keys(v).join("\u0000") === bounds.join("\u0000"))) {
-      merged[key] = merge(parts, results.map((r) => ({ [key]: r[key] })))[key];
-      continue;
-    }
-    const out: Record<string, unknown> = {};
-    for (const [b, bound] of bounds.entries()) {
-      if (b > 0) await nextTurn();
-      const one = merge(parts, intervals.map((v) => ({ intervals: { [bound]: (v as Record<string, unknown>)[bound] } })));
-      out[bound] = (one.intervals as Record<string, unknown>)[bound];
-    }
-    merged[key] = out;
   }
-  return merged;
-}
-
-/** Whether `v` is a plain object (not null, not a list). */
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** A forecast memo lives in one thread: the pool's calls refuse one rather than drop it. */

@@ -58,7 +58,7 @@ function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: Tra
       ...(memo !== undefined ? { memo } : {}),
     };
     const args = [...task.args];
-    if (task.asciiText === true) args[0] = textFromCarrier(args[0], true);
+    args[0] = textFromCarrier(args[0], task.asciiText);
     const at = callOptionsIndex(task.fn);
     while (args.length < at) args.push(undefined);
     args[at] = options;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
-import { cutBounds, guidedCutPoints, merge, partition, partitionBlocker, type PartCut, type RequestPart } from "../../src/api/partition.js";
+import { cutBounds, guidedCutPoints, merge, mergeSteps, partition, partitionBlocker, type PartCut, type RequestPart } from "../../src/api/partition.js";
 import { ValidationError } from "../../src/api/errors.js";
 import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
 import { validationDetail } from "../api/helpers.js";
@@ -314,6 +314,22 @@ describe("guided cut", () => {
 });
 
 describe("merge", () => {
+  test.prop([seriesArb, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5 })], { numRuns: 60 })(
+    "mergeSteps: a pause after each field and between interval bounds, and merge's answer at the end",
+    (list, k, detectionSize) => {
+      const body = anomalyBody(list, detectionSize);
+      const parts = partition(body, k);
+      const results = runParts(parts, fakeAnomaly);
+      const steps = mergeSteps(parts, results);
+      let pauses = 0;
+      let step = steps.next();
+      for (; step.done !== true; step = steps.next()) pauses++;
+      const fields = Object.keys(results[0]!);
+      expect(pauses).toBe(fields.length + Object.keys(results[0]!.intervals).length - 1);
+      expect(JSON.stringify(step.value)).toBe(JSON.stringify(merge(parts, results)));
+    },
+  );
+
   test.prop([seriesArb, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5 })], { numRuns: 80 })(
     "anomaly detection: merged parts are byte-identical to the single call",
     (list, k, detectionSize) => {
