@@ -459,13 +459,14 @@ function rowArray(v: unknown, field: string, part: number): unknown[] | Float64A
  * The arrays of one field of every part, end to end, each value plus
  * `shift[p]` when given (idxs): one preallocated array and a plain loop
  * (`flatMap` over 100,000 rows cost several times as much). When every part
- * gives a `Float64Array`, so does the join (a block copy per part).
+ * gives a `Float64Array`, so does the join (a block copy per part), unless
+ * `lists`.
  */
-function joinParts(values: readonly unknown[], field: string, shift?: readonly number[]): unknown[] | Float64Array {
+function joinParts(values: readonly unknown[], field: string, shift?: readonly number[], lists = false): unknown[] | Float64Array {
   const arrays = values.map((v, p) => rowArray(v, field, p));
   let total = 0;
   for (const a of arrays) total += a.length;
-  const typed = arrays.every((a) => a instanceof Float64Array);
+  const typed = !lists && arrays.every((a) => a instanceof Float64Array);
   const out: unknown[] | Float64Array = typed ? new Float64Array(total) : new Array<unknown>(total);
   let at = 0;
   arrays.forEach((a, p) => {
@@ -490,7 +491,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** Joins the `intervals` of all part results, one bound per step (a `yield` between bounds; see {@link mergeSteps}). */
-function* intervalSteps(values: readonly unknown[]): Generator<void, unknown, undefined> {
+function* intervalSteps(values: readonly unknown[], lists: boolean): Generator<void, unknown, undefined> {
   if (values.every((v) => v === null || v === undefined)) return values[0];
   const first = values[0];
   if (!isObject(first)) throw new RangeError("merge: results[0].intervals must be an object");
@@ -503,7 +504,7 @@ function* intervalSteps(values: readonly unknown[]): Generator<void, unknown, un
   });
   for (const [b, key] of keys.entries()) {
     if (b > 0) yield;
-    out[key] = joinParts(values.map((v) => (v as Json)[key]), `intervals.${key}`);
+    out[key] = joinParts(values.map((v) => (v as Json)[key]), `intervals.${key}`, undefined, lists);
   }
   return out;
 }
@@ -514,6 +515,7 @@ function mergeField(
   values: readonly unknown[],
   rowStarts: readonly number[],
   seriesCounts: readonly number[],
+  lists: boolean,
 ): unknown {
   if (SUM_FIELDS.has(field)) {
     let sum = 0;
@@ -525,9 +527,9 @@ function mergeField(
   }
   if (CONCAT_FIELDS.has(field)) {
     if (values.every((v) => v === null)) return null;
-    return joinParts(values, field);
+    return joinParts(values, field, undefined, lists);
   }
-  if (field === "idxs") return joinParts(values, field, rowStarts);
+  if (field === "idxs") return joinParts(values, field, rowStarts, lists);
   if (field === "warnings") {
     const seen = new Set<string>();
     const out: unknown[] = [];
@@ -545,12 +547,12 @@ function mergeField(
   if (field === "feature_contributions") {
     if (values.every((v) => v === null || v === undefined)) return values[0];
     const first = asArray(values[0], field, 0);
-    const lists = values.map((v, p) => {
+    const perPart = values.map((v, p) => {
       const arrays = asArray(v, field, p);
       if (arrays.length !== first.length) throw new RangeError(`merge: results[${p}].feature_contributions must have ${first.length} arrays`);
       return arrays;
     });
-    return first.map((_, c) => joinParts(lists.map((arrays) => arrays[c]), `feature_contributions[${c}]`));
+    return first.map((_, c) => joinParts(perPart.map((arrays) => arrays[c]), `feature_contributions[${c}]`, undefined, lists));
   }
   if (field === "weights_x") {
     // the single call reports, per feature, the mean coefficient over series: weight each part by its series
@@ -635,10 +637,14 @@ export function merge<R = Record<string, unknown>>(parts: readonly RequestPart<o
  * the merged result. For a caller that must not spend one long stretch on a
  * large answer: the pool's calling thread lets its event loop run between
  * steps. The checks and the result are `merge`'s (it runs these steps
- * without pausing).
+ * without pausing), except that with `lists` a field the parts give as
+ * `Float64Array`s is joined into a plain list rather than a `Float64Array`
+ * (the pool's answers are lists: one copy instead of two, and no new
+ * `ArrayBuffer` for the calling thread's collector to account and free).
  *
  * @param parts - the parts, as returned by {@link partition} (all of them, in order).
  * @param results - `results[i]` is the result of `parts[i].body` (see {@link merge}).
+ * @param lists - join `Float64Array` fields into plain lists (default false).
  * @returns a generator whose return value is the merged result.
  * @throws RangeError (from `next()`) when parts and results do not match.
  *
@@ -654,7 +660,7 @@ export function merge<R = Record<string, unknown>>(parts: readonly RequestPart<o
  * ```
  * @category Scaling
  */
-export function* mergeSteps<R = Record<string, unknown>>(parts: readonly RequestPart<object>[], results: readonly R[]): Generator<void, R, undefined> {
+export function* mergeSteps<R = Record<string, unknown>>(parts: readonly RequestPart<object>[], results: readonly R[], lists = false): Generator<void, R, undefined> {
   if (parts.length === 0) throw new RangeError("merge: parts must not be empty");
   if (results.length !== parts.length) {
     throw new RangeError(`merge: got ${results.length} results for ${parts.length} parts`);
@@ -682,7 +688,7 @@ export function* mergeSteps<R = Record<string, unknown>>(parts: readonly Request
   const merged: Json = {};
   for (const key of keys) {
     const values = objects.map((o) => o[key]);
-    merged[key] = key === "intervals" ? yield* intervalSteps(values) : mergeField(key, values, rowStarts, seriesCounts);
+    merged[key] = key === "intervals" ? yield* intervalSteps(values, lists) : mergeField(key, values, rowStarts, seriesCounts, lists);
     yield;
   }
   return merged as R;

@@ -13,14 +13,14 @@ import type { CoreCallOptions, FinetuneCallResult } from "../api/entry-points.js
 import { bodyBytes } from "../api/json.js";
 import { mergeSteps, type PartCut, type RequestPart } from "../api/partition.js";
 import type { AnomalyRecord, ForecastRecord, ForecastRecordOptions, HistoricRecord, RecordOptions, RecordRowFields, RecordsResult, ResultDs } from "../api/records.js";
-import { DEFAULT_SERVICE_LIMITS, resolveLimits } from "../api/requests.js";
+import { DEFAULT_SERVICE_LIMITS, resolveLimits, type ServiceLimits } from "../api/requests.js";
 import type { AnomalyResult, FinetuneResult, ForecastResult, HistoricResult } from "../api/results.js";
 import { isMissingValuesWarning } from "../series/missing.js";
 import { FORECAST_MEMO_ENTRIES } from "../model/memo.js";
 import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import type { ProgressCallback } from "../progress.js";
-import { carriedText, deserializeError, unpackResult, type TextCarrier, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
+import { carriedText, carrierShelf, deserializeError, unpackResult, type TextCarrier, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
 import { lazyMovableParts, typedPart, typedSplitBounds, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
 import type { PoolWorkerData } from "./worker.js";
 
@@ -263,6 +263,26 @@ interface PartSource {
   part(p: number): (RequestPart & { readonly transfer?: ArrayBuffer[] }) | null;
 }
 
+/**
+ * The shelf's buffers a call borrowed (the shared copy of its text, the
+ * shared buffer of its parts' values) and the tasks that may read them: the
+ * buffers go back when every task has settled.
+ */
+interface Loans {
+  readonly buffers: SharedArrayBuffer[];
+  readonly tasks: Promise<unknown>[];
+}
+
+/**
+ * A request of at least this many parts (of `partValues` values) has its
+ * parts' values in one shared buffer of the pool's shelf (views, nothing
+ * moved): moving a new buffer per part made the calling thread's heap count,
+ * and collect, 20 MB of buffers per call of 2.5 million values. Smaller
+ * requests move a buffer per part, as a shared buffer per call gained
+ * nothing for them (50 calls of 50,000 values at once).
+ */
+const SHARED_VALUES_FROM_PARTS = 8;
+
 /** A {@link PartSource} over parts already cut. */
 function partList(parts: readonly RequestPart[]): PartSource {
   return { count: parts.length, part: (p) => parts[p] ?? null };
@@ -374,6 +394,8 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
   let activeCalls = 0;
   let idleWaiters: (() => void)[] = [];
   const running = new Map<number, Job>();
+  /** The shared copies of large JSON bodies and the shared buffers of large bodies' values, kept for the next calls (two per thread at most; `close()` drops them). */
+  const carriers = carrierShelf(2 * threads);
 
   const startWorker = (): Slot => {
     const worker = new Worker(WORKER_URL, { workerData, ...(options.resourceLimits !== undefined ? { resourceLimits: options.resourceLimits } : {}) });
@@ -523,69 +545,105 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
       const text = isTextBody(body);
       // a large text goes to the workers as a shared copy made a slice per turn; the caller's value is never walked here
-      const carried: TextCarrier = text ? await carriedText(typeof body === "string" ? body : (bodyBytes(body) as Uint8Array), nextTurn) : { body, asciiText: false };
-      const wholeCall = (finetunedId: unknown) => wholeOn(fn, [carried.body], options, finetunedFor(finetunedId, options.finetunedModels), carried.asciiText);
-      const objectId = (b: unknown) => (typeof b === "object" && b !== null ? (b as Record<string, unknown>).finetuned_model_id : undefined);
-      const whole = async (finetunedId: unknown) => unpackResult(await wholeCall(finetunedId), nextTurn);
-      if (endpoint === undefined || threads < 2) {
-        if (!text || options.finetunedModels === undefined) return whole(objectId(body));
-        // the fine-tuned model's id is inside the text: a worker reads it
-        const peek = (await submit({ kind: "split", endpoint: "forecast", ...carried, parts: 1, limits })) as { finetunedId: string | null };
-        return whole(peek.finetunedId);
+      const carried: TextCarrier = text ? await carriedText(typeof body === "string" ? body : (bodyBytes(body) as Uint8Array), nextTurn, undefined, carriers) : { body, asciiText: false };
+      const loans: Loans = { buffers: [], tasks: [] };
+      if (carried.body instanceof Uint8Array && carried.body.buffer instanceof SharedArrayBuffer) loans.buffers.push(carried.body.buffer);
+      try {
+        return await entryCarried(fn, body, options, endpoint, limits, text, carried, loans);
+      } finally {
+        // back on the shelf once no task may read them: a part left unread when the body ran whole may still be running
+        void Promise.allSettled(loans.tasks).then(() => {
+          for (const buffer of loans.buffers) carriers.give(buffer);
+        });
       }
-      // the parts, cut one at a time: a JSON body's by a worker (all at once), an object body's on this thread
-      let source: PartSource | null;
-      let finetunedId: unknown;
-      if (text) {
-        const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
-        // about 9 bytes of JSON per value: the part count from the text's length
-        const split = (await submit({ kind: "split", endpoint, ...carried, parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits })) as {
-          parts: RequestPart[] | null;
-          finetunedId: string | null;
-        };
-        source = split.parts === null ? null : partList(split.parts);
-        finetunedId = split.finetunedId;
-      } else {
-        // the split reads the body: in a turn of its own, not in the caller's (many calls made at once)
-        await nextTurn();
-        const series = (body as { series?: { y?: unknown; sizes?: unknown } } | null)?.series;
-        const values = Array.isArray(series?.y) || ArrayBuffer.isView(series?.y) ? (series?.y as ArrayLike<unknown>).length : 0;
-        const count = Array.isArray(series?.sizes) ? series.sizes.length : 0;
-        // the structure is checked now, each part's values as it is cut: the first part is on a worker before the
-        // last value is read
-        source = lazyMovableParts(endpoint, body, wanted(values, count), limits);
-        finetunedId = objectId(body);
-      }
-      if (source === null) return whole(finetunedId);
-      if (options.onProgress !== undefined && !text) {
-        // with a progress callback every part is cut before any is sent: a part sent and then left (a value that is not
-        // a finite number further on) would report progress beside the whole call's
-        const cut = Array.from({ length: source.count }, (_, p) => source!.part(p));
-        if (cut.some((part) => part === null)) return whole(finetunedId);
-        source = partList(cut as RequestPart[]);
-      }
-      const finetuned = finetunedFor(finetunedId, options.finetunedModels);
-      const progress = progressOf(options, source.count);
-      const parts: RequestPart[] = [];
-      const pending: Promise<unknown>[] = [];
-      for (let p = 0; p < source.count; p++) {
-        const part = source.part(p);
-        // a value that is not a finite number (a missing value, or one the API refuses): the body runs whole, and the
-        // parts already sent are left to finish unread
-        if (part === null) return whole(finetunedId);
-        parts.push(part);
-        // each part's y is its own Float64Array (the split worker's, or the lazy split's copy): it moves, uncopied
-        const y = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y;
-        const transfer = part.transfer ?? (y instanceof Float64Array ? [y.buffer as ArrayBuffer] : []);
-        const task: PoolTask = { kind: "call", fn, args: [part.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
-        pending.push(submitPart(task, transfer, progress(part.index), part.index, parts));
-        // cutting and posting a part is work on this thread: let the event loop in between parts
-        if (!text) await nextTurn();
-      }
-      const merged = await mergedParts(parts, pending);
-      // the parts' row arrays came as Float64Arrays: merged by block copies, then lists again
-      return merged === null ? whole(finetunedId) : unpackResult(merged, nextTurn);
     });
+
+  /** A shared buffer for `values` numbers from the shelf, lent to the call (`loans`). */
+  const borrowValues = (values: number, loans: Loans): SharedArrayBuffer => {
+    const buffer = carriers.take(8 * values);
+    loans.buffers.push(buffer);
+    return buffer;
+  };
+
+  /** {@link entry} once a text body is carried (`carried`). */
+  const entryCarried = async (
+    fn: PoolFunction,
+    body: unknown,
+    options: CoreCallOptions,
+    endpoint: SplitEndpoint | undefined,
+    limits: ServiceLimits,
+    text: boolean,
+    carried: TextCarrier,
+    loans: Loans,
+  ): Promise<unknown> => {
+    const wholeCall = (finetunedId: unknown) => wholeOn(fn, [carried.body], options, finetunedFor(finetunedId, options.finetunedModels), carried.asciiText);
+    const objectId = (b: unknown) => (typeof b === "object" && b !== null ? (b as Record<string, unknown>).finetuned_model_id : undefined);
+    const whole = async (finetunedId: unknown) => unpackResult(await wholeCall(finetunedId), nextTurn);
+    if (endpoint === undefined || threads < 2) {
+      if (!text || options.finetunedModels === undefined) return whole(objectId(body));
+      // the fine-tuned model's id is inside the text: a worker reads it
+      const peek = (await submit({ kind: "split", endpoint: "forecast", ...carried, parts: 1, limits })) as { finetunedId: string | null };
+      return whole(peek.finetunedId);
+    }
+    // the parts, cut one at a time: a JSON body's by a worker (all at once), an object body's on this thread
+    let source: PartSource | null;
+    let finetunedId: unknown;
+    if (text) {
+      const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
+      // about 9 bytes of JSON per value: the part count from the text's length; a large text's values go into a
+      // shared buffer of the shelf (room for a value per 8 bytes of text), so none pass through this thread's heap
+      const values = size / 9 >= SHARED_VALUES_FROM_PARTS * partValues ? borrowValues(Math.ceil(size / 8), loans) : undefined;
+      const split = (await submit({ kind: "split", endpoint, ...carried, parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits, ...(values !== undefined ? { values } : {}) })) as {
+        parts: RequestPart[] | null;
+        finetunedId: string | null;
+      };
+      source = split.parts === null ? null : partList(split.parts);
+      finetunedId = split.finetunedId;
+    } else {
+      // the split reads the body: in a turn of its own, not in the caller's (many calls made at once)
+      await nextTurn();
+      const series = (body as { series?: { y?: unknown; sizes?: unknown } } | null)?.series;
+      const values = Array.isArray(series?.y) || ArrayBuffer.isView(series?.y) ? (series?.y as ArrayLike<unknown>).length : 0;
+      const count = Array.isArray(series?.sizes) ? series.sizes.length : 0;
+      // the structure is checked now, each part's values as it is cut: the first part is on a worker before the
+      // last value is read
+      // a large body's parts are views of one shared buffer of the shelf: no new buffer per part for this thread's
+      // collector to count and free
+      const into = values >= SHARED_VALUES_FROM_PARTS * partValues ? new Float64Array(borrowValues(values, loans), 0, values) : undefined;
+      source = lazyMovableParts(endpoint, body, wanted(values, count), limits, into);
+      finetunedId = objectId(body);
+    }
+    if (source === null) return whole(finetunedId);
+    if (options.onProgress !== undefined && !text) {
+      // with a progress callback every part is cut before any is sent: a part sent and then left (a value that is not
+      // a finite number further on) would report progress beside the whole call's
+      const cut = Array.from({ length: source.count }, (_, p) => source!.part(p));
+      if (cut.some((part) => part === null)) return whole(finetunedId);
+      source = partList(cut as RequestPart[]);
+    }
+    const finetuned = finetunedFor(finetunedId, options.finetunedModels);
+    const progress = progressOf(options, source.count);
+    const parts: RequestPart[] = [];
+    const pending = loans.tasks;
+    for (let p = 0; p < source.count; p++) {
+      const part = source.part(p);
+      // a value that is not a finite number (a missing value, or one the API refuses): the body runs whole, and the
+      // parts already sent are left to finish unread
+      if (part === null) return whole(finetunedId);
+      parts.push(part);
+      // each part's y is its own Float64Array (the split worker's, or the lazy split's copy): it moves, uncopied; or a
+      // view of a shared buffer, shared
+      const y = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y;
+      const transfer = part.transfer ?? (y instanceof Float64Array && y.buffer instanceof ArrayBuffer ? [y.buffer] : []);
+      const task: PoolTask = { kind: "call", fn, args: [part.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
+      pending.push(submitPart(task, transfer, progress(part.index), part.index, parts));
+      // cutting and posting a part is work on this thread: let the event loop in between parts
+      if (!text) await nextTurn();
+    }
+    // the parts' row arrays came as Float64Arrays: joined straight into the answer's lists
+    const merged = await mergedParts(parts, pending, true);
+    return merged === null ? whole(finetunedId) : merged;
+  };
 
   const records = (fn: PoolFunction, rows: unknown, recordOptions: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
     call(async () => {
@@ -623,13 +681,14 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
           parts.push(part);
           pending.push(submitPart({ kind: "endpoint", endpoint, request: part.body, progress: false }, [part.body.series.y.buffer as ArrayBuffer], undefined, part.index, parts));
         }
-        return (await mergedParts(parts, pending)) ?? whole();
+        return (await mergedParts(parts, pending, false)) ?? whole();
       }) as never;
     },
     memoStats: () => call(() => Promise.all(slots.map((_, w) => submit({ kind: "memoStats" }, [], undefined, w) as Promise<PoolMemoStats | null>))),
     close: async () => {
       closing = true;
       if (activeCalls > 0) await new Promise<void>((resolve) => idleWaiters.push(resolve));
+      carriers.clear();
       const stopping = slots.splice(0).map((slot) => slot.worker.terminate());
       await Promise.all(stopping);
     },
@@ -640,9 +699,9 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
  * The results of a split request's parts (`pending`, in part order) merged into the whole request's, or `null` when
  * the whole request must be computed instead: a part refused (the whole body's error is the answer), warnings that
  * differ between parts or count the request's values (missing values), or a field `merge` does not join. A stopped
- * worker's error is thrown: it is the call's.
+ * worker's error is thrown: it is the call's. `lists`: `Float64Array` fields join into plain lists (see `mergeSteps`).
  */
-async function mergedParts(parts: readonly RequestPart<object>[], pending: readonly Promise<unknown>[]): Promise<Record<string, unknown> | null> {
+async function mergedParts(parts: readonly RequestPart<object>[], pending: readonly Promise<unknown>[], lists: boolean): Promise<Record<string, unknown> | null> {
   const settled = await Promise.allSettled(pending);
   const stopped = settled.find((r): r is PromiseRejectedResult => r.status === "rejected" && r.reason instanceof WorkerStoppedError);
   if (stopped !== undefined) throw stopped.reason;
@@ -651,7 +710,7 @@ async function mergedParts(parts: readonly RequestPart<object>[], pending: reado
   const first = JSON.stringify(results[0]?.warnings);
   if (results.some((r) => JSON.stringify(r.warnings) !== first || (r.warnings ?? []).some(isMissingValuesWarning))) return null;
   try {
-    return await mergeInTurns(parts, results as Record<string, unknown>[]);
+    return await mergeInTurns(parts, results as Record<string, unknown>[], lists);
   } catch {
     return null;
   }
@@ -663,8 +722,8 @@ async function mergedParts(parts: readonly RequestPart<object>[], pending: reado
  * between interval bounds): a large answer's block copies, and the garbage
  * collections its new arrays bring, never make one long turn.
  */
-async function mergeInTurns(parts: readonly RequestPart<object>[], results: readonly Record<string, unknown>[]): Promise<Record<string, unknown>> {
-  const steps = mergeSteps(parts, results);
+async function mergeInTurns(parts: readonly RequestPart<object>[], results: readonly Record<string, unknown>[], lists: boolean): Promise<Record<string, unknown>> {
+  const steps = mergeSteps(parts, results, lists);
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done === true) return step.value;
     await nextTurn();

@@ -45,6 +45,8 @@ export type PoolTask =
       readonly limits: ServiceLimits;
       /** `body` is a JSON text carried as its ASCII bytes ({@link TextCarrier}): it is read as the string. */
       readonly asciiText?: boolean;
+      /** Where the parts' values go when they fit (`movableParts`' `into`): views of it, nothing moved through the calling thread. */
+      readonly values?: SharedArrayBuffer;
     }
   /** Run a typed request through the library's pipeline of an endpoint (`runEndpoint`), as the service's paid work. */
   | { readonly kind: "endpoint"; readonly endpoint: "forecast" | "anomaly" | "historic" | "finetune"; readonly request: unknown; readonly progress?: boolean }
@@ -70,6 +72,67 @@ export const CARRIED_TEXT_FROM = 1 << 22;
 const CARRIED_TEXT_SLICE = 1 << 20;
 
 /**
+ * Where {@link carriedText} gets the shared buffer of a large text: `take`
+ * returns one of at least `length` bytes, `give` takes back one that is no
+ * longer read (by this thread or any worker).
+ */
+export interface CarrierBuffers {
+  take(length: number): SharedArrayBuffer;
+  give(buffer: SharedArrayBuffer): void;
+}
+
+/**
+ * {@link CarrierBuffers} that keeps the buffers given back (only those it
+ * lent), at most `keep` of them (the largest), and lends the smallest that fits; a new buffer is
+ * rounded up to a multiple of an eighth of the power of two below its length,
+ * so that texts of about the same size share one. Freeing a buffer of tens of
+ * megabytes is work for the garbage collector's array-buffer sweep, which the
+ * calling thread's next collection waits for: 10-20 ms of its event loop
+ * where each 46 MB body had a buffer of its own. `clear()` drops them all.
+ *
+ * @example
+ * const shelf = carrierShelf(1);
+ * const a = shelf.take(5_000_000);
+ * a.byteLength; // => 5242880
+ * shelf.give(a);
+ * shelf.take(4_500_000) === a; // => true
+ */
+export function carrierShelf(keep: number): CarrierBuffers & { clear(): void } {
+  let idle: SharedArrayBuffer[] = [];
+  // only a buffer it lent comes back to the shelf (never a caller's own shared bytes)
+  const lent = new Set<SharedArrayBuffer>();
+  const lend = (buffer: SharedArrayBuffer): SharedArrayBuffer => {
+    lent.add(buffer);
+    return buffer;
+  };
+  return {
+    take(length) {
+      let best = -1;
+      for (let i = 0; i < idle.length; i++) {
+        const size = (idle[i] as SharedArrayBuffer).byteLength;
+        if (size >= length && (best < 0 || size < (idle[best] as SharedArrayBuffer).byteLength)) best = i;
+      }
+      if (best >= 0) return lend(idle.splice(best, 1)[0] as SharedArrayBuffer);
+      const step = length < 16 ? 1 : 2 ** (Math.floor(Math.log2(length)) - 3);
+      return lend(new SharedArrayBuffer(Math.ceil(length / step) * step));
+    },
+    give(buffer) {
+      if (!lent.delete(buffer)) return;
+      idle.push(buffer);
+      idle.sort((a, b) => b.byteLength - a.byteLength);
+      if (idle.length > keep) idle.length = keep;
+    },
+    clear() {
+      idle = [];
+      lent.clear();
+    },
+  };
+}
+
+/** A new buffer per text, left to the garbage collector. */
+const NEW_CARRIER_BUFFERS: CarrierBuffers = { take: (length) => new SharedArrayBuffer(length), give: () => undefined };
+
+/**
  * A JSON text or bytes body ready to post to a worker ({@link TextCarrier}).
  * Below {@link CARRIED_TEXT_FROM} it is the caller's own value. Above it is
  * copied into a `SharedArrayBuffer`, a slice of {@link CARRIED_TEXT_SLICE}
@@ -78,6 +141,8 @@ const CARRIED_TEXT_SLICE = 1 << 20;
  * string that holds anything but ASCII characters is posted as it is (its
  * UTF-8 bytes would not read back as the same string), as are bytes already
  * shared. `sizes` (the two constants by default) is there for tests.
+ * `buffers` lends the shared buffer (a new one of the text's length by
+ * default); a buffer taken and then not used is given back to it.
  *
  * @example
  * const carried = await carriedText("x".repeat(10), async () => {}, { from: 8, slice: 4 });
@@ -88,10 +153,12 @@ export async function carriedText(
   body: string | Uint8Array,
   turn: () => Promise<void>,
   sizes: { readonly from: number; readonly slice: number } = { from: CARRIED_TEXT_FROM, slice: CARRIED_TEXT_SLICE },
+  buffers: CarrierBuffers = NEW_CARRIER_BUFFERS,
 ): Promise<TextCarrier> {
   const length = typeof body === "string" ? body.length : body.byteLength;
   if (length < sizes.from || (typeof body !== "string" && body.buffer instanceof SharedArrayBuffer)) return { body, asciiText: false };
-  const copy = new Uint8Array(new SharedArrayBuffer(length));
+  const shared = buffers.take(length);
+  const copy = new Uint8Array(shared, 0, length);
   const encoder = new TextEncoder();
   for (let at = 0; at < length; at += sizes.slice) {
     await turn();
@@ -103,7 +170,10 @@ export async function carriedText(
     const slice = body.slice(at, end);
     const { read, written } = encoder.encodeInto(slice, copy.subarray(at, end));
     // a character outside ASCII takes more than one byte (or does not fit): the string goes as it is
-    if (read !== slice.length || written !== read) return { body, asciiText: false };
+    if (read !== slice.length || written !== read) {
+      buffers.give(shared);
+      return { body, asciiText: false };
+    }
   }
   return { body: copy, asciiText: typeof body === "string" };
 }

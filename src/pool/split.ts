@@ -91,6 +91,9 @@ function splittable(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limit
  * @param raw - the parsed body (not changed).
  * @param parts - the wanted number of parts, or a guided cut (partition's `k`).
  * @param limits - the limits of the call (resolved).
+ * @param into - a shared buffer for all parts' values: when they fit (8 bytes
+ *   each), each part's `y` is a view of it at the part's rows and its transfer
+ *   list is empty (the buffer is shared, not moved); else as without it.
  * @returns the parts with their transfer lists, or `null` (send the body whole).
  *
  * @example
@@ -102,13 +105,22 @@ function splittable(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limit
  * ```
  * @category Scaling
  */
-export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits): (RequestPart & { readonly transfer: ArrayBuffer[] })[] | null {
+export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits, into?: SharedArrayBuffer): (RequestPart & { readonly transfer: ArrayBuffer[] })[] | null {
   const split = splitWith(endpoint, raw, parts, limits, true);
   if (split === null) return null;
-  return split.map((part) => {
-    const y = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y as Float64Array;
-    return { ...part, transfer: [y.buffer as ArrayBuffer] };
-  });
+  const partY = (part: RequestPart) => ((part.body as Record<string, unknown>).series as Record<string, unknown>).y as Float64Array;
+  const total = split.reduce((n, part) => n + part.rowCount, 0);
+  if (into !== undefined && 8 * total <= into.byteLength) {
+    // every part's values written into the caller's shared buffer: views, nothing to move
+    const shared = new Float64Array(into, 0, total);
+    return split.map((part) => {
+      const view = shared.subarray(part.rowStart, part.rowStart + part.rowCount);
+      view.set(partY(part));
+      const series = { ...((part.body as Record<string, unknown>).series as Record<string, unknown>), y: view };
+      return { ...part, body: { ...(part.body as Record<string, unknown>), series }, transfer: [] };
+    });
+  }
+  return split.map((part) => ({ ...part, transfer: [partY(part).buffer as ArrayBuffer] }));
 }
 
 /**
@@ -125,6 +137,10 @@ export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartC
  * run whole (its answer is the one-thread call's: the API's 422, or its
  * rule for missing values).
  *
+ * With `into` (at least `y`'s length, typically over a `SharedArrayBuffer`),
+ * each part's values are written at their place in it and the part's `y` is
+ * a view of it, with nothing to transfer: no new buffer per part.
+ *
  * Cost: a read of the structure (the series check without `y`'s items);
  * each part, one pass over its values.
  *
@@ -132,6 +148,7 @@ export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartC
  * @param raw - the parsed body (not changed).
  * @param parts - the wanted number of parts, or a guided cut (partition's `k`).
  * @param limits - the limits of the call (resolved).
+ * @param into - where the parts' values go (a view each), instead of a buffer of their own each.
  * @returns the split, or `null` (send the body whole).
  *
  * @example
@@ -142,7 +159,7 @@ export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartC
  * ```
  * @category Scaling
  */
-export function lazyMovableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits): LazySplit | null {
+export function lazyMovableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits, into?: Float64Array): LazySplit | null {
   if (!splittable(endpoint, raw, parts, limits) || partitionBlocker(raw) !== null) return null;
   const series = raw.series as Record<string, unknown>;
   const y = series.y;
@@ -156,9 +173,10 @@ export function lazyMovableParts(endpoint: SplitEndpoint, raw: unknown, parts: P
     count: plan.count,
     part: (p) => {
       const rowStart = plan.rows[p] as number;
-      const values = finiteSlice(y, rowStart, (plan.rows[p + 1] as number) - rowStart);
+      const rowCount = (plan.rows[p + 1] as number) - rowStart;
+      const values = finiteSlice(y, rowStart, rowCount, into?.subarray(rowStart, rowStart + rowCount));
       if (values === null) return null;
-      return { ...partOf(raw, endpoint, plan, p, values), transfer: [values.buffer as ArrayBuffer] };
+      return { ...partOf(raw, endpoint, plan, p, values), transfer: into === undefined ? [values.buffer as ArrayBuffer] : [] };
     },
   };
 }
@@ -170,7 +188,7 @@ export function lazyMovableParts(endpoint: SplitEndpoint, raw: unknown, parts: P
 export interface LazySplit {
   /** How many parts. */
   readonly count: number;
-  /** Part p (0 ≤ p < count) with its `y` a `Float64Array` of its own to move; `null` when one of its values is not a finite number (the body runs whole). */
+  /** Part p (0 ≤ p < count) with its `y` a `Float64Array` of its own to move (or a view of `into`, nothing to move); `null` when one of its values is not a finite number (the body runs whole). */
   part(p: number): (RequestPart & { readonly transfer: ArrayBuffer[] }) | null;
 }
 

@@ -68,7 +68,7 @@ function run(id: number, task: PoolTask, post: (reply: PoolReply, transfer?: Tra
   }
   if (task.kind === "split") {
     const raw = readBody(textFromCarrier(task.body, task.asciiText));
-    const parts = movableParts(task.endpoint, raw, task.parts, task.limits);
+    const parts = movableParts(task.endpoint, raw, task.parts, task.limits, task.values);
     const finetunedId = typeof raw === "object" && raw !== null ? (raw as Record<string, unknown>).finetuned_model_id : undefined;
     if (parts === null) {
       post({ id, ok: true, value: { parts: null, finetunedId: typeof finetunedId === "string" ? finetunedId : null } });

@@ -4,6 +4,7 @@ import { cutBounds, guidedCutPoints, merge, mergeSteps, partition, partitionBloc
 import { ValidationError } from "../../src/api/errors.js";
 import { DEFAULT_SERVICE_LIMITS, validateEndpointBody } from "../../src/api/requests.js";
 import { validationDetail } from "../api/helpers.js";
+import { packResult } from "../../src/pool/protocol.js";
 
 /** The 422 items the API gives a forecast body (type and location), none when it is valid. */
 function apiItems(body: unknown): [string, string][] {
@@ -327,6 +328,28 @@ describe("merge", () => {
       const fields = Object.keys(results[0]!);
       expect(pauses).toBe(fields.length + Object.keys(results[0]!.intervals).length - 1);
       expect(JSON.stringify(step.value)).toBe(JSON.stringify(merge(parts, results)));
+    },
+  );
+
+  test.prop([seriesArb, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5 })], { numRuns: 60 })(
+    "mergeSteps with lists: row arrays that travelled as Float64Arrays join into plain lists, merge's answer to the byte",
+    (list, k, detectionSize) => {
+      const body = anomalyBody(list, detectionSize);
+      const parts = partition(body, k);
+      const results = runParts(parts, fakeAnomaly);
+      const packed = results.map((r) => packResult(r).value as typeof r);
+      const run = (lists: boolean) => {
+        const steps = mergeSteps(parts, packed, lists);
+        for (;;) {
+          const step = steps.next();
+          if (step.done === true) return step.value as Record<string, unknown> & { intervals: Record<string, unknown> };
+        }
+      };
+      const listed = run(true);
+      for (const value of [...Object.values(listed), ...Object.values(listed.intervals)]) expect(value).not.toBeInstanceOf(Float64Array);
+      expect(JSON.stringify(listed)).toBe(JSON.stringify(merge(parts, results)));
+      // without lists, the packed fields stay Float64Arrays
+      expect(run(false).mean).toBeInstanceOf(Float64Array);
     },
   );
 

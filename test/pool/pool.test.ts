@@ -18,7 +18,7 @@ import type { FinetunedWeights } from "../../src/types.js";
 import { createWorkspace, type SampleWorkspace } from "../docs/samples.js";
 import { runEndpoint } from "../../src/api/entry-points.js";
 import { DEFAULT_PIPELINES } from "../../src/api/pipelines.js";
-import { CARRIED_TEXT_FROM, carriedText, textFromCarrier } from "../../src/pool/protocol.js";
+import { CARRIED_TEXT_FROM, carriedText, carrierShelf, textFromCarrier } from "../../src/pool/protocol.js";
 
 type PoolModule = typeof import("../../src/pool/index.js");
 
@@ -222,10 +222,100 @@ describe("a large text or bytes body goes to a worker as a shared copy made in t
       // a frequency the API refuses, spelled outside ASCII: the string goes as it is, and the answer is the same 422
       const refused = JSON.stringify({ ...body, freq: "5 µs" });
       expect(await outcome(() => big.forecast(refused as never))).toBe(await outcome(() => library.forecast(refused as never)));
+      // the shared copies are kept and lent again: a shorter body of other values in a longer copy, three calls in
+      // flight on two workers (no copy is lent to a second call while the first one's tasks may still read it)
+      const other = makeBody(
+        list.slice(0, 1100).map((s) => s.map((v) => v + 5000)),
+        { freq: "H", h: 1 },
+        "plain",
+      );
+      const otherText = JSON.stringify(other);
+      const otherDirect = await outcome(() => library.forecast(other as never));
+      const inFlight = await Promise.all([
+        outcome(() => big.forecast(otherText as never)),
+        outcome(() => big.forecast(new TextEncoder().encode(text) as never)),
+        outcome(() => big.forecast(new TextEncoder().encode(otherText) as never)),
+      ]);
+      expect(inFlight).toEqual([otherDirect, direct, otherDirect]);
+      expect(await outcome(() => big.forecast(otherText as never))).toBe(otherDirect);
+      expect(await outcome(() => big.forecast(text as never))).toBe(direct);
     } finally {
       await big.close();
     }
   }, 60_000);
+});
+
+describe("large object bodies: the parts' values in one shared buffer, lent again", () => {
+  it("calls one after another and in flight, a body that runs whole after parts were sent (a NaN in its last series): each answer the one-thread call's", async () => {
+    const big = poolModule.createPool({ threads: 2, partValues: 4000 });
+    try {
+      // 33,600 values in parts of at most 4,000: past the 8 parts from which the parts' values share one buffer
+      const list = (shift: number) => Array.from({ length: 84 }, (_, i) => Array.from({ length: 400 }, (_, t) => shift + 50 + i + 10 * Math.sin((2 * Math.PI * t) / 24 + i)));
+      const bodies = [0, 1000, 2000].map((shift) => makeBody(list(shift), { freq: "H", h: 2, level: [90] }, "plain"));
+      const gap = makeBody(list(3000), { freq: "H", h: 2, level: [90] }, "plain") as { series: { y: number[] } };
+      gap.series.y[gap.series.y.length - 3] = Number.NaN;
+      const direct = await Promise.all([...bodies, gap].map((b) => outcome(() => library.forecast(b as never))));
+      for (const [i, b] of bodies.entries()) expect(await outcome(() => big.forecast(b as never))).toBe(direct[i]);
+      expect(await outcome(() => big.forecast(gap as never))).toBe(direct[3]);
+      expect(await Promise.all([...bodies, gap, bodies[0]].map((b) => outcome(() => big.forecast(b as never))))).toEqual([...direct, direct[0]]);
+    } finally {
+      await big.close();
+    }
+  }, 60_000);
+});
+
+describe("carrierShelf: the shared copies of large bodies, kept and lent again", () => {
+  test.prop([fc.integer({ min: 1, max: 4 }), fc.array(fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.boolean()), { minLength: 1, maxLength: 30 })])(
+    "a lent buffer fits, wastes at most an eighth, is never lent twice at once; the shelf keeps at most `keep`, the largest",
+    (keep, steps) => {
+      const shelf = carrierShelf(keep);
+      const out: SharedArrayBuffer[] = [];
+      // a model of the shelf: the idle buffers, largest first (ties in the order they came back)
+      let idle: SharedArrayBuffer[] = [];
+      for (const [length, giveBack] of steps) {
+        const fits = idle.filter((b) => b.byteLength >= length);
+        const buffer = shelf.take(length);
+        expect(buffer.byteLength).toBeGreaterThanOrEqual(length);
+        expect(out).not.toContain(buffer);
+        if (fits.length > 0) {
+          // the smallest idle one that fits
+          const smallest = Math.min(...fits.map((b) => b.byteLength));
+          expect(buffer).toBe(idle.find((b) => b.byteLength === smallest));
+          idle = idle.filter((b) => b !== buffer);
+        } else expect(buffer.byteLength).toBeLessThanOrEqual(length * 1.125 + 1);
+        out.push(buffer);
+        if (giveBack) {
+          const back = out.splice(0, 1)[0] as SharedArrayBuffer;
+          shelf.give(back);
+          idle = [...idle, back].sort((a, b) => b.byteLength - a.byteLength).slice(0, keep);
+        }
+      }
+    },
+  );
+
+  it("a buffer it did not lend is never kept; clear() drops all", () => {
+    const shelf = carrierShelf(2);
+    const own = new SharedArrayBuffer(64);
+    shelf.give(own);
+    expect(shelf.take(64)).not.toBe(own);
+    const lent = shelf.take(100);
+    shelf.give(lent);
+    shelf.give(lent);
+    expect(shelf.take(100)).toBe(lent);
+    expect(shelf.take(100)).not.toBe(lent);
+    shelf.give(lent);
+    shelf.clear();
+    expect(shelf.take(100)).not.toBe(lent);
+  });
+
+  it("carriedText gives back the buffer it took when the string is not ASCII", async () => {
+    const shelf = carrierShelf(1);
+    const taken: SharedArrayBuffer[] = [];
+    const buffers = { take: (n: number) => (taken.push(shelf.take(n)), taken.at(-1) as SharedArrayBuffer), give: (b: SharedArrayBuffer) => shelf.give(b) };
+    const lone = "a".repeat(20) + "é" + "b".repeat(20);
+    expect((await carriedText(lone, async () => undefined, { from: 16, slice: 5 }, buffers)).body).toBe(lone);
+    expect(shelf.take(lone.length)).toBe(taken[0]);
+  });
 });
 
 describe("createPool with a memo in every worker", () => {

@@ -66,6 +66,41 @@ describe("lazyMovableParts: the pool's split of an object body, one part at a ti
     expect(lazy!.part(0)!.body.series).not.toHaveProperty("y", y);
   });
 
+  test.prop([requestArb, fc.integer({ min: 0, max: 16 })])(
+    "into one shared buffer (lazy: a Float64Array over it; eager: the buffer, when it has room): the same bodies, each y a view at its rows, nothing to move",
+    ({ series, endpoint, parts, typed, extra }, spare) => {
+      const flat = series.flat();
+      const y = typed ? Float64Array.from(flat) : flat;
+      const raw = { series: { y, sizes: series.map((s) => s.length) }, freq: "D", h: 2, ...(endpoint === "anomaly" ? { detection_size: 1 } : {}), ...extra };
+      const own = movableParts(endpoint, raw, parts, DEFAULT_SERVICE_LIMITS);
+      // a buffer with room to spare, stale values in it (a buffer lent again)
+      const buffer = new SharedArrayBuffer(8 * (flat.length + spare));
+      new Float64Array(buffer).fill(-7);
+      const shared = movableParts(endpoint, raw, parts, DEFAULT_SERVICE_LIMITS, buffer);
+      const lazy = lazyMovableParts(endpoint, raw, parts, DEFAULT_SERVICE_LIMITS, new Float64Array(buffer, 0, flat.length));
+      if (own === null) {
+        expect(shared).toBeNull();
+        return;
+      }
+      own.forEach((part, p) => {
+        for (const cut of [shared![p]!, lazy!.part(p)!]) {
+          expect(JSON.stringify(cut.body)).toBe(JSON.stringify(part.body));
+          expect(Object.keys(cut.body)).toEqual(Object.keys(part.body));
+          expect(Object.keys(cut.body.series as object)).toEqual(Object.keys(part.body.series as object));
+          const view = (cut.body.series as { y: Float64Array }).y;
+          expect(view.buffer).toBe(buffer);
+          expect([view.byteOffset, view.length]).toEqual([8 * part.rowStart, part.rowCount]);
+          expect(cut.transfer).toEqual([]);
+        }
+      });
+      // no room: each part has a buffer of its own again
+      if (flat.length > 0) {
+        const small = movableParts(endpoint, raw, parts, DEFAULT_SERVICE_LIMITS, new SharedArrayBuffer(8 * flat.length - 8))!;
+        small.forEach((part) => expect(part.transfer).toEqual([(part.body.series as { y: Float64Array }).y.buffer]));
+      }
+    },
+  );
+
   it("a body the API refuses in its structure (sizes not summing to len(y), a string in sizes) or one that couples its series: null", () => {
     expect(lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4], sizes: [2, 3] }, freq: "D", h: 1 }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
     expect(lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4], sizes: [2, "2"] }, freq: "D", h: 1 }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
