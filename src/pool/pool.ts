@@ -354,7 +354,14 @@ function callingThreadNice(): number {
  * and the records API run whole on one worker. `runEndpoint` (the service's
  * model calls) splits its typed requests by the same rules.
  *
- * Workers do not keep the process alive while idle; `close()` stops them.
+ * A request of 8 parts or more has its parts' values in one
+ * `SharedArrayBuffer` (each part's `y` a view of it), and a large JSON body
+ * is copied into one; the pool keeps these buffers (at most two per thread,
+ * the largest) and lends them to later calls once no task reads them, so
+ * that the calling thread's collector neither counts nor frees them per call.
+ *
+ * Workers do not keep the process alive while idle; `close()` stops them
+ * and drops the kept buffers.
  *
  * @param options - threads, part size and worker heap limits.
  * @returns the pool.
