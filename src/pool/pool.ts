@@ -356,8 +356,8 @@ function callingThreadNice(): number {
  *
  * A request of 8 parts or more has its parts' values in one
  * `SharedArrayBuffer` (each part's `y` a view of it), and a large JSON body
- * is copied into one; the pool keeps these buffers (at most two per thread,
- * the largest) and lends them to later calls once no task reads them, so
+ * is copied into one; the pool keeps these buffers (at most two per thread
+ * and 256 MiB in all, the largest) and lends them to later calls once no task reads them, so
  * that the calling thread's collector neither counts nor frees them per call.
  *
  * Workers do not keep the process alive while idle; `close()` stops them
@@ -401,7 +401,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
   let activeCalls = 0;
   let idleWaiters: (() => void)[] = [];
   const running = new Map<number, Job>();
-  /** The shared copies of large JSON bodies and the shared buffers of large bodies' values, kept for the next calls (two per thread at most; `close()` drops them). */
+  /** The shared copies of large JSON bodies and the shared buffers of large bodies' values, kept for the next calls (two per thread and 256 MiB at most; `close()` drops them). */
   const carriers = carrierShelf(2 * threads);
 
   const startWorker = (): Slot => {

@@ -83,12 +83,14 @@ export interface CarrierBuffers {
 
 /**
  * {@link CarrierBuffers} that keeps the buffers given back (only those it
- * lent), at most `keep` of them (the largest), and lends the smallest that fits; a new buffer is
- * rounded up to a multiple of an eighth of the power of two below its length,
- * so that texts of about the same size share one. Freeing a buffer of tens of
- * megabytes is work for the garbage collector's array-buffer sweep, which the
- * calling thread's next collection waits for: 10-20 ms of its event loop
- * where each 46 MB body had a buffer of its own. `clear()` drops them all.
+ * lent): at most `keep` of them and `maxBytes` in all, the largest first (one
+ * larger than `maxBytes` is left to the collector), and lends the smallest
+ * that fits; a new buffer is rounded up to a multiple of an eighth of the
+ * power of two below its length, so that texts of about the same size share
+ * one. Freeing a buffer of tens of megabytes is work for the garbage
+ * collector's array-buffer sweep, which the calling thread's next collection
+ * waits for: 10-20 ms of its event loop where each 46 MB body had a buffer
+ * of its own. `clear()` drops them all.
  *
  * @example
  * const shelf = carrierShelf(1);
@@ -97,7 +99,7 @@ export interface CarrierBuffers {
  * shelf.give(a);
  * shelf.take(4_500_000) === a; // => true
  */
-export function carrierShelf(keep: number): CarrierBuffers & { clear(): void } {
+export function carrierShelf(keep: number, maxBytes = CARRIER_SHELF_BYTES): CarrierBuffers & { clear(): void } {
   let idle: SharedArrayBuffer[] = [];
   // only a buffer it lent comes back to the shelf (never a caller's own shared bytes)
   const lent = new Set<SharedArrayBuffer>();
@@ -120,6 +122,12 @@ export function carrierShelf(keep: number): CarrierBuffers & { clear(): void } {
       if (!lent.delete(buffer)) return;
       idle.push(buffer);
       idle.sort((a, b) => b.byteLength - a.byteLength);
+      let bytes = 0;
+      idle = idle.filter((b) => {
+        if (bytes + b.byteLength > maxBytes) return false;
+        bytes += b.byteLength;
+        return true;
+      });
       if (idle.length > keep) idle.length = keep;
     },
     clear() {
@@ -128,6 +136,9 @@ export function carrierShelf(keep: number): CarrierBuffers & { clear(): void } {
     },
   };
 }
+
+/** The most bytes a pool's {@link carrierShelf} keeps between calls: 256 MiB (five buffers for 46 MB bodies). */
+export const CARRIER_SHELF_BYTES = 2 ** 28;
 
 /** A new buffer per text, left to the garbage collector. */
 const NEW_CARRIER_BUFFERS: CarrierBuffers = { take: (length) => new SharedArrayBuffer(length), give: () => undefined };
