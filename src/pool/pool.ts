@@ -20,7 +20,7 @@ import { FORECAST_MEMO_ENTRIES } from "../model/memo.js";
 import { sharedPretrainedParameters } from "../model/weights.js";
 import type { AnomalyInput, AnomalyIntervals, FinetuneInput, FinetunedWeights, ForecastInput, HistoricInput, LevelIntervals } from "../types.js";
 import type { ProgressCallback } from "../progress.js";
-import { carriedText, carrierShelf, deserializeError, unpackResult, type TextCarrier, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
+import { CARRIER_SHELF_COUNT, carriedText, carrierShelf, deserializeError, unpackResult, type TextCarrier, type PoolFunction, type PoolReply, type PoolTask } from "./protocol.js";
 import { lazyMovableParts, typedPart, typedSplitBounds, type SplitEndpoint, type SplitTypedRequest } from "./split.js";
 import type { PoolWorkerData } from "./worker.js";
 
@@ -273,16 +273,6 @@ interface Loans {
   readonly tasks: Promise<unknown>[];
 }
 
-/**
- * A request of at least this many parts (of `partValues` values) has its
- * parts' values in one shared buffer of the pool's shelf (views, nothing
- * moved): moving a new buffer per part made the calling thread's heap count,
- * and collect, 20 MB of buffers per call of 2.5 million values. Smaller
- * requests move a buffer per part, as a shared buffer per call gained
- * nothing for them (50 calls of 50,000 values at once).
- */
-const SHARED_VALUES_FROM_PARTS = 8;
-
 /** A {@link PartSource} over parts already cut. */
 function partList(parts: readonly RequestPart[]): PartSource {
   return { count: parts.length, part: (p) => parts[p] ?? null };
@@ -354,11 +344,11 @@ function callingThreadNice(): number {
  * and the records API run whole on one worker. `runEndpoint` (the service's
  * model calls) splits its typed requests by the same rules.
  *
- * A request of 8 parts or more has its parts' values in one
- * `SharedArrayBuffer` (each part's `y` a view of it), and a large JSON body
- * is copied into one; the pool keeps these buffers (at most two per thread
- * and 256 MiB in all, the largest) and lends them to later calls once no task reads them, so
- * that the calling thread's collector neither counts nor frees them per call.
+ * A split request has its parts' values in one `SharedArrayBuffer` (each
+ * part's `y` a view of it), and a large JSON body is copied into one; the
+ * pool keeps these buffers (at most 64 and 256 MiB in all, the largest) and
+ * lends them to later calls once no task reads them, so that the calling
+ * thread's collector neither counts nor frees them per call.
  *
  * Workers do not keep the process alive while idle; `close()` stops them
  * and drops the kept buffers.
@@ -401,8 +391,8 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
   let activeCalls = 0;
   let idleWaiters: (() => void)[] = [];
   const running = new Map<number, Job>();
-  /** The shared copies of large JSON bodies and the shared buffers of large bodies' values, kept for the next calls (two per thread and 256 MiB at most; `close()` drops them). */
-  const carriers = carrierShelf(2 * threads);
+  /** The shared copies of large JSON bodies and the shared buffers of split bodies' values, kept for the next calls (64 and 256 MiB at most; `close()` drops them). */
+  const carriers = carrierShelf(CARRIER_SHELF_COUNT);
 
   const startWorker = (): Slot => {
     const worker = new Worker(WORKER_URL, { workerData, ...(options.resourceLimits !== undefined ? { resourceLimits: options.resourceLimits } : {}) });
@@ -597,10 +587,10 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
     let finetunedId: unknown;
     if (text) {
       const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
-      // about 9 bytes of JSON per value: the part count from the text's length; a large text's values go into a
-      // shared buffer of the shelf (room for a value per 8 bytes of text), so none pass through this thread's heap
-      const values = size / 9 >= SHARED_VALUES_FROM_PARTS * partValues ? borrowValues(Math.ceil(size / 8), loans) : undefined;
-      const split = (await submit({ kind: "split", endpoint, ...carried, parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits, ...(values !== undefined ? { values } : {}) })) as {
+      // about 9 bytes of JSON per value: the part count from the text's length; the values go into a shared buffer of
+      // the shelf (room for a value per 8 bytes of text), so none pass through this thread's heap
+      const values = borrowValues(Math.ceil(size / 8), loans);
+      const split = (await submit({ kind: "split", endpoint, ...carried, parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits, values })) as {
         parts: RequestPart[] | null;
         finetunedId: string | null;
       };
@@ -614,9 +604,9 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       const count = Array.isArray(series?.sizes) ? series.sizes.length : 0;
       // the structure is checked now, each part's values as it is cut: the first part is on a worker before the
       // last value is read
-      // a large body's parts are views of one shared buffer of the shelf: no new buffer per part for this thread's
-      // collector to count and free
-      const into = values >= SHARED_VALUES_FROM_PARTS * partValues ? new Float64Array(borrowValues(values, loans), 0, values) : undefined;
+      // the parts are views of one shared buffer of the shelf: no new buffer per part for this thread's collector to
+      // count (each counted buffer brings the next collection nearer) and free
+      const into = new Float64Array(borrowValues(values, loans), 0, values);
       source = lazyMovableParts(endpoint, body, wanted(values, count), limits, into);
       finetunedId = objectId(body);
     }

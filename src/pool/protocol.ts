@@ -85,7 +85,8 @@ export interface CarrierBuffers {
  * {@link CarrierBuffers} that keeps the buffers given back (only those it
  * lent): at most `keep` of them and `maxBytes` in all, the largest first (one
  * larger than `maxBytes` is left to the collector), and lends the smallest
- * that fits; a new buffer is rounded up to a multiple of an eighth of the
+ * that fits, if it is at most twice the length asked for and 64 KiB (a small
+ * call does not hold a large buffer a large call could use); a new buffer is rounded up to a multiple of an eighth of the
  * power of two below its length, so that texts of about the same size share
  * one. Freeing a buffer of tens of megabytes is work for the garbage
  * collector's array-buffer sweep, which the calling thread's next collection
@@ -112,7 +113,7 @@ export function carrierShelf(keep: number, maxBytes = CARRIER_SHELF_BYTES): Carr
       let best = -1;
       for (let i = 0; i < idle.length; i++) {
         const size = (idle[i] as SharedArrayBuffer).byteLength;
-        if (size >= length && (best < 0 || size < (idle[best] as SharedArrayBuffer).byteLength)) best = i;
+        if (size >= length && size <= 2 * length + CARRIER_SLACK && (best < 0 || size < (idle[best] as SharedArrayBuffer).byteLength)) best = i;
       }
       if (best >= 0) return lend(idle.splice(best, 1)[0] as SharedArrayBuffer);
       const step = length < 16 ? 1 : 2 ** (Math.floor(Math.log2(length)) - 3);
@@ -139,6 +140,12 @@ export function carrierShelf(keep: number, maxBytes = CARRIER_SHELF_BYTES): Carr
 
 /** The most bytes a pool's {@link carrierShelf} keeps between calls: 256 MiB (five buffers for 46 MB bodies). */
 export const CARRIER_SHELF_BYTES = 2 ** 28;
+
+/** The most buffers a pool's {@link carrierShelf} keeps between calls (50 calls at once find theirs again). */
+export const CARRIER_SHELF_COUNT = 64;
+
+/** How much larger than twice the length asked for a kept buffer may be and still be lent. */
+const CARRIER_SLACK = 1 << 16;
 
 /** A new buffer per text, left to the garbage collector. */
 const NEW_CARRIER_BUFFERS: CarrierBuffers = { take: (length) => new SharedArrayBuffer(length), give: () => undefined };

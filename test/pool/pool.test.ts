@@ -249,7 +249,7 @@ describe("large object bodies: the parts' values in one shared buffer, lent agai
   it("calls one after another and in flight, a body that runs whole after parts were sent (a NaN in its last series): each answer the one-thread call's", async () => {
     const big = poolModule.createPool({ threads: 2, partValues: 4000 });
     try {
-      // 33,600 values in parts of at most 4,000: past the 8 parts from which the parts' values share one buffer
+      // 33,600 values in parts of at most 4,000, the parts' values in one shared buffer
       const list = (shift: number) => Array.from({ length: 84 }, (_, i) => Array.from({ length: 400 }, (_, t) => shift + 50 + i + 10 * Math.sin((2 * Math.PI * t) / 24 + i)));
       const bodies = [0, 1000, 2000].map((shift) => makeBody(list(shift), { freq: "H", h: 2, level: [90] }, "plain"));
       const gap = makeBody(list(3000), { freq: "H", h: 2, level: [90] }, "plain") as { series: { y: number[] } };
@@ -265,15 +265,16 @@ describe("large object bodies: the parts' values in one shared buffer, lent agai
 });
 
 describe("carrierShelf: the shared copies of large bodies, kept and lent again", () => {
-  test.prop([fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 20000 }), fc.array(fc.tuple(fc.integer({ min: 1, max: 5000 }), fc.boolean()), { minLength: 1, maxLength: 30 })])(
-    "a lent buffer fits, wastes at most an eighth, is never lent twice at once; the shelf keeps at most `keep` and `maxBytes`, the largest first",
+  test.prop([fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 1_000_000 }), fc.array(fc.tuple(fc.integer({ min: 1, max: 200_000 }), fc.boolean()), { minLength: 1, maxLength: 30 })])(
+    "a lent buffer fits (a new one wastes at most an eighth, a kept one at most twice the length and 64 KiB), is never lent twice at once; the shelf keeps at most `keep` and `maxBytes`, the largest first",
     (keep, maxBytes, steps) => {
       const shelf = carrierShelf(keep, maxBytes);
       const out: SharedArrayBuffer[] = [];
       // a model of the shelf: the idle buffers, largest first (ties in the order they came back)
       let idle: SharedArrayBuffer[] = [];
       for (const [length, giveBack] of steps) {
-        const fits = idle.filter((b) => b.byteLength >= length);
+        // a kept buffer that fits and is at most twice the length and 64 KiB
+        const fits = idle.filter((b) => b.byteLength >= length && b.byteLength <= 2 * length + 65536);
         const buffer = shelf.take(length);
         expect(buffer.byteLength).toBeGreaterThanOrEqual(length);
         expect(out).not.toContain(buffer);
