@@ -549,12 +549,16 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
       try {
         return await entryCarried(fn, body, options, endpoint, limits, text, carried, loans);
       } finally {
-        // back on the shelf once no task may read them: a part left unread when the body ran whole may still be running
-        void Promise.allSettled(loans.tasks).then(() => {
-          for (const buffer of loans.buffers) carriers.give(buffer);
-        });
+        returnLoans(loans);
       }
     });
+
+  /** A call's borrowed buffers back on the shelf once no task may read them (a part left unread when a body ran whole may still be running). */
+  const returnLoans = (loans: Loans): void => {
+    void Promise.allSettled(loans.tasks).then(() => {
+      for (const buffer of loans.buffers) carriers.give(buffer);
+    });
+  };
 
   /** A shared buffer for `values` numbers from the shelf, lent to the call (`loans`). */
   const borrowValues = (values: number, loans: Loans): SharedArrayBuffer => {
@@ -673,15 +677,23 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         const bounds = typedSplitBounds(typed, wanted(typed.series.y.length, typed.series.sizes.length));
         if (bounds === null) return whole();
         const parts: RequestPart<SplitTypedRequest>[] = [];
-        const pending: Promise<unknown>[] = [];
-        for (let p = 0; p + 1 < bounds.length; p++) {
-          // each part's values are copied out in a turn of their own: the caller's event loop runs in between
-          await nextTurn();
-          const part = typedPart(endpoint, typed, bounds, p);
-          parts.push(part);
-          pending.push(submitPart({ kind: "endpoint", endpoint, request: part.body, progress: false }, [part.body.series.y.buffer as ArrayBuffer], undefined, part.index, parts));
+        const loans: Loans = { buffers: [], tasks: [] };
+        const values = typed.series.y.length;
+        // from partValues values on, the parts' values in one shared buffer of the shelf (as the entry points' parts)
+        const into = values >= partValues ? new Float64Array(borrowValues(values, loans), 0, values) : undefined;
+        try {
+          for (let p = 0; p + 1 < bounds.length; p++) {
+            // each part's values are copied out in a turn of their own: the caller's event loop runs in between
+            await nextTurn();
+            const part = typedPart(endpoint, typed, bounds, p, into);
+            parts.push(part);
+            const transfer = into === undefined ? [part.body.series.y.buffer as ArrayBuffer] : [];
+            loans.tasks.push(submitPart({ kind: "endpoint", endpoint, request: part.body, progress: false }, transfer, undefined, part.index, parts));
+          }
+          return (await mergedParts(parts, loans.tasks, false)) ?? whole();
+        } finally {
+          returnLoans(loans);
         }
-        return (await mergedParts(parts, pending, false)) ?? whole();
       }) as never;
     },
     memoStats: () => call(() => Promise.all(slots.map((_, w) => submit({ kind: "memoStats" }, [], undefined, w) as Promise<PoolMemoStats | null>))),

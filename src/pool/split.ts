@@ -240,7 +240,8 @@ export function typedSplitBounds(request: SplitTypedRequest, parts: PartCut): nu
 
 /**
  * Part p of a typed request cut at `bounds` ({@link typedSplitBounds}): its series copied out (`y` into a new array,
- * `offsets` from 0, no `missing`), the rest of the request shared.
+ * or, with `into` (at least `y`'s length), into its rows of `into` and viewed there; `offsets` from 0, no `missing`),
+ * the rest of the request shared.
  *
  * Cost: one copy of the part's values.
  *
@@ -255,7 +256,7 @@ export function typedSplitBounds(request: SplitTypedRequest, parts: PartCut): nu
  * ```
  * @category Scaling
  */
-export function typedPart<R extends SplitTypedRequest>(endpoint: SplitEndpoint, request: R, bounds: readonly number[], p: number): RequestPart<R> {
+export function typedPart<R extends SplitTypedRequest>(endpoint: SplitEndpoint, request: R, bounds: readonly number[], p: number, into?: Float64Array): RequestPart<R> {
   const { series } = request;
   const s0 = bounds[p] as number;
   const s1 = bounds[p + 1] as number;
@@ -263,7 +264,13 @@ export function typedPart<R extends SplitTypedRequest>(endpoint: SplitEndpoint, 
   const rowCount = (series.offsets[s1] as number) - rowStart;
   const offsets = new Int32Array(s1 - s0 + 1);
   for (let i = s0; i <= s1; i++) offsets[i - s0] = (series.offsets[i] as number) - rowStart;
-  const part = { ...request, series: { y: series.y.slice(rowStart, rowStart + rowCount), sizes: series.sizes.slice(s0, s1), offsets, X: [] } } as R & { missing?: Uint8Array };
+  let y: Float64Array;
+  if (into === undefined) y = series.y.slice(rowStart, rowStart + rowCount);
+  else {
+    y = into.subarray(rowStart, rowStart + rowCount);
+    y.set(series.y.subarray(rowStart, rowStart + rowCount));
+  }
+  const part = { ...request, series: { y, sizes: series.sizes.slice(s0, s1), offsets, X: [] } } as R & { missing?: Uint8Array };
   delete part.missing;
   return { kind: endpoint, index: p, count: bounds.length - 1, seriesStart: s0, seriesCount: s1 - s0, rowStart, rowCount, body: part };
 }

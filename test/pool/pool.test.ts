@@ -529,6 +529,10 @@ describe("createService with a pool", () => {
         expect(s?.misses).toBe(first[w]?.misses);
         expect(s?.hits).toBe((first[w]?.hits ?? 0) + (first[w]?.misses ?? 0));
       });
+      // the parts' shared buffer is lent again to the next call: other values, the one-thread answer
+      const shifted = { ...request, series: { ...request.series, y: Float64Array.from(y, (v) => v + 100) } };
+      expect(json(await memoPool.runEndpoint("forecast", shifted as never))).toBe(json(runEndpoint("forecast", shifted as never, DEFAULT_PIPELINES)));
+      expect(json(await memoPool.runEndpoint("forecast", request as never))).toBe(whole);
     } finally {
       await memoPool.close();
     }

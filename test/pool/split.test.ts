@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import { DEFAULT_SERVICE_LIMITS } from "../../src/api/index.js";
-import { lazyMovableParts, movableParts, splitRequest } from "../../src/pool/split.js";
+import { lazyMovableParts, movableParts, splitRequest, typedPart, typedSplitBounds, type SplitTypedRequest } from "../../src/pool/split.js";
 import { nextTurn } from "../../src/pool/pool.js";
 import { seriesArb } from "../support/series-arbitrary.js";
 
@@ -108,6 +108,33 @@ describe("lazyMovableParts: the pool's split of an object body, one part at a ti
     expect(lazyMovableParts("anomaly", { series: { y: [1, 2, 3, 4], sizes: [2, 2] }, freq: "D", h: 1, detection_size: 1, threshold_method: "multivariate" }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
     expect(lazyMovableParts("forecast", { series: { y: [1, 2, 3, 4], sizes: [4] }, freq: "D", h: 1 }, 2, DEFAULT_SERVICE_LIMITS)).toBeNull();
   });
+});
+
+describe("typedPart into a shared buffer", () => {
+  test.prop([fc.array(fc.integer({ min: 1, max: 30 }), { minLength: 2, maxLength: 8 }), fc.integer({ min: 2, max: 5 })])(
+    "the same part as without it, its y a view of the buffer at the part's rows",
+    (sizes, parts) => {
+      const offsets = Int32Array.from({ length: sizes.length + 1 }, (_, i) => sizes.slice(0, i).reduce((a, b) => a + b, 0));
+      const n = offsets[sizes.length] as number;
+      const request = {
+        series: { y: Float64Array.from({ length: n }, (_, t) => Math.sin(t) * 10), sizes: Int32Array.from(sizes), offsets, X: [] },
+        h: 1, levels: [], model: "forecastmodel-1", freq: "D", finetune: { steps: 0, loss: "default", depth: 1 }, finetuned: null,
+        multivariate: false, modelParameters: null, Xfuture: [], cleanExFirst: true, histExog: [],
+      } as unknown as SplitTypedRequest;
+      const bounds = typedSplitBounds(request, parts);
+      if (bounds === null) return;
+      const into = new Float64Array(new SharedArrayBuffer(8 * n)).fill(-1);
+      for (let p = 0; p + 1 < bounds.length; p++) {
+        const own = typedPart("forecast", request, bounds, p);
+        const shared = typedPart("forecast", request, bounds, p, into);
+        expect(Array.from(shared.body.series.y)).toEqual(Array.from(own.body.series.y));
+        expect(Array.from(shared.body.series.offsets)).toEqual(Array.from(own.body.series.offsets));
+        expect([shared.rowStart, shared.rowCount]).toEqual([own.rowStart, own.rowCount]);
+        expect(shared.body.series.y.buffer).toBe(into.buffer);
+        expect(shared.body.series.y.byteOffset).toBe(8 * own.rowStart);
+      }
+    },
+  );
 });
 
 describe("nextTurn: callers waiting at once come back in rounds of their own", () => {
