@@ -158,16 +158,17 @@ async function main(): Promise<void> {
   );
   const list = (a: number[]) => a.map((r) => r.toFixed(3)).join(", ");
   console.log(`runs (after a warm-up call of each): one thread ${list(one)} s; pool ${list(pooled)} s; best of each ${(Math.min(...one) / Math.min(...pooled)).toFixed(2)}×`);
-  if (c !== null) {
-    const ratio = (2 * median(alone)) / median(together);
+  // the machine's ceiling for 2 threads: the one-thread call alone against two side by side
+  const ceiling = c !== null ? (2 * median(alone)) / median(together) : null;
+  if (ceiling !== null) {
     console.log(
-      `ceiling of this machine for 2 threads (the same call on the whole body in worker threads, in the same rounds): alone ${median(alone).toFixed(3)} s, side by side ${median(together).toFixed(3)} s (medians): ${ratio.toFixed(2)}×; the pool's speed-up is ${((speedup / ratio) * 100).toFixed(0)} % of it (the issue's 1.8× on two free cores is 90 % of 2×)`,
+      `ceiling of this machine for 2 threads (the same call on the whole body in worker threads, in the same rounds): alone ${median(alone).toFixed(3)} s, side by side ${median(together).toFixed(3)} s (medians): ${ceiling.toFixed(2)}×; the pool's speed-up is ${((speedup / ceiling) * 100).toFixed(0)} % of it (the issue's 1.8× on two free cores is 90 % of 2×)`,
     );
     console.log(`ceiling runs: alone ${list(alone)} s; side by side ${list(together)} s`);
   }
   const throughput = median(one) / median(flying);
   console.log(
-    `throughput with ${inFlight} calls in flight (a server's load; in the same rounds): ${median(flying).toFixed(3)} s per call (median of ${rounds}), ${throughput.toFixed(2)}× the one-thread call's${c !== null ? `, ${((throughput / ((2 * median(alone)) / median(together))) * 100).toFixed(0)} % of the ceiling` : ""}; runs ${list(flying)} s per call`,
+    `throughput with ${inFlight} calls in flight (a server's load; in the same rounds): ${median(flying).toFixed(3)} s per call (median of ${rounds}), ${throughput.toFixed(2)}× the one-thread call's${ceiling !== null ? `, ${((throughput / ceiling) * 100).toFixed(0)} % of the ceiling` : ""}; runs ${list(flying)} s per call`,
   );
 
   const big = hourlyBody(5 * nSeries);

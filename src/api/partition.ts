@@ -40,6 +40,14 @@ export interface PartitionOptions {
    * gives lists). The API reads both the same.
    */
   readonly typedY?: boolean;
+  /**
+   * With `typedY`, where the parts' values go: each part's `y` a view of
+   * `into` at the part's rows (the values written there), when `into` holds
+   * at least all of `y`'s values; else each part has an array of its own.
+   * For a pool that shares one buffer (a `SharedArrayBuffer`) with its
+   * workers instead of moving a buffer per part.
+   */
+  readonly into?: Float64Array;
 }
 
 /**
@@ -340,10 +348,18 @@ export function partition(input: unknown, k: PartCut, options: PartitionOptions 
   const series = request.series as Json;
   const y = series.y as readonly number[];
   const plan = partPlan(series.sizes as readonly number[], k);
+  const typed = options.typedY === true ? validY : null;
+  const into = typed !== null && options.into !== undefined && options.into.length >= typed.length ? options.into : null;
   const parts: RequestPart[] = [];
   for (let p = 0; p < plan.count; p++) {
     const { rowStart, rowCount } = planRows(plan, p);
-    const partY = options.typedY === true && validY !== null ? validY.slice(rowStart, rowStart + rowCount) : y.slice(rowStart, rowStart + rowCount);
+    let partY: Float64Array | readonly number[];
+    if (typed === null) partY = y.slice(rowStart, rowStart + rowCount);
+    else if (into === null) partY = typed.slice(rowStart, rowStart + rowCount);
+    else {
+      partY = into.subarray(rowStart, rowStart + rowCount);
+      partY.set(typed.subarray(rowStart, rowStart + rowCount));
+    }
     parts.push(partOf(request, kind, plan, p, partY));
   }
   return parts;

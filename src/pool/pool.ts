@@ -537,116 +537,110 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
 
   /** A JSON entry point: split by series when exact, else whole. */
   const entry = (fn: PoolFunction, body: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
-    call(async () => {
-      refuseMemo(options);
-      const endpoint = ENDPOINT_OF[fn];
-      const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
-      const text = isTextBody(body);
-      // a large text goes to the workers as a shared copy made a slice per turn; the caller's value is never walked here
-      const carried: TextCarrier = text ? await carriedText(typeof body === "string" ? body : (bodyBytes(body) as Uint8Array), nextTurn, undefined, carriers) : { body, asciiText: false };
-      const loans: Loans = { buffers: [], tasks: [] };
-      if (carried.body instanceof Uint8Array && carried.body.buffer instanceof SharedArrayBuffer) loans.buffers.push(carried.body.buffer);
-      try {
-        return await entryCarried(fn, body, options, endpoint, limits, text, carried, loans);
-      } finally {
-        returnLoans(loans);
-      }
-    });
+    call(() =>
+      lending(async (loans) => {
+        refuseMemo(options);
+        const endpoint = ENDPOINT_OF[fn];
+        const limits = resolveLimits(options.limits, DEFAULT_SERVICE_LIMITS);
+        const text = isTextBody(body);
+        // a large text goes to the workers as a shared copy made a slice per turn; the caller's value is never walked here
+        const carried: TextCarrier = text ? await carriedText(typeof body === "string" ? body : (bodyBytes(body) as Uint8Array), nextTurn, undefined, carriers) : { body, asciiText: false };
+        if (carried.body instanceof Uint8Array && carried.body.buffer instanceof SharedArrayBuffer) loans.buffers.push(carried.body.buffer);
+        const wholeCall = (finetunedId: unknown) => wholeOn(fn, [carried.body], options, finetunedFor(finetunedId, options.finetunedModels), carried.asciiText);
+        const objectId = (b: unknown) => (typeof b === "object" && b !== null ? (b as Record<string, unknown>).finetuned_model_id : undefined);
+        const whole = async (finetunedId: unknown) => unpackResult(await wholeCall(finetunedId), nextTurn);
+        if (endpoint === undefined || threads < 2) {
+          if (!text || options.finetunedModels === undefined) return whole(objectId(body));
+          // the fine-tuned model's id is inside the text: a worker reads it
+          const peek = (await submit({ kind: "split", endpoint: "forecast", ...carried, parts: 1, limits })) as { finetunedId: string | null };
+          return whole(peek.finetunedId);
+        }
+        // the parts, cut one at a time: a JSON body's by a worker (all at once), an object body's on this thread
+        let source: PartSource | null;
+        let finetunedId: unknown;
+        if (text) {
+          const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
+          // about 9 bytes of JSON per value: the part count from the text's length; the values go into a shared buffer of
+          // the shelf (room for a value per 8 bytes of text), so none pass through this thread's heap
+          const shared = sharedValues(loans, Math.ceil(size / 9), Math.ceil(size / 8));
+          const split = (await submit({ kind: "split", endpoint, ...carried, parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits, ...(shared !== undefined ? { values: shared.buffer as SharedArrayBuffer } : {}) })) as {
+            parts: RequestPart[] | null;
+            finetunedId: string | null;
+          };
+          source = split.parts === null ? null : partList(split.parts);
+          finetunedId = split.finetunedId;
+        } else {
+          // the split reads the body: in a turn of its own, not in the caller's (many calls made at once)
+          await nextTurn();
+          const series = (body as { series?: { y?: unknown; sizes?: unknown } } | null)?.series;
+          const values = Array.isArray(series?.y) || ArrayBuffer.isView(series?.y) ? (series?.y as ArrayLike<unknown>).length : 0;
+          const count = Array.isArray(series?.sizes) ? series.sizes.length : 0;
+          // the structure is checked now, each part's values as it is cut: the first part is on a worker before the
+          // last value is read; the parts are views of one shared buffer of the shelf: no new buffer per part for this
+          // thread's collector to count (each counted buffer brings the next collection nearer) and free
+          source = lazyMovableParts(endpoint, body, wanted(values, count), limits, sharedValues(loans, values));
+          finetunedId = objectId(body);
+        }
+        if (source === null) return whole(finetunedId);
+        if (options.onProgress !== undefined && !text) {
+          // with a progress callback every part is cut before any is sent: a part sent and then left (a value that is not
+          // a finite number further on) would report progress beside the whole call's
+          const cut = Array.from({ length: source.count }, (_, p) => source!.part(p));
+          if (cut.some((part) => part === null)) return whole(finetunedId);
+          source = partList(cut as RequestPart[]);
+        }
+        const finetuned = finetunedFor(finetunedId, options.finetunedModels);
+        const progress = progressOf(options, source.count);
+        const parts: RequestPart[] = [];
+        const pending = loans.tasks;
+        for (let p = 0; p < source.count; p++) {
+          const part = source.part(p);
+          // a value that is not a finite number (a missing value, or one the API refuses): the body runs whole, and the
+          // parts already sent are left to finish unread
+          if (part === null) return whole(finetunedId);
+          parts.push(part);
+          // each part's y is its own Float64Array (the split worker's, or the lazy split's copy): it moves, uncopied; or a
+          // view of a shared buffer, shared
+          const y = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y;
+          const transfer = part.transfer ?? (y instanceof Float64Array && y.buffer instanceof ArrayBuffer ? [y.buffer] : []);
+          const task: PoolTask = { kind: "call", fn, args: [part.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
+          pending.push(submitPart(task, transfer, progress(part.index), part.index, parts));
+          // cutting and posting a part is work on this thread: let the event loop in between parts
+          if (!text) await nextTurn();
+        }
+        // the parts' row arrays came as Float64Arrays: joined straight into the answer's lists
+        const merged = await mergedParts(parts, pending, true);
+        return merged === null ? whole(finetunedId) : merged;
+      }),
+    );
 
-  /** A call's borrowed buffers back on the shelf once no task may read them (a part left unread when a body ran whole may still be running). */
-  const returnLoans = (loans: Loans): void => {
-    void Promise.allSettled(loans.tasks).then(() => {
-      for (const buffer of loans.buffers) carriers.give(buffer);
-    });
+  /**
+   * Runs `work` with the shelf's buffers it borrows (`loans`), and puts them back once no task may read them: when
+   * every task in `loans.tasks` has settled (a part left unread when a body ran whole may still be running after the
+   * call has answered).
+   */
+  const lending = async <T>(work: (loans: Loans) => Promise<T>): Promise<T> => {
+    const loans: Loans = { buffers: [], tasks: [] };
+    try {
+      return await work(loans);
+    } finally {
+      void Promise.allSettled(loans.tasks).then(() => {
+        for (const buffer of loans.buffers) carriers.give(buffer);
+      });
+    }
   };
 
-  /** A shared buffer for `values` numbers from the shelf, lent to the call (`loans`). */
-  const borrowValues = (values: number, loans: Loans): SharedArrayBuffer => {
-    const buffer = carriers.take(8 * values);
+  /**
+   * Room for `room` numbers (`values` by default) in a shared buffer of the shelf, lent to the call, when the request
+   * has at least `partValues` values (`values`); else undefined (each part then moves a buffer of its own: 20 calls
+   * of 10,000 values one after another, paired, took 1.04 and 1.06 of the time with a shared buffer, where two pools
+   * of one build differ by 0.96-1.01: no gain shown).
+   */
+  const sharedValues = (loans: Loans, values: number, room = values): Float64Array | undefined => {
+    if (values < partValues) return undefined;
+    const buffer = carriers.take(8 * room);
     loans.buffers.push(buffer);
-    return buffer;
-  };
-
-  /** {@link entry} once a text body is carried (`carried`). */
-  const entryCarried = async (
-    fn: PoolFunction,
-    body: unknown,
-    options: CoreCallOptions,
-    endpoint: SplitEndpoint | undefined,
-    limits: ServiceLimits,
-    text: boolean,
-    carried: TextCarrier,
-    loans: Loans,
-  ): Promise<unknown> => {
-    const wholeCall = (finetunedId: unknown) => wholeOn(fn, [carried.body], options, finetunedFor(finetunedId, options.finetunedModels), carried.asciiText);
-    const objectId = (b: unknown) => (typeof b === "object" && b !== null ? (b as Record<string, unknown>).finetuned_model_id : undefined);
-    const whole = async (finetunedId: unknown) => unpackResult(await wholeCall(finetunedId), nextTurn);
-    if (endpoint === undefined || threads < 2) {
-      if (!text || options.finetunedModels === undefined) return whole(objectId(body));
-      // the fine-tuned model's id is inside the text: a worker reads it
-      const peek = (await submit({ kind: "split", endpoint: "forecast", ...carried, parts: 1, limits })) as { finetunedId: string | null };
-      return whole(peek.finetunedId);
-    }
-    // the parts, cut one at a time: a JSON body's by a worker (all at once), an object body's on this thread
-    let source: PartSource | null;
-    let finetunedId: unknown;
-    if (text) {
-      const size = typeof body === "string" ? body.length : (bodyBytes(body) as Uint8Array).byteLength;
-      // about 9 bytes of JSON per value: the part count from the text's length; the values go into a shared buffer of
-      // the shelf (room for a value per 8 bytes of text), so none pass through this thread's heap
-      const values = size / 9 >= partValues ? borrowValues(Math.ceil(size / 8), loans) : undefined;
-      const split = (await submit({ kind: "split", endpoint, ...carried, parts: wanted(Math.ceil(size / 9), Number.MAX_SAFE_INTEGER), limits, ...(values !== undefined ? { values } : {}) })) as {
-        parts: RequestPart[] | null;
-        finetunedId: string | null;
-      };
-      source = split.parts === null ? null : partList(split.parts);
-      finetunedId = split.finetunedId;
-    } else {
-      // the split reads the body: in a turn of its own, not in the caller's (many calls made at once)
-      await nextTurn();
-      const series = (body as { series?: { y?: unknown; sizes?: unknown } } | null)?.series;
-      const values = Array.isArray(series?.y) || ArrayBuffer.isView(series?.y) ? (series?.y as ArrayLike<unknown>).length : 0;
-      const count = Array.isArray(series?.sizes) ? series.sizes.length : 0;
-      // the structure is checked now, each part's values as it is cut: the first part is on a worker before the
-      // last value is read
-      // the parts are views of one shared buffer of the shelf: no new buffer per part for this thread's collector to
-      // count (each counted buffer brings the next collection nearer) and free; below partValues values a buffer per
-      // part, as before (20 calls of 10,000 values one after another, paired: 1.04 and 1.06 of the time with a shared
-      // buffer, where two pools of one build differ by 0.96-1.01: no gain shown)
-      const into = values >= partValues ? new Float64Array(borrowValues(values, loans), 0, values) : undefined;
-      source = lazyMovableParts(endpoint, body, wanted(values, count), limits, into);
-      finetunedId = objectId(body);
-    }
-    if (source === null) return whole(finetunedId);
-    if (options.onProgress !== undefined && !text) {
-      // with a progress callback every part is cut before any is sent: a part sent and then left (a value that is not
-      // a finite number further on) would report progress beside the whole call's
-      const cut = Array.from({ length: source.count }, (_, p) => source!.part(p));
-      if (cut.some((part) => part === null)) return whole(finetunedId);
-      source = partList(cut as RequestPart[]);
-    }
-    const finetuned = finetunedFor(finetunedId, options.finetunedModels);
-    const progress = progressOf(options, source.count);
-    const parts: RequestPart[] = [];
-    const pending = loans.tasks;
-    for (let p = 0; p < source.count; p++) {
-      const part = source.part(p);
-      // a value that is not a finite number (a missing value, or one the API refuses): the body runs whole, and the
-      // parts already sent are left to finish unread
-      if (part === null) return whole(finetunedId);
-      parts.push(part);
-      // each part's y is its own Float64Array (the split worker's, or the lazy split's copy): it moves, uncopied; or a
-      // view of a shared buffer, shared
-      const y = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y;
-      const transfer = part.transfer ?? (y instanceof Float64Array && y.buffer instanceof ArrayBuffer ? [y.buffer] : []);
-      const task: PoolTask = { kind: "call", fn, args: [part.body], limits: options.limits, finetuned, progress: options.onProgress !== undefined };
-      pending.push(submitPart(task, transfer, progress(part.index), part.index, parts));
-      // cutting and posting a part is work on this thread: let the event loop in between parts
-      if (!text) await nextTurn();
-    }
-    // the parts' row arrays came as Float64Arrays: joined straight into the answer's lists
-    const merged = await mergedParts(parts, pending, true);
-    return merged === null ? whole(finetunedId) : merged;
+    return new Float64Array(buffer, 0, room);
   };
 
   const records = (fn: PoolFunction, rows: unknown, recordOptions: unknown, options: CoreCallOptions = {}): Promise<unknown> =>
@@ -676,12 +670,10 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
         const typed = plain as unknown as SplitTypedRequest;
         const bounds = typedSplitBounds(typed, wanted(typed.series.y.length, typed.series.sizes.length));
         if (bounds === null) return whole();
-        const parts: RequestPart<SplitTypedRequest>[] = [];
-        const loans: Loans = { buffers: [], tasks: [] };
-        const values = typed.series.y.length;
-        // from partValues values on, the parts' values in one shared buffer of the shelf (as the entry points' parts)
-        const into = values >= partValues ? new Float64Array(borrowValues(values, loans), 0, values) : undefined;
-        try {
+        return lending(async (loans) => {
+          const parts: RequestPart<SplitTypedRequest>[] = [];
+          // the parts' values in one shared buffer of the shelf, as the entry points' parts
+          const into = sharedValues(loans, typed.series.y.length);
           for (let p = 0; p + 1 < bounds.length; p++) {
             // each part's values are copied out in a turn of their own: the caller's event loop runs in between
             await nextTurn();
@@ -691,9 +683,7 @@ export function createPool(options: PoolOptions = {}): ForecastPool {
             loans.tasks.push(submitPart({ kind: "endpoint", endpoint, request: part.body, progress: false }, transfer, undefined, part.index, parts));
           }
           return (await mergedParts(parts, loans.tasks, false)) ?? whole();
-        } finally {
-          returnLoans(loans);
-        }
+        });
       }) as never;
     },
     memoStats: () => call(() => Promise.all(slots.map((_, w) => submit({ kind: "memoStats" }, [], undefined, w) as Promise<PoolMemoStats | null>))),

@@ -51,11 +51,11 @@ export function splitRequest(endpoint: SplitEndpoint, raw: unknown, parts: PartC
   return splitWith(endpoint, raw, parts, limits, false);
 }
 
-/** {@link splitRequest}; with `typedY`, every part's `y` a `Float64Array` of its own (partition's `typedY`). */
-function splitWith(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits, typedY: boolean): RequestPart[] | null {
+/** {@link splitRequest}; with `typedY`, every part's `y` a `Float64Array` of its own or a view of `into` (partition's `typedY` and `into`). */
+function splitWith(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits, typedY: boolean, into?: Float64Array): RequestPart[] | null {
   if (!splittable(endpoint, raw, parts, limits)) return null;
   try {
-    const split = partition(raw, parts, { kind: endpoint, typedY });
+    const split = partition(raw, parts, { kind: endpoint, typedY, ...(into !== undefined ? { into } : {}) });
     return split.length > 1 ? split : null;
   } catch {
     return null;
@@ -106,21 +106,13 @@ function splittable(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limit
  * @category Scaling
  */
 export function movableParts(endpoint: SplitEndpoint, raw: unknown, parts: PartCut, limits: ServiceLimits, into?: SharedArrayBuffer): (RequestPart & { readonly transfer: ArrayBuffer[] })[] | null {
-  const split = splitWith(endpoint, raw, parts, limits, true);
+  const split = splitWith(endpoint, raw, parts, limits, true, into === undefined ? undefined : new Float64Array(into, 0, Math.floor(into.byteLength / 8)));
   if (split === null) return null;
-  const partY = (part: RequestPart) => ((part.body as Record<string, unknown>).series as Record<string, unknown>).y as Float64Array;
-  const total = split.reduce((n, part) => n + part.rowCount, 0);
-  if (into !== undefined && 8 * total <= into.byteLength) {
-    // every part's values written into the caller's shared buffer: views, nothing to move
-    const shared = new Float64Array(into, 0, total);
-    return split.map((part) => {
-      const view = shared.subarray(part.rowStart, part.rowStart + part.rowCount);
-      view.set(partY(part));
-      const series = { ...((part.body as Record<string, unknown>).series as Record<string, unknown>), y: view };
-      return { ...part, body: { ...(part.body as Record<string, unknown>), series }, transfer: [] };
-    });
-  }
-  return split.map((part) => ({ ...part, transfer: [partY(part).buffer as ArrayBuffer] }));
+  return split.map((part) => {
+    const { buffer } = ((part.body as Record<string, unknown>).series as Record<string, unknown>).y as Float64Array;
+    // a part of its own moves; a view of the shared buffer is shared
+    return { ...part, transfer: buffer instanceof ArrayBuffer ? [buffer] : [] };
+  });
 }
 
 /**

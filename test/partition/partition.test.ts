@@ -314,37 +314,36 @@ describe("guided cut", () => {
   );
 });
 
+/** The parts of an anomaly body of `list` cut k ways, and their results (fakeAnomaly). */
+function anomalyParts(list: number[][], k: number, detectionSize: number) {
+  const parts = partition(anomalyBody(list, detectionSize), k);
+  return { parts, results: runParts(parts, fakeAnomaly) };
+}
+
+/** A mergeSteps generator run to its end: the merged result, and how many times it paused on the way. */
+function drain<R>(steps: Generator<void, R, undefined>): { value: R; pauses: number } {
+  let pauses = 0;
+  for (let step = steps.next(); ; step = steps.next(), pauses++) if (step.done === true) return { value: step.value, pauses };
+}
+
 describe("merge", () => {
   test.prop([seriesArb, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5 })], { numRuns: 60 })(
     "mergeSteps: a pause after each field and between interval bounds, and merge's answer at the end",
     (list, k, detectionSize) => {
-      const body = anomalyBody(list, detectionSize);
-      const parts = partition(body, k);
-      const results = runParts(parts, fakeAnomaly);
-      const steps = mergeSteps(parts, results);
-      let pauses = 0;
-      let step = steps.next();
-      for (; step.done !== true; step = steps.next()) pauses++;
+      const { parts, results } = anomalyParts(list, k, detectionSize);
+      const { value, pauses } = drain(mergeSteps(parts, results));
       const fields = Object.keys(results[0]!);
       expect(pauses).toBe(fields.length + Object.keys(results[0]!.intervals).length - 1);
-      expect(JSON.stringify(step.value)).toBe(JSON.stringify(merge(parts, results)));
+      expect(JSON.stringify(value)).toBe(JSON.stringify(merge(parts, results)));
     },
   );
 
   test.prop([seriesArb, fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 5 })], { numRuns: 60 })(
     "mergeSteps with lists: row arrays that travelled as Float64Arrays join into plain lists, merge's answer to the byte",
     (list, k, detectionSize) => {
-      const body = anomalyBody(list, detectionSize);
-      const parts = partition(body, k);
-      const results = runParts(parts, fakeAnomaly);
+      const { parts, results } = anomalyParts(list, k, detectionSize);
       const packed = results.map((r) => packResult(r).value as typeof r);
-      const run = (lists: boolean) => {
-        const steps = mergeSteps(parts, packed, lists);
-        for (;;) {
-          const step = steps.next();
-          if (step.done === true) return step.value as Record<string, unknown> & { intervals: Record<string, unknown> };
-        }
-      };
+      const run = (lists: boolean) => drain(mergeSteps(parts, packed, lists)).value as unknown as Record<string, unknown> & { intervals: Record<string, unknown> };
       const listed = run(true);
       for (const value of [...Object.values(listed), ...Object.values(listed.intervals)]) expect(value).not.toBeInstanceOf(Float64Array);
       expect(JSON.stringify(listed)).toBe(JSON.stringify(merge(parts, results)));
