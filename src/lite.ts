@@ -97,7 +97,7 @@ export {
 } from "./intervals/index.js";
 
 // z-scores, accumulated scores and thresholds.
-export { seriesCalibratedScores, univariateAnomalyFlags, multivariateAccumulatedScores, multivariateThreshold, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z, SEASONAL_JUDGE_WINDOW, SEASONAL_JUDGE_SD_FLOOR, judgeLag, levelJudge, rangeBoost, rangeOpinion, RANGE_JUDGE_MIN_POINTS, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation, ANOMALY_CUSUM_ALLOWANCE } from "./anomaly/index.js";
+export { seriesCalibratedScores, univariateAnomalyFlags, multivariateAccumulatedScores, multivariateThreshold, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z, SEASONAL_JUDGE_WINDOW, SEASONAL_JUDGE_SD_FLOOR, judgeLag, levelJudge, judgesOnLogScale, LOG_SCALE_MIN_POINTS, LOG_SCALE_MIN_RATIO, rangeBoost, rangeOpinion, RANGE_JUDGE_MIN_POINTS, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation, ANOMALY_CUSUM_ALLOWANCE } from "./anomaly/index.js";
 
 // Fine-tune losses.
 export {

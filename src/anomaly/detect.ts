@@ -17,7 +17,7 @@ import {
 } from "../cv/index.js";
 import { exogenousAfterModel, exogenousBeforeModel } from "../exogenous/index.js";
 import { gaussianMultiplier, intervalKey, withSpread } from "../intervals/index.js";
-import { SEASONAL_JUDGE_WINDOW, JudgeWindows, judgeLag } from "./seasonal-judge.js";
+import { SEASONAL_JUDGE_WINDOW, JudgeWindows, judgeLag, judgesOnLogScale } from "./seasonal-judge.js";
 import { hasPeriod } from "../series/period.js";
 import { missingCount, missingValuesWarning } from "../series/missing.js";
 import { accumulatedAnomalyScores, scoreCorrelation } from "./accumulated.js";
@@ -681,10 +681,37 @@ function seasonalOpinions(series: SeriesData, longest: number, candidates: reado
   const opinion: Opinions = { centre: first.centre, sd: first.sd, second: blank() };
   // levelJudge (m 0) and seasonalJudge, with each window's sums computed once per series and lag
   const judges = new SeriesJudges(longest, gaussianMultiplier(level));
+  let logs: Float64Array | null = null;
   for (let i = 0; i + 1 < series.offsets.length; i++) {
-    judgeSeries(series.y, series.offsets[i] as number, series.offsets[i + 1] as number, candidates, detectionSize, pointCutoff, judges, opinion);
+    const start = series.offsets[i] as number;
+    const end = series.offsets[i + 1] as number;
+    // a series whose spread follows its level is judged on the log scale (decided on the values before the window)
+    if (!judgesOnLogScale(series.y.subarray(start, end), end - start - detectionSize)) {
+      judgeSeries(series.y, start, end, candidates, detectionSize, pointCutoff, judges, opinion);
+      continue;
+    }
+    logs ??= WORK.take(series.y.length);
+    for (let t = start; t < end; t++) logs[t] = Math.log(series.y[t] as number);
+    judgeSeries(logs, start, end, candidates, detectionSize, pointCutoff, judges, opinion);
+    relativeToLevel(opinion, start, end);
+    relativeToLevel(opinion.second!, start, end);
   }
+  if (logs !== null) WORK.give(logs);
   return opinion;
+}
+
+/**
+ * A judge's opinions of log values turned into opinions of the values: centre e^c and σ e^c · s (the log judge's
+ * z = (log y − c)/s to first order at y = e^c), so the judge's spread is relative to the level it expects.
+ */
+function relativeToLevel(opinion: JudgeOpinions, start: number, end: number): void {
+  for (let t = start; t < end; t++) {
+    const sd = opinion.sd[t] as number;
+    if (!(sd > 0)) continue;
+    const centre = Math.exp(opinion.centre[t] as number);
+    opinion.centre[t] = centre;
+    opinion.sd[t] = centre * sd;
+  }
 }
 
 /** The judges of {@link seasonalOpinions}: {@link JudgeWindows} and what a judge writes. */

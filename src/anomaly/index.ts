@@ -25,6 +25,6 @@ export {
   anomalyWindowPlan,
   detectAnomalies,
 } from "./detect.js";
-export { SEASONAL_JUDGE_WINDOW, SEASONAL_JUDGE_SD_FLOOR, judgeLag, levelJudge, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z } from "./seasonal-judge.js";
+export { SEASONAL_JUDGE_WINDOW, SEASONAL_JUDGE_SD_FLOOR, judgeLag, levelJudge, seasonalJudge, combineJudges, judgedInterval, JUDGES_AGREE_Z, judgesOnLogScale, LOG_SCALE_MIN_POINTS, LOG_SCALE_MIN_RATIO } from "./seasonal-judge.js";
 export { RANGE_JUDGE_MIN_POINTS, rangeBoost, rangeOpinion } from "./range-judge.js";
 export { ANOMALY_CUSUM_ALLOWANCE, accumulatedAnomalyScores, cusumEquivalentZ, cusumRunLength, scoreCorrelation } from "./accumulated.js";

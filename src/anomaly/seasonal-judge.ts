@@ -363,6 +363,89 @@ export function levelJudge(y: Float64Array, t: number, q: number, out: Float64Ar
 }
 
 /**
+ * Fewest values {@link judgesOnLogScale} reads before it can say the spread
+ * follows the level: 21 values, 20 changes, about 10 on each side of the
+ * median level.
+ * @category Anomaly detection
+ */
+export const LOG_SCALE_MIN_POINTS = 21;
+
+/**
+ * Least spread ratio (changes at high levels over changes at low levels, see
+ * {@link judgesOnLogScale}) at which a series' spread is said to grow with
+ * its level: half as much again.
+ * @category Anomaly detection
+ */
+export const LOG_SCALE_MIN_RATIO = 1.5;
+
+/**
+ * Whether the judges of a series read it on the log scale: true when its
+ * values are all above 0 and its spread follows its level, i.e. its
+ * one-step changes are more even on the log scale than on its own.
+ *
+ * Method: over the first `end` values, each change y(t) − y(t − 1) is put
+ * on the high or the low side by its level y(t − 1) against the median
+ * level; the spread ratio is the root mean square of the high side's
+ * changes over the low side's. The series is read on the log scale when the
+ * ratio of the log changes is nearer 1 (|log ratio| smaller) than that of
+ * the changes themselves: a metric whose noise grows with its level (a
+ * request rate busy by day, quiet by night) is judged by relative
+ * differences, so its quiet hours are not judged by its busy hours' spread.
+ * False with any value at or below 0 (or missing), with fewer than
+ * {@link LOG_SCALE_MIN_POINTS} values, or when a side has no change.
+ * Multiplying the series by a positive constant never changes the answer.
+ *
+ * @param y - One series' values.
+ * @param end - How many of its first values to read (the history before the detection window).
+ *
+ * @example
+ * ```ts
+ * const day = (t: number) => Math.sin((2 * Math.PI * t) / 24);
+ * // busy by day (11 times the night's level), cycle and noise (±5 %) proportional to the level
+ * const multiplicative = Float64Array.from({ length: 240 }, (_, t) => 100 * Math.exp(1.2 * day(t)) * (1 + 0.05 * Math.sin(t * 2.7)));
+ * judgesOnLogScale(multiplicative, 240);
+ * // => true
+ * // the same range as a sine of 500 ± 400 with noise of ±50 whatever the level
+ * const additive = Float64Array.from({ length: 240 }, (_, t) => 500 + 400 * day(t) + 50 * Math.sin(t * 2.7));
+ * judgesOnLogScale(additive, 240);
+ * // => false
+ * ```
+ * @category Anomaly detection
+ */
+export function judgesOnLogScale(y: ArrayLike<number>, end: number): boolean {
+  if (end < LOG_SCALE_MIN_POINTS || end > y.length) return false;
+  for (let t = 0; t < end; t++) if (!((y[t] as number) > 0)) return false;
+  const levels = new Float64Array(end - 1);
+  for (let t = 0; t + 1 < end; t++) levels[t] = y[t] as number;
+  levels.sort();
+  const median = levels[levels.length >> 1] as number;
+  const linear = changeSpreadRatio(y, end, median, false);
+  return linear >= LOG_SCALE_MIN_RATIO && Math.abs(Math.log(changeSpreadRatio(y, end, median, true))) < Math.log(linear);
+}
+
+/** Root mean square of the changes whose level is above `median` over that of the others (of log values with `log`); 1 when a side has none or only zeros. */
+function changeSpreadRatio(y: ArrayLike<number>, end: number, median: number, log: boolean): number {
+  let high = 0;
+  let highCount = 0;
+  let low = 0;
+  let lowCount = 0;
+  for (let t = 1; t < end; t++) {
+    const before = y[t - 1] as number;
+    const now = y[t] as number;
+    const d = log ? Math.log(now) - Math.log(before) : now - before;
+    if (before > median) {
+      high += d * d;
+      highCount++;
+    } else {
+      low += d * d;
+      lowCount++;
+    }
+  }
+  if (highCount === 0 || lowCount === 0 || high === 0 || low === 0) return 1;
+  return Math.sqrt(high / highCount / (low / lowCount));
+}
+
+/**
  * Where the two judges' agreement turns into their average:
  * Φ⁻¹(0.995) = 2.5758…, the multiplier of level 99 (see {@link combineJudges}).
  * @category Anomaly detection

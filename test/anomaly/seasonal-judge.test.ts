@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fc, test } from "@fast-check/vitest";
 import seedrandom from "seedrandom";
-import { combineJudges, detectAnomalies, judgedInterval, judgeLag, JUDGES_AGREE_Z, levelJudge, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "../../src/anomaly/index.js";
+import { combineJudges, detectAnomalies, judgedInterval, judgeLag, JUDGES_AGREE_Z, judgesOnLogScale, levelJudge, LOG_SCALE_MIN_POINTS, SEASONAL_JUDGE_WINDOW, seasonalJudge } from "../../src/anomaly/index.js";
 import { JudgeWindows } from "../../src/anomaly/seasonal-judge.js";
 import { rangeBoost, rangeOpinion } from "../../src/anomaly/range-judge.js";
 import { momentsKernel } from "../../src/anomaly/kernel/moments.js";
@@ -104,6 +104,51 @@ describe("levelJudge", () => {
       expect(Array.from(again)).toEqual(Array.from(out));
     },
   );
+});
+
+describe("judgesOnLogScale", () => {
+  /**
+   * An hourly metric busy by day (about 9–11 times its night level): multiplicative, its cycle and its noise (±`noise`)
+   * proportional to its level; additive, a sine cycle of its mean level ± 400 and noise of ±`noise` · 750.
+   */
+  const metric = (n: number, seed: number, multiplicative: boolean, noise = 0.05): Float64Array => {
+    const rng = seedrandom(String(seed));
+    const cycle = (t: number) => Math.sin((2 * Math.PI * t) / 24);
+    return Float64Array.from({ length: n }, (_, t) =>
+      multiplicative ? 100 * Math.exp(1.2 * cycle(t)) * (1 + 2 * noise * (rng() - 0.5)) : 500 + 400 * cycle(t) + 1500 * noise * (rng() - 0.5),
+    );
+  };
+
+  test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 100, max: 600 })], { numRuns: 40 })(
+    "a metric whose noise grows with its level is read on the log scale; the same cycle with noise of one size is not",
+    (seed, n) => {
+      expect(judgesOnLogScale(metric(n, seed, true), n)).toBe(true);
+      expect(judgesOnLogScale(metric(n, seed, false), n)).toBe(false);
+    },
+  );
+
+  test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.boolean(), fc.integer({ min: -60, max: 60 }), fc.integer({ min: 30, max: 300 })], { numRuns: 100 })(
+    "multiplying the series by a positive power of two never changes the answer (property)",
+    (seed, multiplicative, exponent, n) => {
+      const y = metric(n, seed, multiplicative, 0.2);
+      const scaled = y.map((v) => v * 2 ** exponent);
+      expect(judgesOnLogScale(scaled, n)).toBe(judgesOnLogScale(y, n));
+    },
+  );
+
+  it("reads only the first `end` values, and says no with a value at or below 0, a missing one, or too few", () => {
+    const y = metric(300, 7, true);
+    expect(judgesOnLogScale(y, 300)).toBe(true);
+    for (const bad of [0, -1, Number.NaN]) {
+      const z = y.slice();
+      z[150] = bad;
+      expect(judgesOnLogScale(z, 300)).toBe(false);
+      expect(judgesOnLogScale(z, 150)).toBe(true); // the bad value lies after what is read
+    }
+    expect(judgesOnLogScale(y, LOG_SCALE_MIN_POINTS)).toBe(judgesOnLogScale(y.subarray(0, LOG_SCALE_MIN_POINTS), LOG_SCALE_MIN_POINTS));
+    expect(judgesOnLogScale(y, LOG_SCALE_MIN_POINTS - 1)).toBe(false);
+    expect(judgesOnLogScale(new Float64Array(100).fill(5), 100)).toBe(false); // no change on either side
+  });
 });
 
 describe("combineJudges and judgedInterval", () => {
@@ -249,6 +294,44 @@ describe("detectAnomalies with the seasonal judge", () => {
         expect(judged.intervals!["lo-99"]![r]!).toBeLessThanOrEqual(judged.mean[r]!);
         expect(judged.intervals!["hi-99"]![r]!).toBeGreaterThanOrEqual(judged.mean[r]!);
       }
+    },
+  );
+
+  test.prop([fc.integer({ min: 0, max: 1_000_000 }), fc.double({ min: 1.3, max: 3, noNaN: true })], { numRuns: 10 })(
+    "a metric whose noise grows with its level is judged on the log scale: each seasonal judge's centre is e^c and its σ e^c · s (c, s: the judge of the log values), and a night spike of 30 % is flagged",
+    (seed, spike) => {
+      const rng = seedrandom(String(seed));
+      const level = (t: number) => 100 * Math.exp(1.2 * Math.sin((2 * Math.PI * t) / 24)) * (Math.floor(t / 24) % 7 >= 5 ? 0.8 : 1);
+      const n = 24 * 7 * 3 + 48;
+      const y = Array.from({ length: n }, (_, t) => level(t) * (1 + 0.04 * (rng() - 0.5)));
+      // the quietest hour of the window's first day
+      const night = n - 48 + 18;
+      y[night] = y[night]! * spike;
+      const values = Float64Array.from(y);
+      expect(judgesOnLogScale(values, n - 48)).toBe(true);
+      const { judged } = judgedAndAlone(y, 48);
+      const q = gaussianMultiplier(99);
+      const logs = values.map(Math.log);
+      const out = new Float64Array(3);
+      const windowStart = n - 48;
+      const judgeAt = (t: number, m: number): number => {
+        const lag = judgeLag(t, m, windowStart);
+        if (!seasonalJudge(logs, t, lag, q, out, SEASONAL_JUDGE_WINDOW, windowStart)) return Number.NaN;
+        const centre = Math.exp((out[1]! + out[2]!) / 2);
+        return (y[t]! - centre) / ((centre * (out[2]! - out[1]!)) / (2 * q));
+      };
+      const centre = new Float64Array(48);
+      const scale = new Float64Array(48);
+      rangeOpinion(values, 48, true, centre, scale);
+      for (let r = 0; r < 48; r++) {
+        const t = judged.idxs[r]!;
+        const score = Math.max(-10, Math.min(10, rangeBoost(combineJudges(judgeAt(t, 24), judgeAt(t, 168)), (y[t]! - centre[r]!) / scale[r]!)));
+        expect(judged.anomalyScore[r]).toBeCloseTo(score, 6);
+        expect(judged.intervals!["lo-99"]![r]!).toBeLessThanOrEqual(judged.mean[r]!);
+        expect(judged.intervals!["hi-99"]![r]!).toBeGreaterThanOrEqual(judged.mean[r]!);
+      }
+      // the spike of 30 % or more at night is flagged
+      expect(judged.anomaly[18]).toBe(1);
     },
   );
 
