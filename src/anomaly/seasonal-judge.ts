@@ -423,16 +423,21 @@ export function judgesOnLogScale(y: ArrayLike<number>, end: number): boolean {
   return linear >= LOG_SCALE_MIN_RATIO && Math.abs(Math.log(changeSpreadRatio(y, end, median, true))) < Math.log(linear);
 }
 
-/** Root mean square of the changes whose level is above `median` over that of the others (of log values with `log`); 1 when a side has none or only zeros. */
+/**
+ * Root mean square of the changes whose level is above `median` over that of the others (of log values with `log`:
+ * each value's log taken once); 1 when a side has none or only zeros.
+ */
 function changeSpreadRatio(y: ArrayLike<number>, end: number, median: number, log: boolean): number {
   let high = 0;
   let highCount = 0;
   let low = 0;
   let lowCount = 0;
+  let before = y[0] as number;
+  let from = log ? Math.log(before) : before;
   for (let t = 1; t < end; t++) {
-    const before = y[t - 1] as number;
     const now = y[t] as number;
-    const d = log ? Math.log(now) - Math.log(before) : now - before;
+    const to = log ? Math.log(now) : now;
+    const d = to - from;
     if (before > median) {
       high += d * d;
       highCount++;
@@ -440,6 +445,8 @@ function changeSpreadRatio(y: ArrayLike<number>, end: number, median: number, lo
       low += d * d;
       lowCount++;
     }
+    before = now;
+    from = to;
   }
   if (highCount === 0 || lowCount === 0 || high === 0 || low === 0) return 1;
   return Math.sqrt(high / highCount / (low / lowCount));

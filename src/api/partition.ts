@@ -349,17 +349,11 @@ export function partition(input: unknown, k: PartCut, options: PartitionOptions 
   const y = series.y as readonly number[];
   const plan = partPlan(series.sizes as readonly number[], k);
   const typed = options.typedY === true ? validY : null;
-  const into = typed !== null && options.into !== undefined && options.into.length >= typed.length ? options.into : null;
+  const into = typed !== null && options.into !== undefined && options.into.length >= typed.length ? options.into : undefined;
   const parts: RequestPart[] = [];
   for (let p = 0; p < plan.count; p++) {
     const { rowStart, rowCount } = planRows(plan, p);
-    let partY: Float64Array | readonly number[];
-    if (typed === null) partY = y.slice(rowStart, rowStart + rowCount);
-    else if (into === null) partY = typed.slice(rowStart, rowStart + rowCount);
-    else {
-      partY = into.subarray(rowStart, rowStart + rowCount);
-      partY.set(typed.subarray(rowStart, rowStart + rowCount));
-    }
+    const partY = typed === null ? y.slice(rowStart, rowStart + rowCount) : partRows(typed, rowStart, rowCount, into);
     parts.push(partOf(request, kind, plan, p, partY));
   }
   return parts;
@@ -405,6 +399,28 @@ export function partPlan(sizes: readonly number[], k: PartCut): PartPlan {
 function planRows(plan: PartPlan, p: number): { rowStart: number; rowCount: number } {
   const rowStart = plan.rows[p] as number;
   return { rowStart, rowCount: (plan.rows[p + 1] as number) - rowStart };
+}
+
+/**
+ * A part's rows of `values` (`values[rowStart, rowStart + rowCount)`): a
+ * copy of its own, or, with `into`, written at the same rows of `into` and
+ * viewed there (a pool's shared buffer of all parts' values).
+ *
+ * @example
+ * ```ts
+ * const values = Float64Array.of(1, 2, 3, 4);
+ * partRows(values, 1, 2); // => Float64Array(2) [2, 3]
+ * const into = new Float64Array(4);
+ * partRows(values, 1, 2, into).buffer === into.buffer; // => true
+ * into; // => Float64Array(4) [0, 2, 3, 0]
+ * ```
+ * @category Scaling
+ */
+export function partRows(values: Float64Array, rowStart: number, rowCount: number, into?: Float64Array): Float64Array {
+  if (into === undefined) return values.slice(rowStart, rowStart + rowCount);
+  const rows = into.subarray(rowStart, rowStart + rowCount);
+  rows.set(values.subarray(rowStart, rowStart + rowCount));
+  return rows;
 }
 
 /**

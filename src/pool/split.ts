@@ -5,7 +5,7 @@
  * JSON text and bytes.
  * @module
  */
-import { cutBounds, cutCount, partition, partitionBlocker, partOf, partPlan, type PartCut, type RequestPart } from "../api/partition.js";
+import { cutBounds, cutCount, partition, partitionBlocker, partOf, partPlan, partRows, type PartCut, type RequestPart } from "../api/partition.js";
 import type { AnomalyInput, ForecastInput, HistoricInput } from "../types.js";
 import { checkRequestLimits, sdkBodyForms, sdkHistoricalFeatures, type ServiceLimits } from "../api/requests.js";
 import { finiteSlice, isArrayLike, isJsonObject, ownProperty } from "../api/schema-validator.js";
@@ -256,13 +256,7 @@ export function typedPart<R extends SplitTypedRequest>(endpoint: SplitEndpoint, 
   const rowCount = (series.offsets[s1] as number) - rowStart;
   const offsets = new Int32Array(s1 - s0 + 1);
   for (let i = s0; i <= s1; i++) offsets[i - s0] = (series.offsets[i] as number) - rowStart;
-  let y: Float64Array;
-  if (into === undefined) y = series.y.slice(rowStart, rowStart + rowCount);
-  else {
-    y = into.subarray(rowStart, rowStart + rowCount);
-    y.set(series.y.subarray(rowStart, rowStart + rowCount));
-  }
-  const part = { ...request, series: { y, sizes: series.sizes.slice(s0, s1), offsets, X: [] } } as R & { missing?: Uint8Array };
+  const part = { ...request, series: { y: partRows(series.y, rowStart, rowCount, into), sizes: series.sizes.slice(s0, s1), offsets, X: [] } } as R & { missing?: Uint8Array };
   delete part.missing;
   return { kind: endpoint, index: p, count: bounds.length - 1, seriesStart: s0, seriesCount: s1 - s0, rowStart, rowCount, body: part };
 }
