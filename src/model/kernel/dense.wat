@@ -177,62 +177,113 @@
       (br $rloop)))
   )
 
-  ;; dW[n, k] += dy[r, n] x[r, k], db[n] += dy[r, n] and, when hasDx, dx[r, k] += dy[r, n] w[n, k],
-  ;; rows r in order, outputs n in order (rows whose dy is 0 are skipped), two k at a time.
+;; dW[n, k] += dy[r, n] x[r, k], db[n] += dy[r, n] and, when hasDx, dx[r, k] += dy[r, n] w[n, k];
+  ;; entries whose dy is 0 are skipped. Each sum takes its terms in the TypeScript loop's order (dW and db:
+  ;; rows r in order; dx: outputs n in order), two terms a pass: an entry is loaded and stored once for
+  ;; two nonzero dy, (s + g1 a1) + g2 a2, the same operations as two passes. Two k at a time.
+  (func $axpy2 (param $dst i32) (param $a1 i32) (param $g1 f64) (param $a2 i32) (param $g2 f64) (param $pairs i32) (param $bytes i32)
+    (local $k i32) (local $v1 v128) (local $v2 v128) (local $at i32)
+    (local.set $v1 (f64x2.splat (local.get $g1)))
+    (local.set $v2 (f64x2.splat (local.get $g2)))
+    (local.set $k (i32.const 0))
+    (block $done (loop $loop
+      (br_if $done (i32.ge_u (local.get $k) (local.get $pairs)))
+      (local.set $at (i32.add (local.get $dst) (local.get $k)))
+      (v128.store (local.get $at)
+        (f64x2.add
+          (f64x2.add (v128.load (local.get $at)) (f64x2.mul (local.get $v1) (v128.load (i32.add (local.get $a1) (local.get $k)))))
+          (f64x2.mul (local.get $v2) (v128.load (i32.add (local.get $a2) (local.get $k))))))
+      (local.set $k (i32.add (local.get $k) (i32.const 16)))
+      (br $loop)))
+    (if (i32.lt_u (local.get $k) (local.get $bytes))
+      (then
+        (local.set $at (i32.add (local.get $dst) (local.get $k)))
+        (f64.store (local.get $at)
+          (f64.add
+            (f64.add (f64.load (local.get $at)) (f64.mul (local.get $g1) (f64.load (i32.add (local.get $a1) (local.get $k)))))
+            (f64.mul (local.get $g2) (f64.load (i32.add (local.get $a2) (local.get $k)))))))))
+
+  ;; dst[k] += g a[k] (one term).
+  (func $axpy1 (param $dst i32) (param $a1 i32) (param $g1 f64) (param $pairs i32) (param $bytes i32)
+    (local $k i32) (local $v1 v128) (local $at i32)
+    (local.set $v1 (f64x2.splat (local.get $g1)))
+    (local.set $k (i32.const 0))
+    (block $done (loop $loop
+      (br_if $done (i32.ge_u (local.get $k) (local.get $pairs)))
+      (local.set $at (i32.add (local.get $dst) (local.get $k)))
+      (v128.store (local.get $at) (f64x2.add (v128.load (local.get $at)) (f64x2.mul (local.get $v1) (v128.load (i32.add (local.get $a1) (local.get $k))))))
+      (local.set $k (i32.add (local.get $k) (i32.const 16)))
+      (br $loop)))
+    (if (i32.lt_u (local.get $k) (local.get $bytes))
+      (then
+        (local.set $at (i32.add (local.get $dst) (local.get $k)))
+        (f64.store (local.get $at) (f64.add (f64.load (local.get $at)) (f64.mul (local.get $g1) (f64.load (i32.add (local.get $a1) (local.get $k)))))))))
+
   (func (export "linearBackward") (param $x i32) (param $rows i32) (param $in i32) (param $w i32) (param $out i32)
     (param $dy i32) (param $gw i32) (param $gb i32) (param $dx i32) (param $hasDx i32)
-    (local $r i32) (local $n i32) (local $k i32) (local $rowBytes i32) (local $pairs i32)
-    (local $xr i32) (local $dxr i32) (local $wn i32) (local $gwn i32) (local $g f64) (local $gv v128) (local $at i32)
+    (local $r i32) (local $n i32) (local $rowBytes i32) (local $pairs i32) (local $outBytes i32)
+    (local $g f64) (local $held f64) (local $heldAt i32) (local $has i32) (local $at i32) (local $dst i32)
     (local.set $rowBytes (i32.shl (local.get $in) (i32.const 3)))
+    (local.set $outBytes (i32.shl (local.get $out) (i32.const 3)))
     (local.set $pairs (i32.shl (i32.sub (local.get $in) (i32.rem_u (local.get $in) (i32.const 2))) (i32.const 3)))
-    (local.set $r (i32.const 0))
-    (block $rdone (loop $rloop
-      (br_if $rdone (i32.ge_u (local.get $r) (local.get $rows)))
-      (local.set $xr (i32.add (local.get $x) (i32.mul (local.get $r) (local.get $rowBytes))))
-      (local.set $dxr (i32.add (local.get $dx) (i32.mul (local.get $r) (local.get $rowBytes))))
-      (local.set $n (i32.const 0))
-      (block $ndone (loop $nloop
-        (br_if $ndone (i32.ge_u (local.get $n) (local.get $out)))
-        (local.set $g (f64.load (i32.add (local.get $dy) (i32.shl (i32.add (i32.mul (local.get $r) (local.get $out)) (local.get $n)) (i32.const 3)))))
+    ;; dW and db: for each output n, the rows in order, two nonzero dy a pass
+    (local.set $n (i32.const 0))
+    (block $ndone (loop $nloop
+      (br_if $ndone (i32.ge_u (local.get $n) (local.get $out)))
+      (local.set $dst (i32.add (local.get $gw) (i32.mul (local.get $n) (local.get $rowBytes))))
+      (local.set $at (i32.add (local.get $gb) (i32.shl (local.get $n) (i32.const 3))))
+      (local.set $has (i32.const 0))
+      (local.set $r (i32.const 0))
+      (block $rdone (loop $rloop
+        (br_if $rdone (i32.ge_u (local.get $r) (local.get $rows)))
+        (local.set $g (f64.load (i32.add (local.get $dy) (i32.add (i32.mul (local.get $r) (local.get $outBytes)) (i32.shl (local.get $n) (i32.const 3))))))
         (if (f64.ne (local.get $g) (f64.const 0))
           (then
-            (local.set $at (i32.add (local.get $gb) (i32.shl (local.get $n) (i32.const 3))))
             (f64.store (local.get $at) (f64.add (f64.load (local.get $at)) (local.get $g)))
-            (local.set $gv (f64x2.splat (local.get $g)))
-            (local.set $wn (i32.add (local.get $w) (i32.mul (local.get $n) (local.get $rowBytes))))
-            (local.set $gwn (i32.add (local.get $gw) (i32.mul (local.get $n) (local.get $rowBytes))))
-            (local.set $k (i32.const 0))
-            (block $kdone (loop $kloop
-              (br_if $kdone (i32.ge_u (local.get $k) (local.get $pairs)))
-              (local.set $at (i32.add (local.get $gwn) (local.get $k)))
-              (v128.store (local.get $at) (f64x2.add (v128.load (local.get $at))
-                (f64x2.mul (local.get $gv) (v128.load (i32.add (local.get $xr) (local.get $k))))))
-              (local.set $k (i32.add (local.get $k) (i32.const 16)))
-              (br $kloop)))
-            (if (i32.lt_u (local.get $k) (local.get $rowBytes))
+            (if (local.get $has)
               (then
-                (local.set $at (i32.add (local.get $gwn) (local.get $k)))
-                (f64.store (local.get $at) (f64.add (f64.load (local.get $at))
-                  (f64.mul (local.get $g) (f64.load (i32.add (local.get $xr) (local.get $k))))))))
-            (if (local.get $hasDx)
+                (call $axpy2 (local.get $dst) (local.get $heldAt) (local.get $held)
+                  (i32.add (local.get $x) (i32.mul (local.get $r) (local.get $rowBytes))) (local.get $g) (local.get $pairs) (local.get $rowBytes))
+                (local.set $has (i32.const 0)))
+              (else
+                (local.set $held (local.get $g))
+                (local.set $heldAt (i32.add (local.get $x) (i32.mul (local.get $r) (local.get $rowBytes))))
+                (local.set $has (i32.const 1))))))
+        (local.set $r (i32.add (local.get $r) (i32.const 1)))
+        (br $rloop)))
+      (if (local.get $has)
+        (then (call $axpy1 (local.get $dst) (local.get $heldAt) (local.get $held) (local.get $pairs) (local.get $rowBytes))))
+      (local.set $n (i32.add (local.get $n) (i32.const 1)))
+      (br $nloop)))
+    ;; dx: for each row r, the outputs in order, two nonzero dy a pass
+    (if (local.get $hasDx)
+      (then
+        (local.set $r (i32.const 0))
+        (block $r2done (loop $r2loop
+          (br_if $r2done (i32.ge_u (local.get $r) (local.get $rows)))
+          (local.set $dst (i32.add (local.get $dx) (i32.mul (local.get $r) (local.get $rowBytes))))
+          (local.set $has (i32.const 0))
+          (local.set $n (i32.const 0))
+          (block $n2done (loop $n2loop
+            (br_if $n2done (i32.ge_u (local.get $n) (local.get $out)))
+            (local.set $g (f64.load (i32.add (local.get $dy) (i32.add (i32.mul (local.get $r) (local.get $outBytes)) (i32.shl (local.get $n) (i32.const 3))))))
+            (if (f64.ne (local.get $g) (f64.const 0))
               (then
-                (local.set $k (i32.const 0))
-                (block $k2done (loop $k2loop
-                  (br_if $k2done (i32.ge_u (local.get $k) (local.get $pairs)))
-                  (local.set $at (i32.add (local.get $dxr) (local.get $k)))
-                  (v128.store (local.get $at) (f64x2.add (v128.load (local.get $at))
-                    (f64x2.mul (local.get $gv) (v128.load (i32.add (local.get $wn) (local.get $k))))))
-                  (local.set $k (i32.add (local.get $k) (i32.const 16)))
-                  (br $k2loop)))
-                (if (i32.lt_u (local.get $k) (local.get $rowBytes))
+                (if (local.get $has)
                   (then
-                    (local.set $at (i32.add (local.get $dxr) (local.get $k)))
-                    (f64.store (local.get $at) (f64.add (f64.load (local.get $at))
-                      (f64.mul (local.get $g) (f64.load (i32.add (local.get $wn) (local.get $k))))))))))))
-        (local.set $n (i32.add (local.get $n) (i32.const 1)))
-        (br $nloop)))
-      (local.set $r (i32.add (local.get $r) (i32.const 1)))
-      (br $rloop)))
+                    (call $axpy2 (local.get $dst) (local.get $heldAt) (local.get $held)
+                      (i32.add (local.get $w) (i32.mul (local.get $n) (local.get $rowBytes))) (local.get $g) (local.get $pairs) (local.get $rowBytes))
+                    (local.set $has (i32.const 0)))
+                  (else
+                    (local.set $held (local.get $g))
+                    (local.set $heldAt (i32.add (local.get $w) (i32.mul (local.get $n) (local.get $rowBytes))))
+                    (local.set $has (i32.const 1))))))
+            (local.set $n (i32.add (local.get $n) (i32.const 1)))
+            (br $n2loop)))
+          (if (local.get $has)
+            (then (call $axpy1 (local.get $dst) (local.get $heldAt) (local.get $held) (local.get $pairs) (local.get $rowBytes))))
+          (local.set $r (i32.add (local.get $r) (i32.const 1)))
+          (br $r2loop)))))
   )
 
   ;; dst[i] = src[i] > 0 ? src[i] : 0 (as the TypeScript kernel: NaN and −0 give +0), n values.
