@@ -6,6 +6,7 @@
  * range than the forecast judges put it.
  * @module
  */
+import { selectOrderStatistics } from "../stats/index.js";
 
 /**
  * Fewest values before a point for the range judge to speak (fewer do not
@@ -72,8 +73,9 @@ export function rangeBoost(z: number, r: number): number {
  * stream that is mostly one value), the scale is NaN: the judge does not
  * speak.
  *
- * Cost: O(n log n) for n values (one sort, and with a growing history a
- * Fenwick tree of the values' ranks).
+ * Cost: O(n) expected for n values with the window left out (the quartiles
+ * and the median found by selection), O(n log n) with a growing history (one
+ * sort, and a Fenwick tree of the values' ranks).
  *
  * @param values - The series, oldest first (NaN: missing, skipped).
  * @param detectionSize - Points at its end to judge (1 ≤ detectionSize ≤ values.length).
@@ -96,7 +98,7 @@ export function rangeOpinion(values: ArrayLike<number>, detectionSize: number, w
   const n = values.length;
   const start = n - detectionSize;
   if (windowLeftOut) {
-    const sorted = finiteSorted(values, start);
+    const sorted = finiteWithQuartiles(values, start);
     const m = sorted.length;
     const at = (k: number): number => sorted[k] as number;
     const med = m > 0 ? quantile7(at, m, 0.5) : Number.NaN;
@@ -134,15 +136,29 @@ export function rangeOpinion(values: ArrayLike<number>, detectionSize: number, w
   }
 }
 
-/** The finite values of values[0, end), sorted. */
-function finiteSorted(values: ArrayLike<number>, end: number): Float64Array {
+/**
+ * The finite values of values[0, end), with the order statistics {@link quantile7} reads for the quartiles
+ * and the median (places ⌊(m − 1)p⌋ and the next) where sorting would put them: the same values as a sort,
+ * found by selection.
+ */
+function finiteWithQuartiles(values: ArrayLike<number>, end: number): Float64Array {
   const out = new Float64Array(end);
   let m = 0;
   for (let t = 0; t < end; t++) {
     const v = values[t] as number;
     if (Number.isFinite(v)) out[m++] = v;
   }
-  return out.subarray(0, m).sort();
+  const finite = out.subarray(0, m);
+  if (m === 0) return finite;
+  const places: number[] = [];
+  for (const p of [0.25, 0.5, 0.75]) {
+    const k = Math.floor((m - 1) * p);
+    places.push(k);
+    if (k + 1 < m) places.push(k + 1);
+  }
+  places.sort((a, b) => a - b);
+  selectOrderStatistics(finite, places);
+  return finite;
 }
 
 /** The type-7 quantile p of m sorted values read by `kth` (0-based). */

@@ -10,6 +10,7 @@
  */
 import { gaussianMultiplier } from "../intervals/index.js";
 import { momentsKernel, type MomentsKernel } from "./kernel/moments.js";
+import { selectOrderStatistics } from "../stats/index.js";
 
 /**
  * Seasonal differences the seasonal judge compares a point's with: the 168
@@ -417,8 +418,9 @@ export function judgesOnLogScale(y: ArrayLike<number>, end: number): boolean {
   for (let t = 0; t < end; t++) if (!((y[t] as number) > 0)) return false;
   const levels = new Float64Array(end - 1);
   for (let t = 0; t + 1 < end; t++) levels[t] = y[t] as number;
-  levels.sort();
-  const median = levels[levels.length >> 1] as number;
+  const middle = levels.length >> 1;
+  selectOrderStatistics(levels, [middle]);
+  const median = levels[middle] as number;
   const linear = changeSpreadRatio(y, end, median, false);
   return linear >= LOG_SCALE_MIN_RATIO && Math.abs(Math.log(changeSpreadRatio(y, end, median, true))) < Math.log(linear);
 }

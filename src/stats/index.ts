@@ -7,7 +7,7 @@
  */
 export { compensatedSum } from "./sum.js";
 export { meanOf, sampleVariance, sampleStd } from "./moments.js";
-export { quantileSorted, quantileType7, quantilesType7 } from "./quantile.js";
+export { quantileSorted, quantileType7, quantilesType7, selectOrderStatistics } from "./quantile.js";
 export { normalCdf, normalQuantile } from "./normal.js";
 export { logGamma, regularizedGammaP, regularizedGammaQ } from "./gamma.js";
 export { chiSquareCdf, chiSquareQuantile } from "./chisquare.js";

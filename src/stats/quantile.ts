@@ -137,9 +137,12 @@ export function medianInPlace(a: Float64Array): number {
  * by O(n log n)). No NaN allowed.
  */
 function selectInPlace(a: Float64Array, k: number): void {
-  let lo = 0;
-  let hi = a.length - 1;
-  let budget = 2 * Math.ceil(Math.log2(a.length + 1)) + 8;
+  selectInRange(a, k, 0, a.length - 1);
+}
+
+/** {@link selectInPlace} within a[lo ..= hi] (lo ≤ k ≤ hi); the rest of `a` is not touched. */
+function selectInRange(a: Float64Array, k: number, lo: number, hi: number): void {
+  let budget = 2 * Math.ceil(Math.log2(hi - lo + 2)) + 8;
   while (hi > lo) {
     if (budget-- === 0) {
       a.subarray(lo, hi + 1).sort();
@@ -165,6 +168,62 @@ function selectInPlace(a: Float64Array, k: number): void {
     if (k <= j) hi = j;
     else if (k >= i) lo = i;
     else return;
+  }
+}
+
+/**
+ * Rearranges `a` so that `a[k]` is its k-th smallest value (0-based) for every
+ * k of `ks`, as sorting `a` would place it: the values at those places equal
+ * the sorted array's (no value left of a chosen k is larger, none right of it
+ * smaller; −0 and 0 compare equal, so either may stand where a sort puts −0). For a few order statistics of a scratch buffer (quartiles, a
+ * median) without sorting it all.
+ *
+ * Method: quickselect the middle requested k over the whole range, then the
+ * requested k's left of it in the part left of it and those right of it in the
+ * part right of it, recursively (each part selected as {@link quantileType7}'s
+ * quickselect does, sorted outright after 2·log₂ n + 8 rounds).
+ *
+ * Cost: O(n log m) expected for m requested k's, O(n log n) worst case; no
+ * allocation beyond a stack of O(m) entries.
+ *
+ * @param a - The values (no NaN); reordered in place.
+ * @param ks - The places wanted, ascending, each in [0, a.length).
+ * @throws RangeError when ks is not ascending or a k is out of range.
+ *
+ * @example
+ * ```ts
+ * const a = Float64Array.of(9, 1, 8, 2, 7, 3, 6, 4, 5);
+ * selectOrderStatistics(a, [2, 4, 6]);
+ * [a[2], a[4], a[6]]; // => [3, 5, 7]
+ * ```
+ * @category Statistics
+ */
+export function selectOrderStatistics(a: Float64Array, ks: ArrayLike<number>): void {
+  const m = ks.length;
+  for (let i = 0; i < m; i++) {
+    const k = ks[i] as number;
+    if (!Number.isInteger(k) || k < 0 || k >= a.length || (i > 0 && k < (ks[i - 1] as number))) {
+      throw new RangeError(`selectOrderStatistics: ks must be ascending integers in [0, ${a.length}), got ks[${i}] = ${String(k)}`);
+    }
+  }
+  if (m === 0) return;
+  // pending ranges: [first k index, last k index] of ks with the part [lo, hi] of a they lie in
+  const stack: number[] = [0, m - 1, 0, a.length - 1];
+  while (stack.length > 0) {
+    const hi = stack.pop() as number;
+    const lo = stack.pop() as number;
+    const last = stack.pop() as number;
+    const first = stack.pop() as number;
+    const middle = (first + last) >>> 1;
+    const k = ks[middle] as number;
+    selectInRange(a, k, lo, hi);
+    // a k repeated beside the middle one is placed already
+    let left = middle - 1;
+    while (left >= first && (ks[left] as number) === k) left--;
+    let right = middle + 1;
+    while (right <= last && (ks[right] as number) === k) right++;
+    if (left >= first) stack.push(first, left, lo, k - 1);
+    if (right <= last) stack.push(right, last, k + 1, hi);
   }
 }
 
