@@ -138,8 +138,8 @@ export function rangeOpinion(values: ArrayLike<number>, detectionSize: number, w
 
 /**
  * The finite values of values[0, end), with the order statistics {@link quantile7} reads for the quartiles
- * and the median (places ⌊(m − 1)p⌋ and the next) where sorting would put them: the same values as a sort,
- * found by selection.
+ * and the median (places ⌊(m − 1)p⌋ and the next) where sorting would put them, found by selection: values
+ * equal to a sort's (a 0 may stand where a sort puts −0).
  */
 function finiteWithQuartiles(values: ArrayLike<number>, end: number): Float64Array {
   const out = new Float64Array(end);

@@ -175,8 +175,9 @@ function selectInRange(a: Float64Array, k: number, lo: number, hi: number): void
  * Rearranges `a` so that `a[k]` is its k-th smallest value (0-based) for every
  * k of `ks`, as sorting `a` would place it: the values at those places equal
  * the sorted array's (no value left of a chosen k is larger, none right of it
- * smaller; −0 and 0 compare equal, so either may stand where a sort puts −0). For a few order statistics of a scratch buffer (quartiles, a
- * median) without sorting it all.
+ * smaller; −0 and 0 compare equal, so either may stand where a sort puts
+ * −0). For a few order statistics of a scratch buffer (quartiles, a median)
+ * without sorting it all.
  *
  * Method: quickselect the middle requested k over the whole range, then the
  * requested k's left of it in the part left of it and those right of it in the
