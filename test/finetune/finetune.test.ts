@@ -87,8 +87,10 @@ describe("what fine-tuning changes", () => {
     const series = weeklyData();
     const base = pretrainedParameters("forecastmodel-1");
     const counts: number[] = [];
+    let deepest = base;
     for (const depth of [1, 5] as const) {
       const run = finetuneParameters(specOf(3, depth), series);
+      if (depth === 5) deepest = run.params;
       const from = depthStart("forecastmodel-1", depth);
       expect(run.weights?.start).toBe(from);
       expect(run.weights?.values.length).toBe(base.length - from);
@@ -101,9 +103,13 @@ describe("what fine-tuning changes", () => {
     const [d1, d5] = counts as [number, number];
     expect(d1).toBeGreaterThan(0);
     expect(d5).toBeGreaterThan(d1);
-    // depth 5 opens the whole point network: most of its parameters move
+    // depth 5 opens the whole point network: parameters move in the stem and in every block each depth adds
     const spreadStart = parameterLayout(networkShape("forecastmodel-1")).spreadStart;
-    expect(d5).toBeGreaterThan(0.5 * spreadStart);
+    for (let depth = 1; depth <= 5; depth++) {
+      const from = depthStart("forecastmodel-1", depth as FinetuneDepth);
+      const to = depth === 1 ? spreadStart : depthStart("forecastmodel-1", (depth - 1) as FinetuneDepth);
+      expect(changedCount(deepest.subarray(from, to), base.subarray(from, to)), `depth ${depth}'s part`).toBeGreaterThan(0.25 * (to - from));
+    }
     expect(d1).toBeLessThanOrEqual(base.length - depthStart("forecastmodel-1", 1));
   });
 
