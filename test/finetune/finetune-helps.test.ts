@@ -16,9 +16,8 @@
  * MAE 3.04; after 50 steps 0.61 at depth 1 (−80 %) and 0.61 at depth 5
  * (−80 %). On the shipped weights (seed fm1-v5): zero-shot 2.860, depth 1
  * 1.115 (−61 %), depth 5 0.673 (−76 %); since the output end's refit
- * (src/finetune/readout.ts) 0.014 and 0.009 (−100 %); since the learning
- * rate went from 3e-3 to 3e-4 (chosen on real data: FINETUNE_LEARNING_RATE)
- * 0.069 and 0.049 (−98 %). Stated margin: at least a 40 % cut at both depths.
+ * (src/finetune/readout.ts) 0.014 and 0.009 (−100 %). Stated margin: at
+ * least a 40 % cut at both depths.
  */
 import { describe, expect, test } from "vitest";
 import seedrandom from "seedrandom";
